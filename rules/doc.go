@@ -1,0 +1,15 @@
+// Package rules is the pure core of bottlepost's game engines: board
+// geometry as data, the Variant and State interfaces that every variant
+// implements, lenient move matching, per-viewer views and their ASCII and
+// HTML renderings, and perft.
+//
+// Nothing here does I/O, reads a clock or draws randomness of its own: a
+// state plus a move gives a new state or a typed error, and randomness (a
+// shuffled setup, say) arrives as a seed in Options.
+//
+// Hidden information is first-class. A State is the referee's full state;
+// View decides what each Viewer may see, and every rendering goes through
+// it. Moves lists what the side to move may submit, computed from what that
+// side knows, and Apply may still refuse a move once the referee judges it
+// with full information (see MoveError.Kind Refused).
+package rules

@@ -1,0 +1,272 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// ErrorKind sorts a MoveError.
+type ErrorKind uint8
+
+// Kinds of move errors.
+const (
+	// Unreadable: the text is not a move in the variant's notation.
+	Unreadable ErrorKind = iota + 1
+	// Illegal: a readable move the side to move may not make here.
+	Illegal
+	// Ambiguous: the text fits more than one legal move.
+	Ambiguous
+	// Refused: a move the side could submit, refused by the referee with full
+	// information (Seachess S5.8, S8.3): it has to be replaced.
+	Refused
+	// GameOver: the game has ended; no move is accepted.
+	GameOver
+)
+
+func (k ErrorKind) String() string {
+	switch k {
+	case Unreadable:
+		return "unreadable move"
+	case Illegal:
+		return "illegal move"
+	case Ambiguous:
+		return "ambiguous move"
+	case Refused:
+		return "refused move"
+	case GameOver:
+		return "game over"
+	}
+	return "move error"
+}
+
+// MoveError is a user error about a submitted move: it is phrased for the
+// player and cites the ruling behind it.
+type MoveError struct {
+	Input  string
+	Kind   ErrorKind
+	Reason string // for a player: "the king would be in check"
+	Ruling string // "FIDE 3.9", "S8.3"
+	// Options are, for an ambiguous move, the moves it could be; for an
+	// illegal or unreadable one, the nearest legal moves.
+	Options []string
+}
+
+// Error is the log form: "rules: illegal move "e2e5": … (ruling)".
+func (e *MoveError) Error() string {
+	return "rules: " + e.Kind.String() + " " + e.Player()
+}
+
+// Player phrases the error for the reply mail, without the package prefix:
+// `"e2e5": a pawn moves straight forward (FIDE 3.7.1)`.
+func (e *MoveError) Player() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q: %s", e.Input, e.Reason)
+	if e.Ruling != "" {
+		fmt.Fprintf(&b, " (%s)", e.Ruling)
+	}
+	return b.String()
+}
+
+// Errorf builds a MoveError.
+func Errorf(kind ErrorKind, input, ruling, format string, args ...any) *MoveError {
+	return &MoveError{Input: input, Kind: kind, Ruling: ruling, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Candidate is a legal move with the texts that name it: Forms[0] is the
+// canonical notation, the rest are accepted aliases (coordinate forms,
+// shortenings, the referee's record).
+type Candidate struct {
+	Move  Move
+	Forms []string
+}
+
+// Diagnose explains why a text that matched no legal move is wrong, with
+// the ruling; kind is Unreadable when the text is not a move at all.
+type Diagnose func(input string) (kind ErrorKind, reason, ruling string)
+
+// Match finds the legal move a player meant. It tries, in turn, the exact
+// text, the text without check or mate marks, the same ignoring case, and the
+// same without "-" and "x" separators; the first level with exactly one move
+// wins, and a level with several gives an Ambiguous error listing them. When
+// nothing matches, diagnose (if not nil) says why, and the error lists the
+// nearest legal moves.
+func Match(input string, cands []Candidate, diagnose Diagnose) (Move, error) {
+	text := strings.Join(strings.Fields(input), "")
+	if text == "" {
+		return Move{}, &MoveError{Input: input, Kind: Unreadable, Reason: "no move was given"}
+	}
+	levels := []func(string) string{
+		func(s string) string { return s },
+		stripMarks,
+		func(s string) string { return strings.ToLower(stripMarks(s)) },
+		looseKey,
+	}
+	for _, key := range levels {
+		want := key(text)
+		var found []Candidate
+		for _, c := range cands {
+			for _, f := range c.Forms {
+				if key(strings.Join(strings.Fields(f), "")) == want {
+					if !containsMove(found, c.Move) {
+						found = append(found, c)
+					}
+					break
+				}
+			}
+		}
+		if len(found) == 1 {
+			return found[0].Move, nil
+		}
+		if len(found) > 1 {
+			opts := make([]string, len(found))
+			for i, c := range found {
+				opts[i] = c.Forms[0]
+			}
+			sort.Strings(opts)
+			return Move{}, &MoveError{Input: input, Kind: Ambiguous, Options: opts,
+				Reason: "it could be " + strings.Join(opts, " or ") + "; please write it in full"}
+		}
+	}
+	e := &MoveError{Input: input, Kind: Illegal, Reason: "that is not a legal move here"}
+	if diagnose != nil {
+		k, reason, ruling := diagnose(strings.TrimSpace(input))
+		if k != 0 {
+			e.Kind = k
+		}
+		if reason != "" {
+			e.Reason, e.Ruling = reason, ruling
+		}
+	}
+	e.Options = Nearest(input, cands, 5)
+	return Move{}, e
+}
+
+func containsMove(cs []Candidate, m Move) bool {
+	for _, c := range cs {
+		if c.Move == m {
+			return true
+		}
+	}
+	return false
+}
+
+// stripMarks removes trailing check, mate and annotation marks.
+func stripMarks(s string) string {
+	return strings.TrimRight(s, "+#!?")
+}
+
+// looseKey is the most lenient comparison key: lower case, no marks, no
+// separators.
+func looseKey(s string) string {
+	s = strings.ToLower(stripMarks(s))
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == 'x' || r == ':' || unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// Nearest returns up to n canonical forms of the candidates closest to the
+// input, by edit distance on their loose keys (ties in canonical order).
+func Nearest(input string, cands []Candidate, n int) []string {
+	key := looseKey(strings.Join(strings.Fields(input), ""))
+	type scored struct {
+		form string
+		d    int
+	}
+	var all []scored
+	for _, c := range cands {
+		if len(c.Forms) == 0 {
+			continue
+		}
+		best := -1
+		for _, f := range c.Forms {
+			if d := editDistance(key, looseKey(f)); best < 0 || d < best {
+				best = d
+			}
+		}
+		all = append(all, scored{c.Forms[0], best})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].d != all[j].d {
+			return all[i].d < all[j].d
+		}
+		return all[i].form < all[j].form
+	})
+	var out []string
+	for _, s := range all {
+		if len(out) == n {
+			break
+		}
+		if !contains(out, s.form) {
+			out = append(out, s.form)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Shortenings adds SAN-style shortenings to long-algebraic candidates:
+// for a move "Pfrom-to" with piece letter P it offers P+to, P+file+to,
+// P+rank+to (and the same with "x" for captures), and Match then reports an
+// ambiguity whenever a shortening fits several moves. letter returns the
+// piece letter of a candidate's move ("" for pawns: "to" for a step, file+"x"+to
+// for a capture), capture whether it captures, and suffix (may be nil) what
+// follows the squares, such as "=Q".
+func Shortenings(cands []Candidate, b *Board, letter func(Move) string, capture func(Move) bool, suffix func(Move) string) {
+	for i := range cands {
+		m := cands[i].Move
+		if m.From == NoSquare || m.To == NoSquare {
+			continue
+		}
+		p := letter(m)
+		from, to := b.Name(m.From), b.Name(m.To)
+		if suffix != nil {
+			to += suffix(m)
+		}
+		x := ""
+		if capture(m) {
+			x = "x"
+		}
+		if p == "" {
+			if x != "" {
+				cands[i].Forms = append(cands[i].Forms, from[:1]+x+to)
+			} else {
+				cands[i].Forms = append(cands[i].Forms, to)
+			}
+			continue
+		}
+		cands[i].Forms = append(cands[i].Forms, p+x+to, p+from[:1]+x+to, p+from[1:]+x+to)
+	}
+}

@@ -1,0 +1,131 @@
+package rules
+
+import (
+	"fmt"
+	"html"
+	"strings"
+	"unicode/utf8"
+)
+
+// View is what one viewer may see of a state: the only input of every
+// rendering, so a test of View is a test of everything a viewer is sent.
+type View struct {
+	Variant Variant
+	Viewer  Viewer
+	// Cells holds, per grid cell (index = Square), the text of what the
+	// viewer sees there: a piece ("K", "p"), a stack ("C2"), a mark the
+	// viewer owns ("*" for an own mine); "" for an empty square.
+	Cells   []string
+	ToMove  Side
+	Outcome Outcome
+	// Status lines follow the board: loads, scores, what is airborne, …
+	Status []string
+	// Legend explains the letters and symbols used.
+	Legend []string
+}
+
+// NewView returns a view of an empty board for the viewer, ready to fill.
+func NewView(s State, v Viewer) *View {
+	return &View{
+		Variant: s.Variant(), Viewer: v,
+		Cells:  make([]string, s.Variant().Board().Size()),
+		ToMove: s.ToMove(), Outcome: s.Outcome(),
+	}
+}
+
+// title is the first line of a rendering.
+func (v *View) title() string {
+	sides := v.Variant.Sides()
+	who := ""
+	switch v.Viewer {
+	case ViewWhite, ViewBlack:
+		who = "as " + sides[v.Viewer] + " sees it"
+	case ViewReferee:
+		who = "the referee's full view"
+	case ViewPublic:
+		who = "what both sides know"
+	}
+	return fmt.Sprintf("%s, %s", v.Variant.Name(), who)
+}
+
+// ASCII renders the board as the viewer receives it by mail: coordinates on
+// all four sides, the viewer's own side at the bottom (Black's and side 1's
+// views are turned 180°), missing squares blank, then whose turn it is, the
+// status lines and the legend.
+func (v *View) ASCII() string {
+	b := v.Variant.Board()
+	w := 1
+	for _, sq := range b.Squares() {
+		w = max(w, utf8.RuneCountInString(v.Cells[sq]), utf8.RuneCountInString(b.Glyph(sq)))
+	}
+	flip := v.Viewer == ViewBlack
+	files := make([]int, b.Files())
+	for i := range files {
+		files[i] = i
+		if flip {
+			files[i] = b.Files() - 1 - i
+		}
+	}
+	ranks := make([]int, b.Ranks())
+	for i := range ranks {
+		ranks[i] = b.Ranks() - 1 - i
+		if flip {
+			ranks[i] = i
+		}
+	}
+	pad := func(s string) string { return s + strings.Repeat(" ", w-utf8.RuneCountInString(s)) }
+	var out strings.Builder
+	out.WriteString(v.title() + "\n\n")
+	fileLine := "    "
+	for i, f := range files {
+		if i > 0 {
+			fileLine += " "
+		}
+		fileLine += pad(FileName(f))
+	}
+	fileLine = strings.TrimRight(fileLine, " ") + "\n"
+	out.WriteString(fileLine)
+	for _, r := range ranks {
+		line := fmt.Sprintf("%3d ", r+1)
+		for i, f := range files {
+			if i > 0 {
+				line += " "
+			}
+			sq := b.At(f, r)
+			switch {
+			case sq == NoSquare:
+				line += strings.Repeat(" ", w)
+			case v.Cells[sq] != "":
+				line += pad(v.Cells[sq])
+			default:
+				line += pad(b.Glyph(sq))
+			}
+		}
+		out.WriteString(fmt.Sprintf("%s %d\n", line, r+1))
+	}
+	out.WriteString(fileLine)
+	out.WriteString("\n")
+	sides := v.Variant.Sides()
+	if v.Outcome.Over() {
+		out.WriteString("Game over: " + v.Outcome.Describe(sides) + ".\n")
+	} else {
+		out.WriteString(sides[v.ToMove] + " to move.\n")
+	}
+	for _, s := range v.Status {
+		out.WriteString(s + "\n")
+	}
+	if len(v.Legend) > 0 {
+		out.WriteString("\n")
+		for _, s := range v.Legend {
+			out.WriteString(s + "\n")
+		}
+	}
+	return out.String()
+}
+
+// HTML renders the same board in a monospace <pre>, so that webmail keeps it
+// aligned.
+func (v *View) HTML() string {
+	return `<pre style="font-family: ui-monospace, Menlo, Consolas, 'Courier New', monospace; line-height: 1.2">` +
+		html.EscapeString(v.ASCII()) + "</pre>\n"
+}
