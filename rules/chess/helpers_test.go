@@ -1,0 +1,81 @@
+package chess
+
+import (
+	"errors"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/bottlepost/bottlepost/rules"
+)
+
+func mustFEN(t testing.TB, fen string) *State {
+	t.Helper()
+	s, err := ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// play parses and applies moves, failing the test on any error.
+func play(t testing.TB, s *State, moves ...string) *State {
+	t.Helper()
+	for _, text := range moves {
+		m, err := s.Parse(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		next, _, err := s.Apply(m)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		s = next.(*State)
+	}
+	return s
+}
+
+// from lists the SAN of the legal moves of the piece on square sq, sorted.
+func from(s *State, sq string) string {
+	var out []string
+	for _, m := range s.Moves() {
+		if squareName(int(m.From)) == sq {
+			out = append(out, s.Format(m))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+func allMoves(s *State) string {
+	var out []string
+	for _, m := range s.Moves() {
+		out = append(out, s.Format(m))
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+// parseErr parses text expecting a *rules.MoveError.
+func parseErr(t testing.TB, s *State, text string) *rules.MoveError {
+	t.Helper()
+	m, err := s.Parse(text)
+	if err == nil {
+		t.Fatalf("%q parsed as %s, want an error", text, s.Format(m))
+	}
+	var me *rules.MoveError
+	if !errors.As(err, &me) {
+		t.Fatalf("%q: %v is not a *rules.MoveError", text, err)
+	}
+	return me
+}
+
+// wantErr checks that text is refused with a reason containing reason and
+// citing ruling.
+func wantErr(t testing.TB, s *State, text, reason, ruling string) {
+	t.Helper()
+	e := parseErr(t, s, text)
+	if !strings.Contains(e.Reason, reason) || e.Ruling != ruling {
+		t.Errorf("%q: got %q (%s), want %q (%s)", text, e.Reason, e.Ruling, reason, ruling)
+	}
+}

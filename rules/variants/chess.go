@@ -1,0 +1,5 @@
+package variants
+
+import "github.com/bottlepost/bottlepost/rules/chess"
+
+func init() { register(chess.Variant) }
