@@ -1,0 +1,217 @@
+package store
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/schema-v<current>.db from the fixture builder")
+
+// Each schema version that was ever released keeps a fixture under testdata/, written by
+// the program of that version, and a check of what it holds. A new version adds its fixture
+// (go test ./store -run TestFixture -update) and its check, and keeps the old ones: every
+// later program must still open them, migrate them and find the same content.
+var fixtureChecks = map[string]func(*testing.T, *Store){
+	"schema-v1.db": checkFixtureV1,
+}
+
+func TestFixture(t *testing.T) {
+	current := fmt.Sprintf("schema-v%d.db", schemaVersion)
+	if *update {
+		buildFixture(t, filepath.Join("testdata", current))
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "schema-v*.db"))
+	if !slices.Contains(files, filepath.Join("testdata", current)) {
+		t.Fatalf("no fixture for the current schema %d: run go test ./store -run TestFixture -update", schemaVersion)
+	}
+	for _, file := range files {
+		name := filepath.Base(file)
+		check, ok := fixtureChecks[name]
+		if !ok {
+			t.Errorf("fixture %s has no check in fixtureChecks", name)
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "game.db")
+			copyFile(t, file, db, 0o600)
+			copyFile(t, file[:len(file)-len(".db")]+".key", db+".key", 0o600) // git keeps no 0600
+			if name == current {
+				// The current version's fixture needs no upgrade: it opens read-only.
+				ro, err := Open(db, Options{ReadOnly: true})
+				if err != nil {
+					t.Fatalf("read-only open of the current fixture (rebuild it with -update): %v", err)
+				}
+				check(t, ro)
+				ro.Close()
+			}
+			for range 2 { // the first open migrates; the second reads the result
+				st, err := Open(db, Options{Logger: testLogger(t)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				check(t, st)
+				if err := st.Verify(t.Context()); err != nil {
+					t.Error(err)
+				}
+				st.Close()
+			}
+		})
+	}
+}
+
+func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var fixtureTime = time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC)
+
+// buildFixture writes the fixture of the current version: an archived open game, an
+// active hidden game with secret moves, tokens, mails (one failed once), processed ids and
+// deadlines.
+func buildFixture(t *testing.T, path string) {
+	dir := t.TempDir()
+	st := openTest(t, dir)
+	err := st.Update(func(tx *Tx) error {
+		a, err := createGame(tx, false, fixtureTime)
+		if err != nil {
+			return err
+		}
+		for n := range 4 {
+			if _, err := accept(tx, a.ID, n, fixtureTime.Add(time.Duration(n)*time.Hour)); err != nil {
+				return err
+			}
+		}
+		if err := finish(tx, a.ID, fixtureTime.Add(5*time.Hour)); err != nil {
+			return err
+		}
+		if err := tx.Archive(a.ID); err != nil {
+			return err
+		}
+		h, err := createGame(tx, true, fixtureTime)
+		if err != nil {
+			return err
+		}
+		for n := range 5 {
+			if _, err := accept(tx, h.ID, n, fixtureTime.Add(time.Duration(n)*time.Hour)); err != nil {
+				return err
+			}
+		}
+		mails, err := tx.PendingMail(fixtureTime.Add(time.Hour*24), 0)
+		if err != nil {
+			return err
+		}
+		for _, m := range mails[:len(mails)-3] {
+			if err := tx.MarkSent(m.ID); err != nil {
+				return err
+			}
+		}
+		if err := tx.PutSetting("service.heartbeat", []byte("2026-02-01T09:00:00Z")); err != nil {
+			return err
+		}
+		return tx.MarkFailed(mails[len(mails)-1].ID, "451 4.3.0 try again later", fixtureTime.Add(30*time.Hour))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, "compact.db")
+	if err := st.Compact(tmp); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	os.Remove(path)
+	copyFile(t, tmp, path, 0o644)
+	os.Remove(path[:len(path)-len(".db")] + ".key")
+	copyFile(t, filepath.Join(dir, "game.db.key"), path[:len(path)-len(".db")]+".key", 0o644)
+	t.Logf("wrote %s", path)
+}
+
+// checkFixtureV1 checks what buildFixture of version 1 wrote.
+func checkFixtureV1(t *testing.T, st *Store) {
+	err := st.View(func(tx *Tx) error {
+		ids, err := tx.Games()
+		if err != nil || !slices.Equal(ids, []uint64{2}) {
+			t.Errorf("active games %v, %v", ids, err)
+		}
+		a, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		if !a.Archived || a.Status != StatusFinished || a.Result != "1-0" || a.Records != 5 || a.Hidden || a.Variant != "fide" {
+			t.Errorf("game 1: %+v", a)
+		}
+		h, err := tx.Game(2)
+		if err != nil {
+			return err
+		}
+		if h.Archived || h.Status != StatusActive || h.Records != 5 || !h.Hidden || string(h.State) != string(testState(4)) ||
+			h.Seats[Black].Address != "bob1@example.org" || h.TimeControl != "3d/move" {
+			t.Errorf("game 2: %+v", h)
+		}
+		log, err := tx.Log(2)
+		if err != nil {
+			return err
+		}
+		if len(log) != 5 || log[3].Text != moveText(3) || !log[3].Secret || log[3].Public != "2. (h)" || log[3].Opening == nil ||
+			log[3].Lines[White] != "2. (h)" || !log[4].At.Equal(fixtureTime.Add(4*time.Hour)) {
+			t.Errorf("game 2 log: %+v", log)
+		}
+		if x, err := tx.Export(1); err != nil || VerifyExport(x) != nil {
+			t.Errorf("export of game 1: %v", err)
+		}
+		p, err := tx.PlayerByAddress("alice1@example.org")
+		if err != nil || p.Name != "Alice" || p.ID != 3 {
+			t.Errorf("player: %+v, %v", p, err)
+		}
+		ref, err := tx.TokenLookup("tok2x1")
+		if err != nil || ref != (TokenRef{Game: 2, Player: 4, Side: Black}) {
+			t.Errorf("token: %+v, %v", ref, err)
+		}
+		mails, err := tx.PendingMail(fixtureTime.Add(48*time.Hour), 0)
+		if err != nil || len(mails) != 3 || mails[2].Attempts != 1 || mails[2].LastError != "451 4.3.0 try again later" ||
+			string(mails[0].To[0]) != "bob1@example.org" {
+			t.Errorf("outbox: %+v, %v", mails, err)
+		}
+		if due, _ := tx.PendingMail(fixtureTime.Add(24*time.Hour), 0); len(due) != 2 {
+			t.Errorf("%d mails due before the retry time, want 2", len(due))
+		}
+		for n := range 5 {
+			if ok, _ := tx.Processed(msgID(2, n)); !ok {
+				t.Errorf("message %d of game 2 not processed", n)
+			}
+		}
+		if v, err := tx.Setting("service.heartbeat"); err != nil || string(v) != "2026-02-01T09:00:00Z" {
+			t.Errorf("setting %q, %v", v, err)
+		}
+		due, err := tx.DueDeadlines(fixtureTime.Add(1000*time.Hour), 0)
+		want := []Due{{2, Deadline{fixtureTime.Add(52 * time.Hour), DeadlineReminder}}, {2, Deadline{fixtureTime.Add(76 * time.Hour), DeadlineTimeout}}}
+		if err != nil || !equalDue(due, want) {
+			t.Errorf("deadlines %v, %v", due, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+}

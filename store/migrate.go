@@ -1,0 +1,45 @@
+package store
+
+import (
+	"fmt"
+	"log/slog"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// schemaVersion is the layout this program writes. Version 1 is the first release.
+//
+// To change the layout: raise schemaVersion, add the step from the old version to
+// migrations, keep the decoders of the old record formats the step needs, and add a fixture
+// of the new version (go test ./store -run TestFixture -update). The fixtures of every older
+// version stay under testdata/ and TestFixture keeps opening them.
+const schemaVersion = 1
+
+// migration upgrades a database from one schema version to the next, inside the
+// transaction that Open runs; if it fails, nothing of the upgrade is written.
+type migration struct {
+	describe string
+	run      func(tx *bolt.Tx) error
+}
+
+// migrations[v] upgrades version v to v+1. There are none yet.
+var migrations = map[uint64]migration{}
+
+// migrateTo runs the steps from version from up to version to.
+func migrateTo(tx *bolt.Tx, from, to uint64, steps map[uint64]migration, log *slog.Logger) error {
+	for v := from; v < to; v++ {
+		m, ok := steps[v]
+		if !ok {
+			return fmt.Errorf("store: no migration from schema version %d to %d: %w", v, v+1, ErrSchema)
+		}
+		log.Info("store migrating", "from", v, "to", v+1, "step", m.describe)
+		if err := m.run(tx); err != nil {
+			return fmt.Errorf("store: migration from schema version %d to %d (%s): %w", v, v+1, m.describe, err)
+		}
+		meta := tx.Bucket(bucketMeta)
+		if err := meta.Put(metaSchema, (&enc{}).uvarintBytes(v+1)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,486 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// Bucket names. docs/store.md describes each bucket's keys and values.
+var (
+	bucketMeta      = []byte("meta")      // schema version, key check
+	bucketGames     = []byte("games")     // game id → game (active and finished, not archived)
+	bucketArchive   = []byte("archive")   // game id → game (archived)
+	bucketLog       = []byte("log")       // game id ‖ record index → record ‖ chain hash
+	bucketPlayers   = []byte("players")   // player id → player
+	bucketAddresses = []byte("addresses") // lower-cased address → player id
+	bucketTokens    = []byte("tokens")    // reply token → (game, player, side)
+	bucketOutbox    = []byte("outbox")    // mail id → mail waiting for the mail server
+	bucketProcessed = []byte("processed") // SHA-256(Message-ID)[:16] → when processed
+	bucketDeadlines = []byte("deadlines") // UTC instant ‖ game id ‖ kind → empty
+	bucketSettings  = []byte("settings")  // name → the game service's own small values
+
+	allBuckets = [][]byte{bucketMeta, bucketGames, bucketArchive, bucketLog, bucketPlayers,
+		bucketAddresses, bucketTokens, bucketOutbox, bucketProcessed, bucketDeadlines, bucketSettings}
+
+	metaSchema   = []byte("schema")
+	metaKeyCheck = []byte("keycheck")
+)
+
+// DefaultLockTimeout is how long Open waits for another process to release the database.
+const DefaultLockTimeout = 2 * time.Second
+
+// Options configure Open. The zero value is usable.
+type Options struct {
+	// KeyFile is the master key's path; default: the database path with ".key" appended.
+	// It is created (mode 0600) when neither it nor the database holds a key yet.
+	KeyFile string
+	// LockTimeout is how long to wait for another process to release the database before
+	// failing with ErrLocked; default DefaultLockTimeout.
+	LockTimeout time.Duration
+	// ReadOnly opens the database for reading only, sharing it with other readers. Writing
+	// transactions then fail with ErrReadOnly.
+	ReadOnly bool
+	// Logger receives what the store does on its own (opening, creating the key, migrating,
+	// backup, compaction); default: discard.
+	Logger *slog.Logger
+}
+
+// Store is an open database. Its methods are safe for concurrent use.
+type Store struct {
+	db       *bolt.DB
+	path     string
+	keyPath  string
+	vault    *vault
+	log      *slog.Logger
+	readOnly bool
+}
+
+// Open opens (or creates) the database at path with its master key file.
+//
+// It fails with ErrLocked when another process holds the database for longer than the lock
+// timeout, ErrReadOnly when the database or its directory cannot be written (a file without
+// the owner's write permission counts as read-only, even for root; use Options.ReadOnly to
+// read it), ErrKey when the key file is wrong, ErrSchema when the database was written by a
+// newer program or is not a bottlepost database, ErrCorrupt when bbolt cannot read it, and
+// ErrDiskFull when there is no room to create it. A new database is built in a temporary
+// file and linked into place, so a failed or interrupted first Open leaves no database file
+// (a new key file may stay; the next Open uses it).
+func Open(path string, opts Options) (*Store, error) {
+	s := &Store{path: path, keyPath: opts.KeyFile, log: opts.Logger, readOnly: opts.ReadOnly}
+	if s.keyPath == "" {
+		s.keyPath = path + ".key"
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	timeout := opts.LockTimeout
+	if timeout <= 0 {
+		timeout = DefaultLockTimeout
+	}
+
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && opts.ReadOnly:
+		return nil, fmt.Errorf("store: database %s does not exist: %w", path, ErrNotFound)
+	case errors.Is(err, fs.ErrNotExist):
+		if err := s.create(); err != nil {
+			return nil, err
+		}
+	case err != nil:
+		return nil, fileError("open database", path, err)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("store: database %s is not a regular file: %w", path, ErrInvalid)
+	case !opts.ReadOnly && fi.Mode().Perm()&0o200 == 0:
+		return nil, fmt.Errorf("store: database %s is read-only (mode %04o); make it writable or open it read-only: %w",
+			path, fi.Mode().Perm(), ErrReadOnly)
+	}
+
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: opts.ReadOnly})
+	if err != nil {
+		if errors.Is(err, berrors.ErrTimeout) {
+			return nil, fmt.Errorf("store: database %s is in use by another process (waited %v): %w", path, timeout, ErrLocked)
+		}
+		if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch) {
+			return nil, fmt.Errorf("store: database %s cannot be read (%v): %w", path, err, ErrCorrupt)
+		}
+		return nil, fileError("open database", path, err)
+	}
+	s.db = db
+	if err := s.check(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	s.log.Info("store opened", "path", path, "schema", schemaVersion, "read_only", opts.ReadOnly)
+	return s, nil
+}
+
+// create builds a new database in a temporary file beside path and links it into place, so
+// path never holds a half-made database, whether the process dies or the disk fills. The
+// key file is created first if it does not exist.
+func (s *Store) create() error {
+	v, err := s.key(nil)
+	if err != nil {
+		return err
+	}
+	var rnd [8]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return fmt.Errorf("store: create %s: %w", s.path, err)
+	}
+	tmp := filepath.Join(filepath.Dir(s.path), fmt.Sprintf(".%s.new-%x", filepath.Base(s.path), rnd))
+	defer os.Remove(tmp)
+	db, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return fileError("create database", s.path, err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error { return setup(tx, v, schemaVersion, s.log) })
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fileError("create database", s.path, err)
+	}
+	if err := os.Link(tmp, s.path); err != nil && !errors.Is(err, fs.ErrExist) { // ErrExist: another process was first
+		return fileError("create database", s.path, err)
+	}
+	if err := syncDir(filepath.Dir(s.path)); err != nil {
+		return fileError("create database", s.path, err)
+	}
+	s.log.Info("store created a database", "path", s.path, "schema", schemaVersion)
+	return nil
+}
+
+// setup brings a database from schema version from to the current one: it runs the
+// migrations, makes every bucket and records the schema version and the key check.
+func setup(tx *bolt.Tx, v *vault, from uint64, log *slog.Logger) error {
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return err
+	}
+	if err := migrateTo(tx, from, schemaVersion, migrations, log); err != nil {
+		return err
+	}
+	for _, b := range allBuckets {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return err
+		}
+	}
+	if err := meta.Put(metaSchema, binary.AppendUvarint(nil, schemaVersion)); err != nil {
+		return err
+	}
+	return meta.Put(metaKeyCheck, v.keyCheck())
+}
+
+// key loads the master key, or creates it when the key file does not exist and the
+// database has no key check yet. It verifies the key against check when there is one.
+func (s *Store) key(check []byte) (*vault, error) {
+	v, err := loadKey(s.keyPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && len(check) > 0:
+		return nil, fmt.Errorf("store: key file %s is missing, and database %s was sealed with a key: restore the key file from its backup: %w",
+			s.keyPath, s.path, ErrKey)
+	case errors.Is(err, fs.ErrNotExist) && s.readOnly:
+		return nil, fmt.Errorf("store: key file %s is missing: %w", s.keyPath, ErrKey)
+	case errors.Is(err, fs.ErrNotExist):
+		v, err = createKey(s.keyPath)
+		if errors.Is(err, ErrExists) { // another process was first
+			v, err = loadKey(s.keyPath)
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.log.Info("store created a master key", "key_file", s.keyPath)
+	case err != nil:
+		return nil, err
+	}
+	if len(check) > 0 && string(check) != string(v.keyCheck()) {
+		return nil, fmt.Errorf("store: key file %s does not belong to database %s: %w", s.keyPath, s.path, ErrKey)
+	}
+	return v, nil
+}
+
+// check verifies the schema and the key of an open database, and upgrades it if needed.
+func (s *Store) check() error {
+	var (
+		schema  uint64
+		check   []byte
+		fresh   bool
+		missing []string
+	)
+	err := s.db.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			fresh = true // an empty file, set up in place
+			return tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+				return fmt.Errorf("store: %s is not a bottlepost database (it has a bucket %q but no schema): %w", s.path, name, ErrSchema)
+			})
+		}
+		v := meta.Get(metaSchema)
+		d := dec{b: v}
+		schema = d.uvarint()
+		if err := d.done(); err != nil || v == nil {
+			return fmt.Errorf("store: database %s has an unreadable schema version: %w", s.path, ErrCorrupt)
+		}
+		check = bytes.Clone(meta.Get(metaKeyCheck))
+		for _, b := range allBuckets {
+			if tx.Bucket(b) == nil {
+				missing = append(missing, string(b))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case schema > schemaVersion:
+		return fmt.Errorf("store: database %s has schema version %d, newer than this program's %d: %w", s.path, schema, schemaVersion, ErrSchema)
+	case fresh && s.readOnly:
+		return fmt.Errorf("store: database %s is empty (never opened for writing): %w", s.path, ErrSchema)
+	case !fresh && len(check) == 0:
+		return fmt.Errorf("store: database %s has no key check: %w", s.path, ErrCorrupt)
+	}
+	v, err := s.key(check)
+	if err != nil {
+		return err
+	}
+	s.vault = v
+	if fresh {
+		schema = schemaVersion
+	} else if schema == schemaVersion && len(missing) == 0 {
+		return nil
+	}
+	if s.readOnly {
+		return fmt.Errorf("store: database %s needs an upgrade from schema %d to %d (missing: %s); open it writable once: %w",
+			s.path, schema, schemaVersion, strings.Join(missing, ", "), ErrSchema)
+	}
+	return s.mapCommit(s.db.Update(func(tx *bolt.Tx) error { return setup(tx, v, schema, s.log) }), nil)
+}
+
+// Close closes the database. Transactions still running finish first.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("store: close %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path returns the database's path.
+func (s *Store) Path() string { return s.path }
+
+// View runs fn in a read-only transaction. Values read are copies, valid after fn returns.
+func (s *Store) View(fn func(*Tx) error) error {
+	return s.db.View(func(btx *bolt.Tx) error { return fn(&Tx{s: s, tx: btx}) })
+}
+
+// Update runs fn in a read-write transaction and commits it if fn returns nil; everything
+// fn wrote is durable (fsynced) when Update returns nil, and nothing of it when Update fails.
+// A commit that fails because the disk is full gives ErrDiskFull, one on a read-only file
+// or file system ErrReadOnly.
+func (s *Store) Update(fn func(*Tx) error) error {
+	var fnErr error
+	err := s.db.Update(func(btx *bolt.Tx) error {
+		fnErr = fn(&Tx{s: s, tx: btx})
+		return fnErr
+	})
+	return s.mapCommit(err, fnErr)
+}
+
+// Batch is Update for many concurrent callers: their functions share one transaction and one
+// fsync. fn may run more than once (when another function in the batch fails, the batch is
+// rolled back and run again without it), so fn must set its results afresh on every run and
+// must have no effects outside the transaction. Batch returns once fn's writes are durable.
+func (s *Store) Batch(fn func(*Tx) error) error {
+	var fnErr error
+	err := s.db.Batch(func(btx *bolt.Tx) error {
+		fnErr = fn(&Tx{s: s, tx: btx})
+		return fnErr
+	})
+	return s.mapCommit(err, fnErr)
+}
+
+// mapCommit turns a failure of bbolt's commit into the store's errors; errors returned by
+// the caller's function pass unchanged.
+func (s *Store) mapCommit(err, fnErr error) error {
+	if err == nil || (fnErr != nil && err == fnErr) {
+		return err
+	}
+	if strings.HasPrefix(err.Error(), "store: ") {
+		return err // already explained (e.g. by a migration step)
+	}
+	if errors.Is(err, berrors.ErrDatabaseReadOnly) || errors.Is(err, berrors.ErrTxNotWritable) {
+		return fmt.Errorf("store: database %s is open read-only: %w", s.path, ErrReadOnly)
+	}
+	return fileError("commit to", s.path, err)
+}
+
+// fileError classifies an error of a file operation: a full disk or quota gives
+// ErrDiskFull, a read-only file system or a refused permission ErrReadOnly.
+func fileError(op, path string, err error) error {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT),
+		strings.Contains(msg, "no space left on device"), strings.Contains(msg, "disk quota exceeded"):
+		// bbolt formats some errors with %s, so the message is the only trace left.
+		return fmt.Errorf("store: %s %s: the disk is full; nothing was written (%v): %w", op, path, err, ErrDiskFull)
+	case errors.Is(err, syscall.EROFS), errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM),
+		strings.Contains(msg, "read-only file system"):
+		return fmt.Errorf("store: %s %s: cannot write (%v): %w", op, path, err, ErrReadOnly)
+	}
+	return fmt.Errorf("store: %s %s: %w", op, path, err)
+}
+
+// Backup writes a consistent copy of the database to w while the store stays in use (a
+// read transaction pins the copied state). It returns the number of bytes written. The
+// master key is not in the copy: back the key file up separately, and keep it apart.
+func (s *Store) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("store: backup of %s: %w", s.path, err)
+	}
+	s.log.Info("store backed up", "path", s.path, "bytes", n)
+	return n, nil
+}
+
+// BackupFile writes a consistent copy of the database to the file dst, which must not
+// exist. The copy is written beside dst, synced and then renamed, so dst is either a whole
+// backup or absent (on a full disk: ErrDiskFull, and no partial file is left).
+func (s *Store) BackupFile(dst string) error {
+	return writeNew(dst, "backup", func(tmp string) error {
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return err
+		}
+		if _, err := s.Backup(f); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	})
+}
+
+// Compact writes a compacted copy of the database to the file dst, which must not exist:
+// the pages freed by finished transactions are left out. The store stays in use; writes
+// made after the copy started are not in it. To shrink the live file, stop the service and
+// replace the database with the copy (the key file stays the same).
+func (s *Store) Compact(dst string) error {
+	err := writeNew(dst, "compact", func(tmp string) error {
+		out, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: time.Second})
+		if err != nil {
+			return err
+		}
+		if err := bolt.Compact(out, s.db, 64<<20); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close() // every commit of the copy was synced
+	})
+	if err == nil {
+		s.log.Info("store compacted", "path", s.path, "to", dst)
+	}
+	return err
+}
+
+// writeNew creates dst through a temporary file in its directory: write (and sync), link
+// it into place, sync the directory, remove the temporary name. On failure nothing is left.
+func writeNew(dst, op string, write func(tmp string) error) error {
+	if _, err := os.Stat(dst); err == nil {
+		return fmt.Errorf("store: %s: %s already exists: %w", op, dst, ErrExists)
+	}
+	var rnd [8]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return fmt.Errorf("store: %s: %w", op, err)
+	}
+	dir := filepath.Dir(dst)
+	tmp := filepath.Join(dir, fmt.Sprintf(".%s.tmp-%x", filepath.Base(dst), rnd))
+	defer os.Remove(tmp)
+	if err := write(tmp); err != nil {
+		return fileError(op+" to", dst, err)
+	}
+	if err := os.Link(tmp, dst); err != nil { // unlike rename, never replaces a file
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("store: %s: %s already exists: %w", op, dst, ErrExists)
+		}
+		return fileError(op+" to", dst, err)
+	}
+	if err := syncDir(dir); err != nil {
+		return fileError(op+" to", dst, err)
+	}
+	return nil
+}
+
+// Verify checks the whole database: bbolt's page consistency check, every game's record,
+// sealed parts, commitments and hash chain (see Tx.VerifyGame), and that the deadline index
+// holds exactly the active games' deadlines. It returns the problems found, joined;
+// ErrCorrupt or ErrTampered match them.
+func (s *Store) Verify(ctx context.Context) error {
+	return s.db.View(func(btx *bolt.Tx) error {
+		var errs []error
+		for err := range btx.Check() {
+			errs = append(errs, fmt.Errorf("store: %s: %v: %w", s.path, err, ErrCorrupt))
+		}
+		tx := &Tx{s: s, tx: btx}
+		deadlines := map[string]bool{} // index keys the games call for
+		for _, b := range [][]byte{bucketGames, bucketArchive} {
+			err := btx.Bucket(b).ForEach(func(k, _ []byte) error {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if len(k) != 8 {
+					errs = append(errs, fmt.Errorf("store: bucket %s has a key %x that is not a game id: %w", b, k, ErrCorrupt))
+					return nil
+				}
+				id := beUint64(k)
+				if err := tx.VerifyGame(id); err != nil {
+					errs = append(errs, err)
+					return nil
+				}
+				g, _ := tx.rawGame(id)
+				for _, dl := range g.Deadlines {
+					deadlines[string(deadlineKey(id, dl))] = true
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		err := btx.Bucket(bucketDeadlines).ForEach(func(k, _ []byte) error {
+			if !deadlines[string(k)] {
+				errs = append(errs, fmt.Errorf("store: the deadline index holds %q, which no game has: %w", k, ErrCorrupt))
+			}
+			delete(deadlines, string(k))
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for k := range deadlines {
+			errs = append(errs, fmt.Errorf("store: the deadline index lacks %q: %w", k, ErrCorrupt))
+		}
+		return errors.Join(errs...)
+	})
+}
