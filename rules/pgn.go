@@ -1,4 +1,4 @@
-package chess
+package rules
 
 import (
 	"bufio"
@@ -44,16 +44,16 @@ func WritePGN(w io.Writer, tags []Tag, moves []PGNMove, result string) error {
 	switch result {
 	case "1-0", "0-1", "1/2-1/2", "*":
 	default:
-		return fmt.Errorf("chess: PGN result %q is not 1-0, 0-1, 1/2-1/2 or *", result)
+		return fmt.Errorf("rules: PGN result %q is not 1-0, 0-1, 1/2-1/2 or *", result)
 	}
 	values := map[string]string{}
 	var others []Tag
 	for _, t := range tags {
 		if !validTagName(t.Name) {
-			return fmt.Errorf("chess: PGN tag name %q: want letters, digits and underscores", t.Name)
+			return fmt.Errorf("rules: PGN tag name %q: want letters, digits and underscores", t.Name)
 		}
 		if _, dup := values[t.Name]; dup {
-			return fmt.Errorf("chess: PGN tag %s given twice", t.Name)
+			return fmt.Errorf("rules: PGN tag %s given twice", t.Name)
 		}
 		values[t.Name] = t.Value
 		if !isSevenTag(t.Name) {
@@ -81,7 +81,7 @@ func WritePGN(w io.Writer, tags []Tag, moves []PGNMove, result string) error {
 	for _, m := range moves {
 		text := strings.Join(strings.Fields(m.Text), "")
 		if text == "" {
-			return fmt.Errorf("chess: PGN move %d has no text", len(tokens)+1)
+			return fmt.Errorf("rules: PGN move %d has no text", len(tokens)+1)
 		}
 		switch {
 		case !black:

@@ -73,35 +73,42 @@ func (v *View) ASCII() string {
 			ranks[i] = i
 		}
 	}
-	pad := func(s string) string { return s + strings.Repeat(" ", w-utf8.RuneCountInString(s)) }
 	var out strings.Builder
+	pad := func(s string) {
+		out.WriteString(s)
+		for n := utf8.RuneCountInString(s); n < w; n++ {
+			out.WriteByte(' ')
+		}
+	}
 	out.WriteString(v.title() + "\n\n")
-	fileLine := "    "
+	var fl strings.Builder
+	fl.WriteString("    ")
 	for i, f := range files {
 		if i > 0 {
-			fileLine += " "
+			fl.WriteByte(' ')
 		}
-		fileLine += pad(FileName(f))
+		name := FileName(f)
+		fl.WriteString(name + strings.Repeat(" ", w-len(name)))
 	}
-	fileLine = strings.TrimRight(fileLine, " ") + "\n"
+	fileLine := strings.TrimRight(fl.String(), " ") + "\n"
 	out.WriteString(fileLine)
 	for _, r := range ranks {
-		line := fmt.Sprintf("%3d ", r+1)
+		fmt.Fprintf(&out, "%3d ", r+1)
 		for i, f := range files {
 			if i > 0 {
-				line += " "
+				out.WriteByte(' ')
 			}
 			sq := b.At(f, r)
 			switch {
 			case sq == NoSquare:
-				line += strings.Repeat(" ", w)
+				pad("")
 			case v.Cells[sq] != "":
-				line += pad(v.Cells[sq])
+				pad(v.Cells[sq])
 			default:
-				line += pad(b.Glyph(sq))
+				pad(b.Glyph(sq))
 			}
 		}
-		out.WriteString(fmt.Sprintf("%s %d\n", line, r+1))
+		fmt.Fprintf(&out, " %d\n", r+1)
 	}
 	out.WriteString(fileLine)
 	out.WriteString("\n")

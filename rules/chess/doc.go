@@ -14,5 +14,5 @@
 //
 // Start a game with Variant.New (Options.Position takes a FEN) or ParseFEN;
 // read moves with State.Parse; play them with State.Apply; export a game
-// with WritePGN.
+// with rules.WritePGN.
 package chess

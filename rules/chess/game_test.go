@@ -18,10 +18,10 @@ var operaGame = strings.Fields(`e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 
 
 // operaPGN plays the game move by move through Parse and Apply, taking the
 // SAN from the reports.
-func operaRecord(t *testing.T) ([]PGNMove, rules.State) {
+func operaRecord(t *testing.T) ([]rules.PGNMove, rules.State) {
 	t.Helper()
 	s, _ := Variant.New(rules.Options{})
-	var moves []PGNMove
+	var moves []rules.PGNMove
 	for _, text := range operaGame {
 		m, err := s.Parse(text)
 		if err != nil {
@@ -35,7 +35,7 @@ func operaRecord(t *testing.T) ([]PGNMove, rules.State) {
 		if rep.Text != text || rep.Record[rules.ViewReferee] != text {
 			t.Errorf("%s recorded as %q / %q", text, rep.Text, rep.Record[rules.ViewReferee])
 		}
-		moves = append(moves, PGNMove{Text: rep.Text})
+		moves = append(moves, rules.PGNMove{Text: rep.Text})
 	}
 	return moves, s
 }
@@ -55,16 +55,16 @@ func TestPGNOperaGolden(t *testing.T) {
 	moves, s := operaRecord(t)
 	moves[22].Comment = "Castling long brings the rook to the d-file at once."
 	moves[32].Comment = "The rook mates, covered by the bishop on g5."
-	tags := []Tag{
-		{"Black", "Duke Karl / Count Isouard"}, {"White", "Paul Morphy"}, {"Event", "Paris"},
-		{"Date", "1858.??.??"}, {"Site", "Paris FRA"}, {"Round", "?"}, {"Annotator", "bottlepost"},
+	tags := []rules.Tag{
+		{Name: "Black", Value: "Duke Karl / Count Isouard"}, {Name: "White", Value: "Paul Morphy"}, {Name: "Event", Value: "Paris"},
+		{Name: "Date", Value: "1858.??.??"}, {Name: "Site", Value: "Paris FRA"}, {Name: "Round", Value: "?"}, {Name: "Annotator", Value: "bottlepost"},
 	}
 	var b bytes.Buffer
-	if err := WritePGN(&b, tags, moves, s.Outcome().Result()); err != nil {
+	if err := rules.WritePGN(&b, tags, moves, s.Outcome().Result()); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(b.String(), "\n") {
-		if len(line) > MaxPGNLine {
+		if len(line) > rules.MaxPGNLine {
 			t.Errorf("line of %d characters: %s", len(line), line)
 		}
 	}
@@ -72,15 +72,15 @@ func TestPGNOperaGolden(t *testing.T) {
 }
 
 func TestPGNNumberingAndWrapping(t *testing.T) {
-	var moves []PGNMove
+	var moves []rules.PGNMove
 	for i := range 30 {
-		moves = append(moves, PGNMove{Text: fmt.Sprintf("M%d", i)})
+		moves = append(moves, rules.PGNMove{Text: fmt.Sprintf("M%d", i)})
 	}
 	moves[0].Comment = "a comment with } a brace and\na newline"
 	moves[3].Comment = strings.Repeat("word ", 30)
-	tags := []Tag{{"FEN", "4k3/8/8/8/8/8/8/4K3 b - - 0 12"}, {"SetUp", "1"}, {"Variant", "Seachess"}}
+	tags := []rules.Tag{{Name: "FEN", Value: "4k3/8/8/8/8/8/8/4K3 b - - 0 12"}, {Name: "SetUp", Value: "1"}, {Name: "Variant", Value: "Seachess"}}
 	var b bytes.Buffer
-	if err := WritePGN(&b, tags, moves, "*"); err != nil {
+	if err := rules.WritePGN(&b, tags, moves, "*"); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -95,24 +95,24 @@ func TestPGNNumberingAndWrapping(t *testing.T) {
 		}
 	}
 	for _, line := range strings.Split(out, "\n") {
-		if len(line) > MaxPGNLine {
+		if len(line) > rules.MaxPGNLine {
 			t.Errorf("line of %d characters: %s", len(line), line)
 		}
 	}
 	for _, bad := range []struct {
-		tags   []Tag
+		tags   []rules.Tag
 		result string
 	}{
 		{nil, "2-0"},
-		{[]Tag{{"Bad Name", "x"}}, "*"},
-		{[]Tag{{"Event", "a"}, {"Event", "b"}}, "*"},
+		{[]rules.Tag{{Name: "Bad Name", Value: "x"}}, "*"},
+		{[]rules.Tag{{Name: "Event", Value: "a"}, {Name: "Event", Value: "b"}}, "*"},
 	} {
-		if err := WritePGN(&b, bad.tags, moves, bad.result); err == nil {
+		if err := rules.WritePGN(&b, bad.tags, moves, bad.result); err == nil {
 			t.Errorf("%v %q accepted", bad.tags, bad.result)
 		}
 	}
 	b.Reset()
-	WritePGN(&b, []Tag{{"White", `A "quoted" \ name`}}, nil, "1/2-1/2")
+	rules.WritePGN(&b, []rules.Tag{{Name: "White", Value: `A "quoted" \ name`}}, nil, "1/2-1/2")
 	if !strings.Contains(b.String(), `[White "A \"quoted\" \\ name"]`) || !strings.HasSuffix(b.String(), "\n1/2-1/2\n\n") {
 		t.Errorf("escaping or empty game:\n%s", b.String())
 	}
