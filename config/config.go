@@ -1,0 +1,369 @@
+// Package config is bottlepost's configuration: the defaults, strict loading
+// of a TOML file (unknown keys are errors with their line and column),
+// secrets read from files or environment variables, and validation in one
+// place. With no file at all, the defaults run the embedded mail hub on
+// loopback with a data directory in the working directory.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/mail"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/robfig/cron/v3"
+)
+
+// Config is the whole configuration.
+type Config struct {
+	Service  Service  `toml:"service"`
+	Hub      Hub      `toml:"hub"`
+	IMAP     IMAP     `toml:"imap"`
+	SMTP     SMTP     `toml:"smtp"`
+	Maildir  Maildir  `toml:"maildir"`
+	Limits   Limits   `toml:"limits"`
+	Schedule Schedule `toml:"schedule"`
+}
+
+// Service is the game service's own settings.
+type Service struct {
+	Address         string   `toml:"address"`          // the service's address; tokens go after a '+'
+	Name            string   `toml:"name"`             // display name on outgoing mail
+	DataDir         string   `toml:"data_dir"`         // the database lives here
+	KeyFile         string   `toml:"key_file"`         // the master key; default DATA_DIR/bottlepost.key
+	LogLevel        string   `toml:"log_level"`        // debug, info, warn, error
+	Referees        []string `toml:"referees"`         // addresses allowed to audit and adjudicate
+	DefaultTime     string   `toml:"default_time"`     // time control of games that name none
+	TimeoutPolicy   string   `toml:"timeout_policy"`   // "loss" or "notify"
+	VacationDays    int      `toml:"vacation_days"`    // yearly allowance per player
+	ReminderBefore  Duration `toml:"reminder_before"`  // the second reminder, before the deadline
+	TrustedAuthServ string   `toml:"trusted_authserv"` // trust this server's Authentication-Results
+}
+
+// Hub is the embedded mail hub, used when no IMAP server is configured.
+type Hub struct {
+	IMAPListen string `toml:"imap_listen"` // loopback only
+	SMTPListen string `toml:"smtp_listen"` // loopback only
+	Domain     string `toml:"domain"`      // accounts are NAME@DOMAIN
+	Password   Secret `toml:"password"`    // every account's password
+}
+
+// IMAP is the mailbox the service watches.
+type IMAP struct {
+	Host            string   `toml:"host"` // empty: use the embedded hub
+	Port            int      `toml:"port"`
+	Security        string   `toml:"security"` // "tls", "starttls" or "plain" (loopback only)
+	Username        string   `toml:"username"`
+	Password        Secret   `toml:"password"`
+	Mailbox         string   `toml:"mailbox"`
+	ProcessedFolder string   `toml:"processed_folder"` // where handled mail goes; "" to only flag it
+	PollInterval    Duration `toml:"poll_interval"`    // when the server has no IDLE
+	IdleRefresh     Duration `toml:"idle_refresh"`     // re-issue IDLE this often
+}
+
+// SMTP is the submission server outgoing mail goes through.
+type SMTP struct {
+	Host     string `toml:"host"` // empty: use the embedded hub
+	Port     int    `toml:"port"`
+	Security string `toml:"security"` // "tls", "starttls" or "plain" (loopback only)
+	Username string `toml:"username"`
+	Password Secret `toml:"password"`
+	HELO     string `toml:"helo"`
+}
+
+// Maildir is an optional second source of incoming mail.
+type Maildir struct {
+	Path         string   `toml:"path"` // empty: off
+	PollInterval Duration `toml:"poll_interval"`
+}
+
+// Limits bound what the service accepts and sends.
+type Limits struct {
+	MaxMessageBytes    int64    `toml:"max_message_bytes"`    // larger mail is not fetched
+	RepliesPerHour     int      `toml:"replies_per_hour"`     // per sender
+	ProcessedRetention Duration `toml:"processed_retention"`  // how long message ids are kept
+	OutboxMaxAttempts  int      `toml:"outbox_max_attempts"`  // then the mail is given up and logged
+	OutboxRetryBackoff Duration `toml:"outbox_retry_backoff"` // first retry; doubles each time
+	OutboxRetryCeiling Duration `toml:"outbox_retry_ceiling"` // longest wait between retries
+}
+
+// Schedule is the recurring work.
+type Schedule struct {
+	Sweep     string   `toml:"sweep"`      // cron spec of the deadline sweep and digests
+	OutageGap Duration `toml:"outage_gap"` // a silence longer than this at start-up is an outage
+}
+
+// Defaults is the configuration used with no file: the embedded hub on
+// loopback and a data directory in the working directory.
+func Defaults() Config {
+	return Config{
+		Service: Service{
+			Address: "games@localhost", Name: "bottlepost", DataDir: "bottlepost-data", LogLevel: "info",
+			DefaultTime: "3d", TimeoutPolicy: "loss", VacationDays: 30, ReminderBefore: Duration(24 * time.Hour),
+		},
+		Hub:      Hub{IMAPListen: "127.0.0.1:1143", SMTPListen: "127.0.0.1:2525", Domain: "localhost", Password: Secret{Value: "bottlepost"}},
+		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", ProcessedFolder: "bottlepost-processed", PollInterval: Duration(time.Minute), IdleRefresh: Duration(25 * time.Minute)},
+		SMTP:     SMTP{Security: "starttls", Port: 587, HELO: "localhost"},
+		Maildir:  Maildir{PollInterval: Duration(10 * time.Second)},
+		Limits:   Limits{MaxMessageBytes: 1 << 20, RepliesPerHour: 30, ProcessedRetention: Duration(90 * 24 * time.Hour), OutboxMaxAttempts: 50, OutboxRetryBackoff: Duration(30 * time.Second), OutboxRetryCeiling: Duration(6 * time.Hour)},
+		Schedule: Schedule{Sweep: "@every 1m", OutageGap: Duration(5 * time.Minute)},
+	}
+}
+
+// Embedded reports whether the embedded hub serves the mail (no IMAP host).
+func (c *Config) Embedded() bool { return c.IMAP.Host == "" }
+
+// Load reads a TOML file over the defaults, strictly: an unknown key is an
+// error naming its line and column. Secrets are resolved and everything is
+// validated. An empty path gives the defaults.
+func Load(path string) (Config, error) {
+	c := Defaults()
+	if path == "" {
+		return c, c.Validate()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	if err := decode(data, &c); err != nil {
+		return c, fmt.Errorf("config: %s: %w", path, err)
+	}
+	return c, c.Validate()
+}
+
+func decode(data []byte, c *Config) error {
+	d := toml.NewDecoder(strings.NewReader(string(data)))
+	d.DisallowUnknownFields()
+	err := d.Decode(c)
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) {
+		var parts []string
+		for _, e := range strict.Errors {
+			row, col := e.Position()
+			parts = append(parts, fmt.Sprintf("line %d, column %d: unknown key %s", row, col, strings.Join(e.Key(), ".")))
+		}
+		return errors.New(strings.Join(parts, "; "))
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return fmt.Errorf("line %d, column %d: %s", row, col, de.Error())
+	}
+	return err
+}
+
+// Validate checks every setting and resolves secrets; all problems are
+// reported together.
+func (c *Config) Validate() error {
+	var errs []string
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	s := &c.Service
+	if a, err := mail.ParseAddress(s.Address); err != nil || a.Address != s.Address || strings.Contains(s.Address, "+") {
+		bad("service.address %q must be a plain address without '+' (tokens are added after a '+')", s.Address)
+	}
+	if s.DataDir == "" {
+		bad("service.data_dir must not be empty")
+	}
+	if _, err := ParseLevel(s.LogLevel); err != nil {
+		bad("service.log_level: %v", err)
+	}
+	for _, r := range s.Referees {
+		if _, err := mail.ParseAddress(r); err != nil {
+			bad("service.referees: %q is not an address", r)
+		}
+	}
+	if s.TimeoutPolicy != "loss" && s.TimeoutPolicy != "notify" {
+		bad("service.timeout_policy %q: want \"loss\" or \"notify\"", s.TimeoutPolicy)
+	}
+	if s.VacationDays < 0 || s.VacationDays > 366 {
+		bad("service.vacation_days %d: want 0 to 366", s.VacationDays)
+	}
+	if c.Embedded() {
+		for name, addr := range map[string]string{"hub.imap_listen": c.Hub.IMAPListen, "hub.smtp_listen": c.Hub.SMTPListen} {
+			if !loopback(addr) {
+				bad("%s %q: the embedded hub listens on loopback only (127.0.0.1:PORT or [::1]:PORT)", name, addr)
+			}
+		}
+		if c.Hub.Domain == "" {
+			bad("hub.domain must not be empty")
+		}
+		if err := c.Hub.Password.resolve("hub.password"); err != nil {
+			bad("%v", err)
+		}
+	} else {
+		c.checkServer("imap", c.IMAP.Host, &c.IMAP.Port, c.IMAP.Security, 993, 143, bad)
+		if c.IMAP.Username == "" {
+			bad("imap.username must be set")
+		}
+		if err := c.IMAP.Password.resolve("imap.password"); err != nil {
+			bad("%v", err)
+		}
+		if c.IMAP.Mailbox == "" {
+			bad("imap.mailbox must not be empty")
+		}
+		if c.IMAP.PollInterval < Duration(time.Second) {
+			bad("imap.poll_interval must be at least 1s")
+		}
+		if c.SMTP.Host == "" {
+			bad("smtp.host must be set when imap.host is (or leave both empty for the embedded hub)")
+		}
+		c.checkServer("smtp", c.SMTP.Host, &c.SMTP.Port, c.SMTP.Security, 465, 587, bad)
+		if err := c.SMTP.Password.resolve("smtp.password"); err != nil {
+			bad("%v", err)
+		}
+	}
+	if c.Limits.MaxMessageBytes < 1024 {
+		bad("limits.max_message_bytes %d: want at least 1024", c.Limits.MaxMessageBytes)
+	}
+	if c.Limits.RepliesPerHour < 1 {
+		bad("limits.replies_per_hour must be at least 1")
+	}
+	if c.Limits.OutboxMaxAttempts < 1 {
+		bad("limits.outbox_max_attempts must be at least 1")
+	}
+	if c.Limits.OutboxRetryBackoff <= 0 || c.Limits.OutboxRetryCeiling < c.Limits.OutboxRetryBackoff {
+		bad("limits.outbox_retry_backoff must be positive and at most limits.outbox_retry_ceiling")
+	}
+	if _, err := ParseSchedule(c.Schedule.Sweep); err != nil {
+		bad("schedule.sweep: %v", err)
+	}
+	if c.Schedule.OutageGap < Duration(time.Minute) {
+		bad("schedule.outage_gap must be at least 1m")
+	}
+	if len(errs) > 0 {
+		return errors.New("config: " + strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func (c *Config) checkServer(name, host string, port *int, security string, tlsPort, plainPort int, bad func(string, ...any)) {
+	switch security {
+	case "tls":
+		if *port == 0 {
+			*port = tlsPort
+		}
+	case "starttls":
+		if *port == 0 {
+			*port = plainPort
+		}
+	case "plain":
+		if *port == 0 {
+			*port = plainPort
+		}
+		if !loopback(net.JoinHostPort(host, strconv.Itoa(*port))) {
+			bad("%s.security \"plain\" is allowed on loopback only; use \"tls\" or \"starttls\" for %s", name, host)
+		}
+	default:
+		bad("%s.security %q: want \"tls\", \"starttls\" or \"plain\"", name, security)
+	}
+	if *port < 1 || *port > 65535 {
+		bad("%s.port %d is not a port", name, *port)
+	}
+}
+
+func loopback(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ParseLevel reads a log level name.
+func ParseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return 0, fmt.Errorf("%q is not a log level (debug, info, warn, error)", s)
+	}
+	return l, nil
+}
+
+// ParseSchedule validates a cron spec (with the descriptors @every, @daily,
+// …) without letting the library panic on malformed input.
+func ParseSchedule(spec string) (sched cron.Schedule, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			sched, err = nil, fmt.Errorf("%q is not a schedule (%v)", spec, r)
+		}
+	}()
+	sched, err = cron.ParseStandard(spec)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a schedule: %w", spec, err)
+	}
+	return sched, nil
+}
+
+// Duration is a time.Duration written as "30s", "5m", "24h" in TOML.
+type Duration time.Duration
+
+// UnmarshalText reads a Go duration string.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("%q is not a duration (like 30s, 5m or 24h)", b)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalText writes the duration as Go does.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// Secret is a password given inline, in a file ("file:/path") or in an
+// environment variable ("env:NAME"). Value holds it once resolved.
+type Secret struct {
+	Source string // as written
+	Value  string
+}
+
+// UnmarshalText keeps the source; resolve reads it.
+func (s *Secret) UnmarshalText(b []byte) error {
+	s.Source, s.Value = string(b), ""
+	return nil
+}
+
+// MarshalText never writes the secret itself.
+func (s Secret) MarshalText() ([]byte, error) {
+	if strings.HasPrefix(s.Source, "file:") || strings.HasPrefix(s.Source, "env:") {
+		return []byte(s.Source), nil
+	}
+	return []byte("(hidden)"), nil
+}
+
+// String hides the value in logs.
+func (s Secret) String() string {
+	if s.Value == "" {
+		return "(empty)"
+	}
+	return "(hidden)"
+}
+
+func (s *Secret) resolve(name string) error {
+	switch {
+	case strings.HasPrefix(s.Source, "file:"):
+		b, err := os.ReadFile(strings.TrimPrefix(s.Source, "file:"))
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		s.Value = strings.TrimRight(string(b), "\r\n")
+	case strings.HasPrefix(s.Source, "env:"):
+		v, ok := os.LookupEnv(strings.TrimPrefix(s.Source, "env:"))
+		if !ok {
+			return fmt.Errorf("%s: the environment variable %s is not set", name, strings.TrimPrefix(s.Source, "env:"))
+		}
+		s.Value = v
+	case s.Source != "":
+		s.Value = s.Source
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func write(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "bp.toml")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestDefaultsAreValidAndEmbedded(t *testing.T) {
+	c, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Embedded() || c.Hub.Password.Value != "bottlepost" || c.Service.Address != "games@localhost" {
+		t.Errorf("defaults: %+v", c)
+	}
+}
+
+// TestExampleLoadsAndCoversEveryField: config.example.toml loads, equals the
+// defaults, and names every field of every section.
+func TestExampleLoadsAndCoversEveryField(t *testing.T) {
+	c, err := Load("../config.example.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Defaults()
+	d.Validate()
+	// Written out, a secret has a source and a list may be empty rather than absent.
+	c.Hub.Password.Source = ""
+	if len(c.Service.Referees) == 0 {
+		c.Service.Referees = nil
+	}
+	if !reflect.DeepEqual(c, d) {
+		t.Errorf("the example differs from the defaults:\n got %+v\nwant %+v", c, d)
+	}
+	text, _ := os.ReadFile("../config.example.toml")
+	ct := reflect.TypeOf(c)
+	for i := range ct.NumField() {
+		sec := ct.Field(i)
+		if !strings.Contains(string(text), "["+sec.Tag.Get("toml")+"]") {
+			t.Errorf("section [%s] missing from the example", sec.Tag.Get("toml"))
+		}
+		for j := range sec.Type.NumField() {
+			key := sec.Type.Field(j).Tag.Get("toml")
+			if !strings.Contains(string(text), "\n"+key+" = ") {
+				t.Errorf("key %s.%s missing from the example", sec.Tag.Get("toml"), key)
+			}
+		}
+	}
+}
+
+func TestStrictLoading(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"unknown key with position", "[service]\naddress = \"g@x.org\"\ncolour = \"red\"\n", "line 3, column 1: unknown key service.colour"},
+		{"unknown section", "[servce]\naddress = \"g@x.org\"\n", "unknown key servce"},
+		{"bad duration", "[imap]\npoll_interval = \"soon\"\n", `"soon" is not a duration`},
+		{"bad type", "[service]\nvacation_days = \"many\"\n", "line 2"},
+		{"plus in address", "[service]\naddress = \"g+x@x.org\"\n", "without '+'"},
+		{"hub off loopback", "[hub]\nimap_listen = \"0.0.0.0:1143\"\n", "loopback only"},
+		{"plain imap off loopback", "[imap]\nhost = \"mail.example.org\"\nsecurity = \"plain\"\nusername = \"u\"\n[smtp]\nhost = \"mail.example.org\"\n", "allowed on loopback only"},
+		{"imap without smtp", "[imap]\nhost = \"mail.example.org\"\nusername = \"u\"\n", "smtp.host must be set"},
+		{"bad policy and level", "[service]\ntimeout_policy = \"whatever\"\nlog_level = \"loud\"\n", "timeout_policy"},
+		{"cron that panics the library", "[schedule]\nsweep = \"TZ=\"\n", "schedule.sweep"},
+		{"missing secret file", "[hub]\npassword = \"file:/nonexistent/secret\"\n", "hub.password"},
+		{"missing secret variable", "[hub]\npassword = \"env:BOTTLEPOST_TEST_UNSET_VARIABLE\"\n", "BOTTLEPOST_TEST_UNSET_VARIABLE is not set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(write(t, tt.text))
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "config: ") {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSecretsFromFileAndEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "pw"), []byte("s3cret\n"), 0o600)
+	t.Setenv("BP_SMTP_PW", "from-env")
+	c, err := Load(write(t, `[imap]
+host = "mail.example.org"
+username = "games"
+password = "file:`+filepath.Join(dir, "pw")+`"
+[smtp]
+host = "mail.example.org"
+password = "env:BP_SMTP_PW"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.IMAP.Password.Value != "s3cret" || c.SMTP.Password.Value != "from-env" || c.IMAP.Port != 993 || c.SMTP.Port != 587 {
+		t.Errorf("got %+v %+v", c.IMAP, c.SMTP)
+	}
+	if s := c.IMAP.Password.String(); strings.Contains(s, "s3cret") {
+		t.Errorf("a secret leaks through String: %s", s)
+	}
+	if c.Embedded() {
+		t.Error("an IMAP host configured, yet Embedded")
+	}
+	if time.Duration(c.IMAP.PollInterval) != time.Minute {
+		t.Errorf("poll interval %v", c.IMAP.PollInterval)
+	}
+}
+
+func FuzzLoad(f *testing.F) {
+	ex, _ := os.ReadFile("../config.example.toml")
+	f.Add(string(ex))
+	f.Add("[service]\naddress = 1\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		c := Defaults()
+		if err := decode([]byte(text), &c); err == nil {
+			c.Validate() // must not panic
+		}
+	})
+}

@@ -1,0 +1,44 @@
+package templates
+
+import (
+	"strings"
+	"testing"
+)
+
+// data has every field any template uses, so each kind executes fully.
+type gameInfo struct {
+	Tag, Variant, White, Black, Time string
+	Sides                            [2]string
+}
+
+type data struct {
+	Subject, Address, Chain, Board, Turn, Deadline, Hint, Personal, VariantHelp string
+	From, YourSide, Result                                                      string
+	Newcomer                                                                    bool
+	Game                                                                        *gameInfo
+	Notices, Errors, Ignored, Moves, Commitments, Variants, Record, Openings    []string
+	Games, Report                                                               []string
+}
+
+func TestEveryKindHasBothParts(t *testing.T) {
+	d := data{Subject: "s", Address: "games@localhost", Chain: "00ff", Board: "<board & co>", Turn: "Your move.",
+		Game:    &gameInfo{Tag: "bp-1", Variant: "Chess", White: "a@x", Black: "b@y", Time: "3 days per move", Sides: [2]string{"White", "Black"}},
+		Notices: []string{"note <1>"}, Record: []string{"1. e4"}, Variants: []string{"chess"}}
+	for _, kind := range Kinds {
+		t.Run(kind, func(t *testing.T) {
+			var txt, html strings.Builder
+			if err := Text.ExecuteTemplate(&txt, kind+".txt", d); err != nil {
+				t.Fatalf("text: %v", err)
+			}
+			if err := HTML.ExecuteTemplate(&html, kind+".html", d); err != nil {
+				t.Fatalf("html: %v", err)
+			}
+			if !strings.Contains(txt.String(), "games@localhost") || !strings.Contains(html.String(), "games@localhost") {
+				t.Errorf("footer missing")
+			}
+			if strings.Contains(html.String(), "<board & co>") || strings.Contains(html.String(), "note <1>") {
+				t.Errorf("HTML part does not escape its data:\n%s", html.String())
+			}
+		})
+	}
+}
