@@ -150,7 +150,7 @@ func TestSubmachineLinks(t *testing.T) {
 		{"rook c3 east", "c3", rules.E, ""},
 		{"rook e3 east into the loose f3 and g3", "e3", rules.E, "f3 g3"},
 		{"rook c1 north along the whole c file", "c1", rules.N, "c2 c3 c4 c5 c6 c7 c8 c9 c10 c11 c12"},
-		{"rook e5 south shifted to d5", "e2", rules.S, "e1 d5 d4"},
+		{"rook e2 south, shifted at e1 to d5", "e2", rules.S, "e1 d5 d4"},
 	}
 	for _, tt := range rays {
 		t.Run(tt.name, func(t *testing.T) {

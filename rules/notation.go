@@ -97,18 +97,41 @@ func Match(input string, cands []Candidate, diagnose Diagnose) (Move, error) {
 	if text == "" {
 		return Move{}, &MoveError{Input: input, Kind: Unreadable, Reason: "no move was given"}
 	}
+	// The exact text first, without building any key: the common case.
+	var found []Candidate
+	for _, c := range cands {
+		for _, f := range c.Forms {
+			if f == text {
+				if !containsMove(found, c.Move) {
+					found = append(found, c)
+				}
+				break
+			}
+		}
+	}
+	if len(found) == 1 {
+		return found[0].Move, nil
+	}
 	levels := []func(string) string{
 		func(s string) string { return s },
 		stripMarks,
 		func(s string) string { return strings.ToLower(stripMarks(s)) },
 		looseKey,
 	}
+	// Forms are compacted once, not at every level.
+	compact := make([][]string, len(cands))
+	for i, c := range cands {
+		compact[i] = make([]string, len(c.Forms))
+		for j, f := range c.Forms {
+			compact[i][j] = strings.Join(strings.Fields(f), "")
+		}
+	}
 	for _, key := range levels {
 		want := key(text)
-		var found []Candidate
-		for _, c := range cands {
-			for _, f := range c.Forms {
-				if key(strings.Join(strings.Fields(f), "")) == want {
+		found = found[:0]
+		for i, c := range cands {
+			for _, f := range compact[i] {
+				if key(f) == want {
 					if !containsMove(found, c.Move) {
 						found = append(found, c)
 					}

@@ -108,9 +108,11 @@ func Playout(t testing.TB, cfg Config) Stats {
 		CheckState(t, s, fmt.Sprintf("game %d start", g))
 		var played []string
 		for ply := 0; ; ply++ {
+			// where names the position for a failure; the moves are joined only then.
 			where := func() string {
 				return fmt.Sprintf("%s game %d (seed %d) after %q", cfg.Variant.ID(), g, cfg.Seed, strings.Join(played, " "))
 			}
+			label := func() string { return fmt.Sprintf("%s game %d (seed %d) ply %d", cfg.Variant.ID(), g, cfg.Seed, ply) }
 			if s.Outcome().Over() {
 				if len(s.Moves()) != 0 {
 					t.Fatalf("%s: game over (%v) but moves are offered", where(), s.Outcome())
@@ -130,7 +132,7 @@ func Playout(t testing.TB, cfg Config) Stats {
 			if len(moves) == 0 {
 				t.Fatalf("%s: no moves offered but the game is not over", where())
 			}
-			CheckNotation(t, s, moves, where())
+			CheckNotation(t, s, moves, label())
 			order := r.Perm(len(moves))
 			if cfg.Choose != nil {
 				first := cfg.Choose(r, s, moves)
@@ -167,7 +169,7 @@ func Playout(t testing.TB, cfg Config) Stats {
 				t.Fatalf("%s: move %s gave no referee record", where(), s.Format(m))
 			}
 			played = append(played, rep.Record[rules.ViewReferee])
-			CheckState(t, next, where())
+			CheckState(t, next, label())
 			if cfg.Every != nil {
 				cfg.Every(t, s, next, m, rep)
 			}
