@@ -1,0 +1,5 @@
+package variants
+
+import "github.com/bottlepost/bottlepost/rules/submachine"
+
+func init() { register(submachine.Variant) }
