@@ -1,0 +1,257 @@
+package battle
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bottlepost/bottlepost/rules"
+)
+
+// StartPosition is the set-up of C1.4 in the position notation New accepts.
+const StartPosition = "gcmbhmcg/sssstsss/2ssssssss2/12/12/12/12/12/12/2SSSSSSSS2/SSSSTSSS/GCMBHMCG w 0 1"
+
+// pos is the placement of the pieces and the counters that a position
+// string carries. It is a plain value: copying it is how a move is made.
+type pos struct {
+	cells [boardSize]uint8 // 0 empty, else type | side<<3
+	side  rules.Side       // to move
+	hq    [2]rules.Square  // where each headquarter stands
+	hash  uint64           // Zobrist key of cells and side
+	quiet int              // plies since the last capture, shot or soldier move (C5)
+	move  int              // the full-move number, from 1
+}
+
+func (p *pos) put(sq rules.Square, c uint8) {
+	p.cells[sq] = c
+	p.hash ^= zobrist[c][sq]
+}
+
+func (p *pos) remove(sq rules.Square) {
+	p.hash ^= zobrist[p.cells[sq]][sq]
+	p.cells[sq] = 0
+}
+
+// ply is the number of plies since move 1 with White to move.
+func (p *pos) ply() int { return 2*(p.move-1) + int(p.side) }
+
+// computeHash recomputes the Zobrist key from scratch.
+func (p *pos) computeHash() uint64 {
+	var h uint64
+	for _, sq := range board.Squares() {
+		if c := p.cells[sq]; c != 0 {
+			h ^= zobrist[c][sq]
+		}
+	}
+	if p.side == rules.Black {
+		h ^= zRed
+	}
+	return h
+}
+
+// play makes m, which must be a legal move of p, and returns the result; it
+// also reports whether material changed (a capture, a shot or an arrival at
+// the far end), which ends the span in which positions can repeat.
+func (p *pos) play(m rules.Move) (n pos, material bool) {
+	n = *p
+	me := p.side
+	if m.Kind == kindShot {
+		n.remove(m.To) // C3.1: the shooter stays
+		n.quiet = 0
+		material = true
+	} else {
+		c := n.cells[m.From]
+		n.remove(m.From)
+		if n.cells[m.To] != 0 {
+			n.remove(m.To)
+			material = true
+		}
+		n.put(m.To, c)
+		switch typeOf(c) {
+		case pHQ:
+			n.hq[me] = m.To
+		case pSoldier:
+			if board.Rank(m.To) == farRank[me] { // C4
+				n.remove(m.To)
+				if m.Aux != rules.NoSquare {
+					n.remove(m.Aux)
+				}
+				material = true
+			}
+		}
+		if material || typeOf(c) == pSoldier {
+			n.quiet = 0
+		} else {
+			n.quiet++
+		}
+	}
+	if me == rules.Black {
+		n.move++
+	}
+	n.side = me.Other()
+	n.hash ^= zRed
+	return n, material
+}
+
+// parsePosition reads a position string: the ranks from 12 down to 1
+// separated by "/", each listing its existing squares from left to right
+// (8 squares on ranks 1, 2, 11 and 12; 12 on the others) with a piece
+// letter (White upper case, Red lower case) or a count of empty squares;
+// then "w" or "r" for the side to move; then, optionally, the plies since
+// the last capture, shot or soldier move (C5) and the full-move number.
+func parsePosition(text string) (pos, error) {
+	var p pos
+	fields := strings.Fields(text)
+	if len(fields) < 2 || len(fields) > 4 {
+		return p, fmt.Errorf("battle: position %q: want the board, the side to move (w or r) and optionally two counters", text)
+	}
+	rows := strings.Split(fields[0], "/")
+	if len(rows) != board.Ranks() {
+		return p, fmt.Errorf("battle: position: %d ranks given, want %d separated by /", len(rows), board.Ranks())
+	}
+	var count [2][numTypes]int
+	for i, row := range rows {
+		r := board.Ranks() - 1 - i
+		sqs := rankSquares[r]
+		k := 0
+		for j := 0; j < len(row); {
+			ch := row[j]
+			if ch >= '0' && ch <= '9' {
+				n := 0
+				for j < len(row) && row[j] >= '0' && row[j] <= '9' && n <= len(sqs) {
+					n = n*10 + int(row[j]-'0')
+					j++
+				}
+				if n == 0 {
+					return p, fmt.Errorf("battle: position: rank %d: a count of empty squares must be at least 1", r+1)
+				}
+				k += n
+				if k > len(sqs) {
+					break
+				}
+				continue
+			}
+			t := pieceType(ch)
+			if t == pNone {
+				return p, fmt.Errorf("battle: position: rank %d: %q is not a piece letter (H B T G M C S, Red in lower case)", r+1, ch)
+			}
+			if k >= len(sqs) {
+				k++
+				break
+			}
+			side := rules.White
+			if ch >= 'a' {
+				side = rules.Black
+			}
+			p.cells[sqs[k]] = cell(t, side)
+			count[side][t]++
+			if t == pHQ {
+				p.hq[side] = sqs[k]
+			}
+			k++
+			j++
+		}
+		if k != len(sqs) {
+			return p, fmt.Errorf("battle: position: rank %d describes %d squares, want %d", r+1, k, len(sqs))
+		}
+	}
+	sideNames := Variant.Sides()
+	for s := range 2 {
+		for t := pHQ; t < numTypes; t++ {
+			if count[s][t] > limits[t] {
+				return p, fmt.Errorf("battle: position: %s has %d %ss, at most %d (C1.4)", sideNames[s], count[s][t], pieceNames[t], limits[t])
+			}
+		}
+		if count[s][pHQ] != 1 {
+			return p, fmt.Errorf("battle: position: %s needs exactly one headquarter (C2)", sideNames[s])
+		}
+	}
+	for _, sq := range board.Squares() {
+		if c := p.cells[sq]; typeOf(c) == pSoldier && board.Rank(sq) == farRank[sideOf(c)] {
+			return p, fmt.Errorf("battle: position: %s's soldier on %s stands on the far end, where it would have left the board (C4)", sideNames[sideOf(c)], board.Name(sq))
+		}
+	}
+	switch fields[1] {
+	case "w", "W":
+		p.side = rules.White
+	case "r", "R":
+		p.side = rules.Black
+	default:
+		return p, fmt.Errorf("battle: position: side to move %q, want w (White) or r (Red)", fields[1])
+	}
+	p.move = 1
+	if len(fields) >= 3 {
+		n, err := strconv.Atoi(fields[2])
+		if err != nil || n < 0 || n > 100 {
+			return p, fmt.Errorf("battle: position: %q plies without capture, shot or soldier move: want 0 to 100 (C5)", fields[2])
+		}
+		p.quiet = n
+	}
+	if len(fields) == 4 {
+		n, err := strconv.Atoi(fields[3])
+		if err != nil || n < 1 || n > 1_000_000 {
+			return p, fmt.Errorf("battle: position: move number %q: want a whole number from 1", fields[3])
+		}
+		p.move = n
+	}
+	p.hash = p.computeHash()
+	if a := p.attacker(p.hq[p.side.Other()], p.side); a != rules.NoSquare {
+		return p, fmt.Errorf("battle: position: %s is to move but %s's headquarter on %s is already attacked from %s", sideNames[p.side], sideNames[p.side.Other()], board.Name(p.hq[p.side.Other()]), board.Name(a))
+	}
+	return p, nil
+}
+
+// String writes the position in the notation parsePosition reads.
+func (p *pos) String() string {
+	b := make([]byte, 0, 96)
+	for r := board.Ranks() - 1; r >= 0; r-- {
+		empty := 0
+		for _, sq := range rankSquares[r] {
+			c := p.cells[sq]
+			if c == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b = strconv.AppendInt(b, int64(empty), 10)
+				empty = 0
+			}
+			b = append(b, letterOf(c))
+		}
+		if empty > 0 {
+			b = strconv.AppendInt(b, int64(empty), 10)
+		}
+		if r > 0 {
+			b = append(b, '/')
+		}
+	}
+	if p.side == rules.Black {
+		b = append(b, " r "...)
+	} else {
+		b = append(b, " w "...)
+	}
+	b = strconv.AppendInt(b, int64(p.quiet), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(p.move), 10)
+	return string(b)
+}
+
+// pieceType reads a piece letter of either case (pNone if it is none).
+func pieceType(ch byte) uint8 {
+	if !(ch >= 'A' && ch <= 'Z' || ch >= 'a' && ch <= 'z') {
+		return pNone
+	}
+	if i := strings.IndexByte(letters[1:], ch&^0x20); i >= 0 {
+		return uint8(i + 1)
+	}
+	return pNone
+}
+
+// letterOf is a cell's letter: upper case for White, lower case for Red.
+func letterOf(c uint8) byte {
+	l := letters[typeOf(c)]
+	if sideOf(c) == rules.Black {
+		l |= 0x20
+	}
+	return l
+}

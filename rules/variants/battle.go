@@ -1,0 +1,5 @@
+package variants
+
+import "github.com/bottlepost/bottlepost/rules/battle"
+
+func init() { register(battle.Variant) }
