@@ -1,0 +1,614 @@
+package seachess
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bottlepost/bottlepost/rules"
+)
+
+// StartPosition is the standard start (S1.2) in the position notation.
+const StartPosition = "csdakdst/bbbbbbbb/12/12/12/12/12/12/12/12/BBBBBBBB/CSDAKDST w TCtc - 0 1"
+
+// The position notation (Options.Position, the CLI's --fen) writes the
+// referee's full state in six fields and optional extras:
+//
+//	PLACEMENT SIDE CASTLING EP CLOCK MOVE [spent=..] [face=..] [v=..] [left=..] [air=..]
+//
+// PLACEMENT lists ranks 12 down to 1, separated by "/", each over its
+// existing squares from left to right (c–j on ranks 1, 2, 11, 12; a–l on
+// the others). A number is that many empty squares. A cell is one
+// character, or several in brackets, written as the referee's board shows
+// it: a piece letter (White upper case), "*" after a cruiser standing on its
+// own mine, "M"/"m" a White/Black mine on an empty square, then "U"/"u" for
+// a White/Black submarine submerged there. Examples: "C", "[C*]", "M",
+// "[bU]", "[Uu]".
+//
+// SIDE is w or b; CASTLING is any of T C t c (O-O with the torpedo boat,
+// O-O-O with the cruiser; upper case White) or "-"; EP is the square of a
+// boat that has just made a multi-square first move, or "-"; CLOCK counts
+// plies without a removal or a boat move; MOVE is the move number.
+//
+// Extras, each a comma-separated list, only where a piece differs from a
+// fresh one: spent=c1,j5 (cruisers and torpedo boats that must reload),
+// face=h1:W (a torpedo boat's forward direction N, E, S or W; fresh: toward
+// the enemy), v=d1:3 (a visible submarine's count V of S5.3, 0–8),
+// left=Ue5:1,ue7:2 (a submerged submarine's further turns down; 0 means it
+// comes up at the start of its owner's next turn), air=f5 (a carrier whose
+// aircraft is in flight).
+
+// formatPosition writes p in the position notation.
+func (p *pos) formatPosition() string {
+	var b strings.Builder
+	for r := 11; r >= 0; r-- {
+		if r < 11 {
+			b.WriteByte('/')
+		}
+		empty := 0
+		for f := range 12 {
+			sq := brd.At(f, r)
+			if sq == noSq {
+				continue
+			}
+			t := p.cellText(sq, everything)
+			if t == "" {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteString(strconv.Itoa(empty))
+				empty = 0
+			}
+			if len(t) == 1 {
+				b.WriteString(t)
+			} else {
+				b.WriteString("[" + t + "]")
+			}
+		}
+		if empty > 0 {
+			b.WriteString(strconv.Itoa(empty))
+		}
+	}
+	b.WriteString(" " + "wb"[p.toMove:p.toMove+1] + " ")
+	cs := ""
+	for i, c := range "TCtc" {
+		if p.castle&(1<<i) != 0 {
+			cs += string(c)
+		}
+	}
+	if cs == "" {
+		cs = "-"
+	}
+	b.WriteString(cs + " " + sqName(p.ep))
+	fmt.Fprintf(&b, " %d %d", p.clock, p.ply/2+1)
+	var spent, face, vs, left, air []string
+	for _, sq := range brd.Squares() {
+		c, a := p.sq[sq], p.attr[sq]
+		switch c.kind() {
+		case cruiser, torpedo:
+			if a&attrLoaded == 0 && p.mine[sq] == 0 { // a cruiser on its mine is spent anyway
+				spent = append(spent, sqName(sq))
+			}
+			if c.kind() == torpedo && facing(a) != facing(fresh(torpedo, c.side())) {
+				face = append(face, sqName(sq)+":"+facing(a).String())
+			}
+		case submarine:
+			if a != 0 {
+				vs = append(vs, fmt.Sprintf("%s:%d", sqName(sq), a))
+			}
+		case carrier:
+			if a&attrAirborne != 0 {
+				air = append(air, sqName(sq))
+			}
+		}
+		for side, l := range [2]string{"U", "u"} {
+			if u := p.uw[side][sq]; u > 1 {
+				left = append(left, fmt.Sprintf("%s%s:%d", l, sqName(sq), u-1))
+			}
+		}
+	}
+	for _, kv := range []struct {
+		k string
+		v []string
+	}{{"spent", spent}, {"face", face}, {"v", vs}, {"left", left}, {"air", air}} {
+		if len(kv.v) > 0 {
+			b.WriteString(" " + kv.k + "=" + strings.Join(kv.v, ","))
+		}
+	}
+	return b.String()
+}
+
+// cellText is what a viewer who sees the mines and submerged submarines of
+// the sides for which sees is true finds on sq: the piece letter, "*" for a
+// cruiser on its own mine or "M"/"m" for a mine on an empty square, then
+// "U"/"u" for submerged submarines.
+func (p *pos) cellText(sq Square, sees func(rules.Side) bool) string {
+	t := ""
+	c := p.sq[sq]
+	if c != 0 {
+		t = c.letter()
+	}
+	if m := p.mine[sq]; m != 0 && sees(rules.Side(m-1)) {
+		switch {
+		case c != 0:
+			t += "*"
+		case m == mineOf(rules.White):
+			t += "M"
+		default:
+			t += "m"
+		}
+	}
+	if p.uw[rules.White][sq] != 0 && sees(rules.White) {
+		t += "U"
+	}
+	if p.uw[rules.Black][sq] != 0 && sees(rules.Black) {
+		t += "u"
+	}
+	return t
+}
+
+// everything is the referee's sight.
+func everything(rules.Side) bool { return true }
+
+// parsePosition reads the position notation and validates the result.
+func parsePosition(text string) (pos, error) {
+	var p pos
+	p.king = [2]Square{noSq, noSq}
+	p.ep = noSq
+	fields := strings.Fields(text)
+	if len(fields) < 6 {
+		return p, errors.New("seachess: a position needs six fields: placement, side, castling, en passant, clock and move number")
+	}
+	ranks := strings.Split(fields[0], "/")
+	if len(ranks) != 12 {
+		return p, fmt.Errorf("seachess: the placement has %d ranks, want 12", len(ranks))
+	}
+	for i, row := range ranks {
+		r := 11 - i
+		var sqs []Square
+		for f := range 12 {
+			if sq := brd.At(f, r); sq != noSq {
+				sqs = append(sqs, sq)
+			}
+		}
+		n := 0
+		for j := 0; j < len(row); {
+			ch := row[j]
+			if ch >= '0' && ch <= '9' {
+				k := j
+				for k < len(row) && row[k] >= '0' && row[k] <= '9' {
+					k++
+				}
+				e, _ := strconv.Atoi(row[j:k])
+				if e == 0 || row[j] == '0' {
+					return p, fmt.Errorf("seachess: rank %d: bad count %q", r+1, row[j:k])
+				}
+				n += e
+				j = k
+				continue
+			}
+			tok := row[j : j+1]
+			j++
+			if ch == '[' {
+				end := strings.IndexByte(row[j:], ']')
+				if end < 0 {
+					return p, fmt.Errorf("seachess: rank %d: unclosed [", r+1)
+				}
+				tok = row[j : j+end]
+				j += end + 1
+			}
+			if n >= len(sqs) {
+				return p, fmt.Errorf("seachess: rank %d has more than %d squares", r+1, len(sqs))
+			}
+			if err := p.setCell(sqs[n], tok); err != nil {
+				return p, fmt.Errorf("seachess: %s: %v", sqName(sqs[n]), err)
+			}
+			n++
+		}
+		if n != len(sqs) {
+			return p, fmt.Errorf("seachess: rank %d has %d squares, want %d", r+1, n, len(sqs))
+		}
+	}
+	switch fields[1] {
+	case "w":
+		p.toMove = rules.White
+	case "b":
+		p.toMove = rules.Black
+	default:
+		return p, fmt.Errorf("seachess: side to move %q: want w or b", fields[1])
+	}
+	if fields[2] != "-" {
+		for _, c := range fields[2] {
+			i := strings.IndexRune("TCtc", c)
+			if i < 0 || p.castle&(1<<i) != 0 {
+				return p, fmt.Errorf("seachess: castling rights %q: want some of T C t c, or -", fields[2])
+			}
+			p.castle |= 1 << i
+		}
+	}
+	if fields[3] != "-" {
+		sq, err := brd.Parse(fields[3])
+		if err != nil {
+			return p, fmt.Errorf("seachess: en passant: %v", err)
+		}
+		p.ep = sq
+	}
+	clock, err := strconv.Atoi(fields[4])
+	if err != nil || clock < 0 || clock > drawClock {
+		return p, fmt.Errorf("seachess: clock %q: want 0 to %d", fields[4], drawClock)
+	}
+	p.clock = clock
+	move, err := strconv.Atoi(fields[5])
+	if err != nil || move < 1 || move > 100000 {
+		return p, fmt.Errorf("seachess: move number %q: want a whole number from 1", fields[5])
+	}
+	p.ply = 2*(move-1) + int(p.toMove)
+	// Fresh attributes first, then the extras.
+	for _, sq := range brd.Squares() {
+		if c := p.sq[sq]; c != 0 {
+			p.attr[sq] = fresh(c.kind(), c.side())
+			if c.is(cruiser) && p.mine[sq] != 0 {
+				p.attr[sq] = 0 // a cruiser on its own mine has laid it
+			}
+		}
+		for side := range 2 {
+			if p.uw[side][sq] != 0 {
+				p.uw[side][sq] = 1
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range fields[6:] {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || seen[k] || v == "" {
+			return p, fmt.Errorf("seachess: extra %q: want key=value once each", f)
+		}
+		seen[k] = true
+		for _, item := range strings.Split(v, ",") {
+			if err := p.setExtra(k, item); err != nil {
+				return p, fmt.Errorf("seachess: %s=%s: %v", k, item, err)
+			}
+		}
+	}
+	if err := p.validate(); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// setCell fills sq from a cell token.
+func (p *pos) setCell(sq Square, tok string) error {
+	if tok == "" {
+		return errors.New("empty cell")
+	}
+	i := 0
+	if k := strings.IndexByte(letters, tok[0]&^0x20); k > 0 && tok[0] != 'M' && tok[0] != 'm' && tok[0] != 'U' && tok[0] != 'u' {
+		side := rules.White
+		if tok[0]&0x20 != 0 {
+			side = rules.Black
+		}
+		p.place(sq, mk(kind(k), side), 0)
+		i = 1
+	}
+	for ; i < len(tok); i++ {
+		switch tok[i] {
+		case '*':
+			if p.sq[sq] == 0 || p.mine[sq] != 0 {
+				return errors.New("'*' follows a piece standing on its own mine")
+			}
+			p.mine[sq] = mineOf(p.sq[sq].side())
+		case 'M', 'm':
+			if p.sq[sq] != 0 || p.mine[sq] != 0 {
+				return errors.New("'M'/'m' is a mine on an empty square; a cruiser on its mine is written C* or c*")
+			}
+			p.mine[sq] = 1 + uint8(tok[i]>>5&1)
+		case 'U', 'u':
+			side := tok[i] >> 5 & 1
+			if p.uw[side][sq] != 0 {
+				return errors.New("two submerged submarines of one side")
+			}
+			p.uw[side][sq] = 1
+			p.nuw[side]++
+		default:
+			return fmt.Errorf("unknown symbol %q", tok[i])
+		}
+	}
+	return nil
+}
+
+func (p *pos) setExtra(key, item string) error {
+	name, val, hasVal := strings.Cut(item, ":")
+	side := -1
+	if key == "left" && name != "" {
+		switch name[0] {
+		case 'U':
+			side = 0
+		case 'u':
+			side = 1
+		default:
+			return errors.New("write U or u (the submarine's side) before the square")
+		}
+		name = name[1:]
+	}
+	sq, err := brd.Parse(name)
+	if err != nil {
+		return err
+	}
+	c := p.sq[sq]
+	switch key {
+	case "spent":
+		if hasVal || (!c.is(cruiser) && !c.is(torpedo)) {
+			return errors.New("not a cruiser or torpedo boat")
+		}
+		p.attr[sq] &^= attrLoaded
+	case "face":
+		d := strings.Index("N E S W", val)
+		if !c.is(torpedo) || len(val) != 1 || d < 0 {
+			return errors.New("want a torpedo boat's square and N, E, S or W")
+		}
+		p.attr[sq] = withFacing(p.attr[sq], rules.Dir(d))
+	case "v":
+		n, err := strconv.Atoi(val)
+		if !c.is(submarine) || err != nil || n < 0 || n > vMax {
+			return errors.New("want a visible submarine's square and a count from 0 to 8")
+		}
+		p.attr[sq] = uint8(n)
+	case "left":
+		n, err := strconv.Atoi(val)
+		if p.uw[side][sq] == 0 || err != nil || n < 0 || n > 3 {
+			return errors.New("want a submerged submarine and 0 to 3 further turns")
+		}
+		p.uw[side][sq] = uint8(n + 1)
+	case "air":
+		if hasVal || !c.is(carrier) {
+			return errors.New("not a carrier")
+		}
+		p.attr[sq] |= attrAirborne
+	default:
+		return errors.New("unknown extra")
+	}
+	return nil
+}
+
+// initial counts per kind (S1.2), for the promotion bound.
+var initial = [...]int{boat: 8, cruiser: 1, torpedo: 1, submarine: 2, destroyer: 2, carrier: 1, commando: 1}
+
+// validate checks the invariants every reachable position keeps.
+func (p *pos) validate() error {
+	var count [2][8]int
+	var air, nuw [2]int
+	kings := [2]Square{noSq, noSq}
+	for sq := range Square(nSq) {
+		if !brd.Exists(sq) {
+			if p.sq[sq] != 0 || p.attr[sq] != 0 || p.mine[sq] != 0 || p.uw[0][sq] != 0 || p.uw[1][sq] != 0 {
+				return fmt.Errorf("seachess: something on the missing cell %d", sq)
+			}
+			continue
+		}
+		name := sqName(sq)
+		c, a := p.sq[sq], p.attr[sq]
+		if c&^15 != 0 || (c != 0 && (c.kind() == noPiece)) {
+			return fmt.Errorf("seachess: bad piece code on %s", name)
+		}
+		if c != 0 {
+			x := c.side()
+			count[x][c.kind()]++
+			ok := false
+			switch c.kind() {
+			case boat:
+				r := brd.Rank(sq)
+				if r == 0 || r == 11 || r == lastRank(x) {
+					return fmt.Errorf("seachess: a boat cannot stand on %s", name)
+				}
+				ok = a == 0
+			case cruiser:
+				ok = a&^attrLoaded == 0
+			case torpedo:
+				ok = a < 8
+			case submarine:
+				ok = a <= vMax
+			case carrier:
+				ok = a&^attrAirborne == 0
+				if a&attrAirborne != 0 {
+					air[x]++
+				}
+			case destroyer:
+				ok = a == 0
+			case commando:
+				ok = a == 0
+				if kings[x] != noSq {
+					return fmt.Errorf("seachess: %s has two commando ships", sideNames[x])
+				}
+				kings[x] = sq
+			}
+			if !ok {
+				return fmt.Errorf("seachess: bad attributes for the piece on %s", name)
+			}
+		}
+		if m := p.mine[sq]; m > 2 {
+			return fmt.Errorf("seachess: bad mine on %s", name)
+		} else if m != 0 && c != 0 && (c != mk(cruiser, rules.Side(m-1)) || a&attrLoaded != 0) {
+			return fmt.Errorf("seachess: only the cruiser that laid it may float on a mine (%s)", name)
+		}
+		for side := rules.White; side <= rules.Black; side++ {
+			u := p.uw[side][sq]
+			if u == 0 {
+				continue
+			}
+			if u > 4 {
+				return fmt.Errorf("seachess: bad submerged submarine on %s", name)
+			}
+			count[side][submarine]++
+			nuw[side]++
+			if c == mk(destroyer, side.Other()) {
+				return fmt.Errorf("seachess: a submarine cannot be submerged under an enemy destroyer (%s, S5.4)", name)
+			}
+			for _, t := range orthAdj[sq] {
+				if p.sq[t] == mk(destroyer, side.Other()) {
+					return fmt.Errorf("seachess: a submarine submerged on %s next to an enemy destroyer would have surfaced (S6.2)", name)
+				}
+			}
+		}
+	}
+	for side := rules.White; side <= rules.Black; side++ {
+		extra, total := 0, 0
+		for k := boat; k <= commando; k++ {
+			total += count[side][k]
+			if k != boat && count[side][k] > initial[k] {
+				extra += count[side][k] - initial[k]
+			}
+		}
+		if count[side][boat]+extra > 8 || total > 16 {
+			return fmt.Errorf("seachess: %s has more pieces than promotion allows", sideNames[side])
+		}
+		if nuw[side] != int(p.nuw[side]) {
+			return fmt.Errorf("seachess: %s's submerged submarines are miscounted", sideNames[side])
+		}
+		if air[side] > 1 {
+			return fmt.Errorf("seachess: %s has two aircraft in flight", sideNames[side])
+		}
+		if kings[side] != p.king[side] {
+			return fmt.Errorf("seachess: %s's commando ship is not where it is recorded", sideNames[side])
+		}
+	}
+	y := p.toMove.Other()
+	switch {
+	case kings[p.toMove] == noSq:
+		return fmt.Errorf("seachess: %s, to move, has no commando ship", sideNames[p.toMove])
+	case kings[y] == noSq:
+		// The side that just moved lost its commando ship to a mine (S3.5).
+	case p.attacked(kings[y], p.toMove):
+		return fmt.Errorf("seachess: %s, not to move, is in check", sideNames[y])
+	}
+	for side := rules.White; side <= rules.Black; side++ {
+		for i := range castlings[side] {
+			cs := &castlings[side][i]
+			if p.castle&castleBit(side, cs.partner == torpedo) != 0 &&
+				(p.sq[cs.king] != mk(commando, side) || p.sq[cs.from] != mk(cs.partner, side)) {
+				return fmt.Errorf("seachess: %s cannot keep that castling right: a piece is not at home (S8.2)", sideNames[side])
+			}
+		}
+	}
+	if p.ep != noSq {
+		r := brd.Rank(p.ep) - startRank(y)
+		if y == rules.Black {
+			r = -r
+		}
+		if !brd.Exists(p.ep) || p.sq[p.ep] != mk(boat, y) || r < 2 || r > 4 {
+			return fmt.Errorf("seachess: en passant square %s: want a %s boat that has just moved 2–4 squares", sqName(p.ep), sideNames[y])
+		}
+	}
+	if p.clock < 0 || p.clock > drawClock || p.ply < 0 || p.ply%2 != int(p.toMove) {
+		return errors.New("seachess: bad clock, ply or side to move")
+	}
+	return nil
+}
+
+// The serialised state (MarshalBinary): JSON, version 1, fields in this
+// order.
+type wire struct {
+	V        int      `json:"v"`
+	Ruleset  string   `json:"ruleset"`
+	Position string   `json:"position"`
+	History  []string `json:"history"`
+}
+
+// MarshalBinary writes the full state: the position notation and the
+// repetition history, versioned.
+func (s *State) MarshalBinary() ([]byte, error) {
+	// Written by hand (the fields of wire, in order): the ruleset name and
+	// the position notation use no character JSON would escape, and this
+	// runs after every move.
+	c := s.cache
+	c.posOnce.Do(func() { c.pos = s.p.formatPosition() })
+	b := make([]byte, 0, 64+len(c.pos)+19*len(s.hist))
+	b = append(b, `{"v":1,"ruleset":"`...)
+	b = append(b, s.ruleset...)
+	b = append(b, `","position":"`...)
+	b = append(b, c.pos...)
+	b = append(b, `","history":[`...)
+	for i, h := range s.hist {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		for sh := 60; sh >= 0; sh -= 4 {
+			b = append(b, "0123456789abcdef"[h>>uint(sh)&15])
+		}
+		b = append(b, '"')
+	}
+	return append(b, "]}"...), nil
+}
+
+func unmarshal(data []byte) (*State, error) {
+	var w wire
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return nil, fmt.Errorf("seachess: decode state: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("seachess: decode state: trailing data")
+	}
+	if w.V != 1 {
+		return nil, fmt.Errorf("seachess: state format version %d is not known", w.V)
+	}
+	if w.Ruleset != "standard" {
+		return nil, fmt.Errorf("seachess: unknown ruleset %q", w.Ruleset)
+	}
+	p, err := parsePosition(w.Position)
+	if err != nil {
+		return nil, err
+	}
+	if len(w.History) == 0 || len(w.History) > p.clock+1 {
+		return nil, errors.New("seachess: the history does not fit the clock")
+	}
+	hist := make([]uint64, len(w.History))
+	for i, h := range w.History {
+		if len(h) != 16 {
+			return nil, fmt.Errorf("seachess: bad history entry %q", h)
+		}
+		if hist[i], err = strconv.ParseUint(h, 16, 64); err != nil {
+			return nil, fmt.Errorf("seachess: bad history entry %q", h)
+		}
+	}
+	if hist[len(hist)-1] != p.hash() {
+		return nil, errors.New("seachess: the history does not end with this position")
+	}
+	return fromParts(p, w.Ruleset, hist), nil
+}
+
+// fromParts builds a state from a position and its history as given.
+func fromParts(p pos, ruleset string, hist []uint64) *State {
+	s := &State{p: p, ruleset: ruleset, hist: hist, cache: &moveCache{}}
+	s.inCheck, s.subCheck = p.check(p.toMove)
+	s.outcome = s.computeOutcome()
+	return s
+}
+
+// Check verifies the state's invariants: the position's (pieces, counts,
+// mines under their own cruisers only, submarines clear of enemy
+// destroyers, castling and en passant rights, the side not to move not in
+// check), the history's, and that the outcome follows from them.
+func (s *State) Check() error {
+	if err := s.p.validate(); err != nil {
+		return err
+	}
+	if len(s.hist) == 0 || len(s.hist) > s.p.clock+1 || s.hist[len(s.hist)-1] != s.p.hash() {
+		return errors.New("seachess: the repetition history does not match the position")
+	}
+	if c, sub := s.p.check(s.p.toMove); c != s.inCheck || sub != s.subCheck {
+		return errors.New("seachess: the recorded check does not match the position")
+	}
+	if s.outcome != s.computeOutcome() {
+		return errors.New("seachess: the outcome does not follow from the position")
+	}
+	if !s.outcome.Over() && (s.p.king[0] == noSq || s.p.king[1] == noSq) {
+		return errors.New("seachess: a commando ship is missing while the game goes on")
+	}
+	return nil
+}

@@ -1,0 +1,5 @@
+package variants
+
+import "github.com/bottlepost/bottlepost/rules/seachess"
+
+func init() { register(seachess.Variant) }
