@@ -1,0 +1,430 @@
+package mailer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// hubSource is an IMAPSource on the hub (or a proxy in front of it) as
+// games@example.org; adjust changes the configuration first.
+func hubSource(t *testing.T, addr string, adjust func(*IMAPConfig)) (*IMAPSource, *syncBuffer) {
+	t.Helper()
+	cfg := IMAPConfig{Addr: addr, Security: "plain", Username: testUser + "@example.org", Password: testPass,
+		Processed: "processed", PollInterval: time.Hour, MaxBytes: 1 << 20,
+		MinBackoff: 20 * time.Millisecond, MaxBackoff: 100 * time.Millisecond}
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	log, buf := captureLog()
+	src, err := NewIMAPSource(cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src, buf
+}
+
+func deliverHub(t *testing.T, h *Hub, subject string, pad int) {
+	t.Helper()
+	if err := h.Deliver([]string{"games@example.org"}, testMail(subject, pad)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wantBox checks a mailbox holds exactly these subjects, all with the given
+// \Seen state.
+func wantBox(t *testing.T, addr, name string, seen bool, subjects ...string) {
+	t.Helper()
+	got := mailbox(t, addr, name)
+	var have []string
+	for _, m := range got {
+		have = append(have, m.subject)
+		if m.seen != seen {
+			t.Errorf("%s: %q has \\Seen=%v, want %v", name, m.subject, m.seen, seen)
+		}
+	}
+	if strings.Join(have, "|") != strings.Join(subjects, "|") {
+		t.Errorf("%s holds %q, want %q", name, have, subjects)
+	}
+}
+
+// boxCount is how many messages a mailbox holds.
+func boxCount(t *testing.T, addr, name string) int { return len(mailbox(t, addr, name)) }
+
+// Mail waiting before the source starts is handled once each, in order,
+// then flagged \Seen and moved to the processed folder.
+func TestIMAPSourceHandlesAndMoves(t *testing.T) {
+	h := startTestHub(t, nil)
+	for i := 1; i <= 3; i++ {
+		deliverHub(t, h, fmt.Sprintf("move %d", i), 0)
+	}
+	src, _ := hubSource(t, h.IMAPAddr(), nil)
+	rec := newRecorder()
+	stop := runSource(t, src, rec.handle)
+	eventually(t, 5*time.Second, "three messages handled", func() bool { return rec.total() >= 3 })
+	eventually(t, 5*time.Second, "INBOX emptied", func() bool { return boxCount(t, h.IMAPAddr(), "INBOX") == 0 })
+	stop()
+	if got := strings.Join(rec.order, "|"); got != "move 1|move 2|move 3" {
+		t.Errorf("handled %q, want each once in order", got)
+	}
+	wantBox(t, h.IMAPAddr(), "processed", true, "move 1", "move 2", "move 3")
+}
+
+// With Processed empty, handled mail is only flagged \Seen and stays.
+func TestIMAPSourceFlagOnly(t *testing.T) {
+	h := startTestHub(t, nil)
+	deliverHub(t, h, "flag only", 0)
+	src, _ := hubSource(t, h.IMAPAddr(), func(c *IMAPConfig) { c.Processed = "" })
+	rec := newRecorder()
+	runSource(t, src, rec.handle)
+	eventually(t, 5*time.Second, "message flagged \\Seen", func() bool {
+		m := mailbox(t, h.IMAPAddr(), "INBOX")
+		return len(m) == 1 && m[0].seen
+	})
+	time.Sleep(100 * time.Millisecond) // a second look must not hand it over again
+	if n := rec.count("flag only"); n != 1 {
+		t.Errorf("handled %d times, want 1", n)
+	}
+}
+
+// The poll interval is an hour: only IDLE (the server telling the waiting
+// client about new mail) can bring mail delivered later in promptly.
+func TestIMAPSourceIdleBringsNewMail(t *testing.T) {
+	h := startTestHub(t, nil)
+	src, logs := hubSource(t, h.IMAPAddr(), nil)
+	rec := newRecorder()
+	runSource(t, src, rec.handle)
+	eventually(t, 5*time.Second, "source connected", func() bool { return strings.Contains(logs.String(), "imap connected") })
+	if !strings.Contains(logs.String(), "idle=true") {
+		t.Fatalf("the hub offers IDLE but the source does not use it:\n%s", logs)
+	}
+	for i := 1; i <= 3; i++ {
+		time.Sleep(50 * time.Millisecond) // let it settle into IDLE
+		subject := fmt.Sprintf("idle %d", i)
+		start := time.Now()
+		deliverHub(t, h, subject, 0)
+		eventually(t, 3*time.Second, subject+" handled while idling", func() bool { return rec.count(subject) == 1 })
+		t.Logf("%s picked up in %v", subject, time.Since(start).Round(time.Millisecond))
+	}
+	eventually(t, 3*time.Second, "INBOX emptied", func() bool { return boxCount(t, h.IMAPAddr(), "INBOX") == 0 })
+	wantBox(t, h.IMAPAddr(), "processed", true, "idle 1", "idle 2", "idle 3")
+}
+
+// A server without IDLE is polled every PollInterval. The servers here are
+// imapmemserver with chosen capabilities; the wire log shows that no IDLE
+// was ever sent. Without MOVE the source falls back to COPY + \Deleted +
+// EXPUNGE, which must leave the same result.
+func TestIMAPSourcePollsWithoutIdle(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		caps imap.CapSet
+	}{
+		{"imap4rev1 only (copy fallback)", imap.CapSet{imap.CapIMAP4rev1: {}}},
+		{"imap4rev1 with move and uidplus", imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapMove: {}, imap.CapUIDPlus: {}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := startMemIMAP(t, tc.caps, true)
+			srv.deliver(t, testMail("poll 1", 0))
+			src, logs := hubSource(t, srv.addr, func(c *IMAPConfig) {
+				c.Username = testUser
+				c.PollInterval = 50 * time.Millisecond
+			})
+			rec := newRecorder()
+			stop := runSource(t, src, rec.handle)
+			eventually(t, 5*time.Second, "first message handled", func() bool { return rec.count("poll 1") == 1 })
+			srv.deliver(t, testMail("poll 2", 0))
+			eventually(t, 5*time.Second, "second message found by polling", func() bool { return rec.count("poll 2") == 1 })
+			eventually(t, 5*time.Second, "INBOX emptied", func() bool { return boxCount(t, srv.addr, "INBOX") == 0 })
+			stop()
+			if !strings.Contains(logs.String(), "idle=false") {
+				t.Errorf("the source did not notice the server lacks IDLE:\n%s", logs)
+			}
+			if strings.Contains(srv.wire.String(), " IDLE\r\n") {
+				t.Errorf("the source sent IDLE to a server without it")
+			}
+			if rec.total() != 2 {
+				t.Errorf("handled %q, want each message once", rec.order)
+			}
+			wantBox(t, srv.addr, "processed", true, "poll 1", "poll 2")
+		})
+	}
+}
+
+// A message over MaxBytes is never fetched: the handler does not see it and
+// its body never crosses the wire (the server's wire log proves it), yet it
+// is flagged \Seen and moved like a handled one, so it is not looked at
+// again.
+func TestIMAPSourceSkipsOversized(t *testing.T) {
+	srv := startMemIMAP(t, imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}}, false)
+	srv.deliver(t, testMail("small before", 0))
+	big := testMail("too big", 4000)
+	big = append(big, "OVERSIZE-MARKER\r\n"...)
+	srv.deliver(t, big)
+	srv.deliver(t, testMail("small after", 0))
+	src, logs := hubSource(t, srv.addr, func(c *IMAPConfig) {
+		c.Username = testUser
+		c.MaxBytes = 1000
+	})
+	rec := newRecorder()
+	stop := runSource(t, src, rec.handle)
+	eventually(t, 5*time.Second, "INBOX emptied", func() bool { return boxCount(t, srv.addr, "INBOX") == 0 })
+	stop()
+	if got := strings.Join(rec.order, "|"); got != "small before|small after" {
+		t.Errorf("handled %q, want the two small messages only", got)
+	}
+	if strings.Contains(srv.wire.String(), "OVERSIZE-MARKER") {
+		t.Errorf("the oversized message's body was fetched")
+	}
+	if !strings.Contains(logs.String(), "message too large; not fetched") {
+		t.Errorf("the skipped message was not logged:\n%s", logs)
+	}
+	wantBox(t, srv.addr, "processed", true, "small before", "too big", "small after")
+}
+
+// A Handler error keeps the message: it stays in INBOX without \Seen and is
+// offered again (with backoff) until the handler takes it; other mail goes
+// on meanwhile.
+func TestIMAPSourceHandlerErrorKeepsMessage(t *testing.T) {
+	h := startTestHub(t, nil)
+	deliverHub(t, h, "fails", 0)
+	deliverHub(t, h, "works", 0)
+	var healed atomic.Bool
+	rec := newRecorder()
+	rec.fail = func(subject string, n int) error {
+		if subject == "fails" && !healed.Load() {
+			return errors.New("store is down")
+		}
+		return nil
+	}
+	src, logs := hubSource(t, h.IMAPAddr(), func(c *IMAPConfig) {
+		c.MinBackoff, c.MaxBackoff = 10*time.Millisecond, 40*time.Millisecond
+	})
+	stop := runSource(t, src, rec.handle)
+	eventually(t, 5*time.Second, "the failing message offered three times", func() bool { return rec.count("fails") >= 3 })
+	eventually(t, 5*time.Second, "the good message moved", func() bool { return boxCount(t, h.IMAPAddr(), "processed") == 1 })
+	wantBox(t, h.IMAPAddr(), "INBOX", false, "fails")
+	wantBox(t, h.IMAPAddr(), "processed", true, "works")
+	if !strings.Contains(logs.String(), "message not handled; it stays for retry") || !strings.Contains(logs.String(), "store is down") {
+		t.Errorf("the failure was not logged with its reason:\n%s", logs)
+	}
+	before := rec.count("fails")
+	healed.Store(true)
+	eventually(t, 5*time.Second, "the healed message moved", func() bool { return boxCount(t, h.IMAPAddr(), "INBOX") == 0 })
+	time.Sleep(100 * time.Millisecond)
+	stop()
+	if n := rec.count("fails"); n != before+1 {
+		t.Errorf("after healing the handler saw the message %d more times, want 1", n-before)
+	}
+	if n := rec.count("works"); n != 1 {
+		t.Errorf("the good message was handled %d times, want 1", n)
+	}
+	wantBox(t, h.IMAPAddr(), "processed", true, "works", "fails")
+}
+
+// The link to the server drops (a proxy cuts it): while idle, and in the
+// middle of handling a message. The source reconnects and nothing is lost.
+// What is asserted: every message ends \Seen in the processed folder; each
+// is handled exactly once, except the one whose handling was under way when
+// the link fell (its handler returned nil but the \Seen flag could not be
+// stored), which may be handled once more; a message handled before the drop
+// is never handled again, and one handled but not yet moved when the link
+// fell is moved after reconnecting.
+func TestIMAPSourceReconnectsAfterDrop(t *testing.T) {
+	h := startTestHub(t, nil)
+	px := startProxy(t, h.IMAPAddr(), nil)
+	rec := newRecorder()
+	var cutOnce atomic.Bool
+	rec.fail = func(subject string, n int) error {
+		if subject == "drop 4" && cutOnce.CompareAndSwap(false, true) {
+			px.cut() // the link fails while this message is being handled
+		}
+		return nil
+	}
+	src, logs := hubSource(t, px.addr(), nil)
+	stop := runSource(t, src, rec.handle)
+
+	deliverHub(t, h, "drop 1", 0)
+	eventually(t, 5*time.Second, "first message handled", func() bool { return rec.count("drop 1") == 1 })
+	eventually(t, 5*time.Second, "first message moved", func() bool { return boxCount(t, h.IMAPAddr(), "processed") == 1 })
+	time.Sleep(50 * time.Millisecond) // idle
+	// The server becomes unreachable while mail arrives: after it, the
+	// four messages are found together, and the link fails again while the
+	// third of them is handled (the first two are handled but not yet moved).
+	px.refuse(true)
+	px.cut()
+	for i := 2; i <= 5; i++ {
+		deliverHub(t, h, fmt.Sprintf("drop %d", i), 0)
+	}
+	time.Sleep(100 * time.Millisecond) // a few refused reconnections
+	px.refuse(false)
+	eventually(t, 5*time.Second, "all moved", func() bool {
+		return boxCount(t, h.IMAPAddr(), "INBOX") == 0 && boxCount(t, h.IMAPAddr(), "processed") == 5
+	})
+	stop()
+	if !cutOnce.Load() {
+		t.Fatal("the link was never cut while handling")
+	}
+	if got, want := strings.Join(rec.order, "|"), "drop 1|drop 2|drop 3|drop 4|drop 4|drop 5"; got != want {
+		t.Errorf("handled %q, want %q", got, want)
+	}
+	if px.connections() < 3 {
+		t.Errorf("%d connections, want two reconnections", px.connections())
+	}
+	if !strings.Contains(logs.String(), "imap connection lost; reconnecting") {
+		t.Errorf("the drop was not logged:\n%s", logs)
+	}
+	wantBox(t, h.IMAPAddr(), "processed", true, "drop 1", "drop 2", "drop 3", "drop 4", "drop 5")
+}
+
+// A server that stops answering (the proxy swallows everything, the TCP
+// connection stays up) is given up after Timeout and the source reconnects.
+func TestIMAPSourceStalledServer(t *testing.T) {
+	h := startTestHub(t, nil)
+	px := startProxy(t, h.IMAPAddr(), nil)
+	src, logs := hubSource(t, px.addr(), func(c *IMAPConfig) {
+		c.Timeout = 300 * time.Millisecond
+		c.IdleRefresh = 200 * time.Millisecond
+	})
+	rec := newRecorder()
+	runSource(t, src, rec.handle)
+	deliverHub(t, h, "stall 1", 0)
+	eventually(t, 5*time.Second, "first message handled", func() bool { return rec.count("stall 1") == 1 })
+	time.Sleep(50 * time.Millisecond)
+	px.stall()
+	deliverHub(t, h, "stall 2", 0)
+	eventually(t, 5*time.Second, "mail handled after the stalled connection was abandoned", func() bool { return rec.count("stall 2") == 1 })
+	if !strings.Contains(logs.String(), "did not answer") {
+		t.Errorf("the stall was not reported as such:\n%s", logs)
+	}
+}
+
+// Wrong credentials: the source keeps trying (with backoff) and says why;
+// Run still stops promptly.
+func TestIMAPSourceLoginFailure(t *testing.T) {
+	h := startTestHub(t, nil)
+	deliverHub(t, h, "never", 0)
+	src, logs := hubSource(t, h.IMAPAddr(), func(c *IMAPConfig) { c.Password = "wrong" })
+	rec := newRecorder()
+	stop := runSource(t, src, rec.handle)
+	eventually(t, 5*time.Second, "two failed logins logged", func() bool {
+		return strings.Count(logs.String(), "login as games@example.org") >= 2
+	})
+	stop()
+	if rec.total() != 0 {
+		t.Errorf("handled %q without logging in", rec.order)
+	}
+	wantBox(t, h.IMAPAddr(), "INBOX", false, "never")
+}
+
+// Run returns promptly when its context ends, whether the server is
+// reachable or not.
+func TestIMAPSourceStopsCleanly(t *testing.T) {
+	h := startTestHub(t, nil)
+	for _, tc := range []struct{ name, addr string }{
+		{"idling", h.IMAPAddr()},
+		{"server down", closedPort(t)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src, _ := hubSource(t, tc.addr, func(c *IMAPConfig) { c.MinBackoff, c.MaxBackoff = time.Hour, time.Hour })
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- src.Run(ctx, newRecorder().handle) }()
+			time.Sleep(100 * time.Millisecond)
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Run: %v", err)
+				}
+			case <-time.After(3 * time.Second):
+				t.Fatal("Run did not return")
+			}
+		})
+	}
+}
+
+func TestNewIMAPSourceChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  IMAPConfig
+		want string
+	}{
+		{"no address", IMAPConfig{Username: "u", Security: "tls"}, "address and a username"},
+		{"no user", IMAPConfig{Addr: "h:1", Security: "tls"}, "address and a username"},
+		{"bad security", IMAPConfig{Addr: "h:1", Username: "u", Security: "ssl"}, `security "ssl"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewIMAPSource(tc.cfg, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "mailer: ") {
+				t.Errorf("err = %v, want mailer: …%s…", err, tc.want)
+			}
+		})
+	}
+}
+
+// The hub's IDLE reports mail delivered between the client's last command
+// and IDLE (imapmemserver alone reported only mail arriving during IDLE, so
+// such mail waited for the next delivery or the IDLE refresh).
+func TestHubIdleReportsEarlierMail(t *testing.T) {
+	h := startTestHub(t, nil)
+	exists := make(chan uint32, 10)
+	c, err := imapclient.DialInsecure(h.IMAPAddr(), &imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+			if d.NumMessages != nil {
+				exists <- *d.NumMessages
+			}
+		}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(testUser, testPass).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	deliverHub(t, h, "before idle", 0)
+	cmd, err := c.Idle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case n := <-exists:
+		if n != 1 {
+			t.Errorf("EXISTS %d, want 1", n)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("IDLE did not report mail delivered just before it")
+	}
+	deliverHub(t, h, "during idle", 0)
+	select {
+	case n := <-exists:
+		if n != 2 {
+			t.Errorf("EXISTS %d, want 2", n)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("IDLE did not report mail delivered during it")
+	}
+	start := time.Now()
+	if err := cmd.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("ending IDLE took %v", took)
+	}
+	// The session is still usable.
+	if err := c.Noop().Wait(); err != nil {
+		t.Fatal(err)
+	}
+}

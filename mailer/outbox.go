@@ -1,0 +1,243 @@
+package mailer
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"sync/atomic"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// SMTPConfig says how to submit outgoing mail.
+type SMTPConfig struct {
+	Addr      string // host:port
+	Security  string // "tls", "starttls" or "plain" (loopback only)
+	Username  string // "" for no AUTH
+	Password  string
+	HELO      string
+	TLSConfig *tls.Config
+	Timeout   time.Duration // per command; default one minute
+}
+
+// Sender submits mail over SMTP, one connection per batch.
+type Sender struct{ cfg SMTPConfig }
+
+// NewSender checks cfg.
+func NewSender(cfg SMTPConfig) (*Sender, error) {
+	switch cfg.Security {
+	case "tls", "starttls", "plain":
+	default:
+		return nil, fmt.Errorf("mailer: smtp: security %q: want tls, starttls or plain", cfg.Security)
+	}
+	if cfg.HELO == "" {
+		cfg.HELO = "localhost"
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = time.Minute
+	}
+	return &Sender{cfg: cfg}, nil
+}
+
+// Conn is an open submission session.
+type Conn struct{ c *smtp.Client }
+
+// Dial opens a session: connect, HELO, TLS as configured, AUTH PLAIN. No
+// step waits for the server longer than Timeout.
+func (s *Sender) Dial() (*Conn, error) {
+	conn, err := net.DialTimeout("tcp", s.cfg.Addr, s.cfg.Timeout)
+	if err != nil {
+		return nil, fmt.Errorf("mailer: smtp: connect to %s: %w", s.cfg.Addr, err)
+	}
+	tlsConfig := &tls.Config{}
+	if s.cfg.TLSConfig != nil {
+		tlsConfig = s.cfg.TLSConfig.Clone()
+	}
+	if tlsConfig.ServerName == "" {
+		tlsConfig.ServerName, _, _ = net.SplitHostPort(s.cfg.Addr)
+	}
+	// go-smtp's own waits for the greeting and STARTTLS are five minutes,
+	// and a TLS handshake has none: a watchdog holds them to Timeout.
+	var silent atomic.Bool
+	watchdog := time.AfterFunc(s.cfg.Timeout, func() { silent.Store(true); conn.Close() })
+	var c *smtp.Client
+	switch s.cfg.Security {
+	case "tls":
+		tc := tls.Client(conn, tlsConfig)
+		if err = tc.Handshake(); err == nil {
+			c = smtp.NewClient(tc)
+		}
+	case "starttls":
+		c, err = smtp.NewClientStartTLS(conn, tlsConfig)
+	default:
+		c = smtp.NewClient(conn)
+	}
+	watchdog.Stop()
+	if err != nil {
+		conn.Close()
+		if silent.Load() {
+			return nil, fmt.Errorf("mailer: smtp: %s did not answer within %v: %w", s.cfg.Addr, s.cfg.Timeout, err)
+		}
+		return nil, fmt.Errorf("mailer: smtp: %s with %s: %w", s.cfg.Security, s.cfg.Addr, err)
+	}
+	c.CommandTimeout, c.SubmissionTimeout = s.cfg.Timeout, 2*s.cfg.Timeout
+	if err := c.Hello(s.cfg.HELO); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("mailer: smtp: hello: %w", err)
+	}
+	if s.cfg.Username != "" {
+		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("mailer: smtp: auth as %s: %w", s.cfg.Username, err)
+		}
+	}
+	return &Conn{c: c}, nil
+}
+
+// Send submits one message; the server accepted it when err is nil. A
+// refusal by the server is an *smtp.SMTPError in the chain; any other error
+// means the connection is broken.
+func (c *Conn) Send(from string, to []string, data []byte) error {
+	if err := c.c.SendMail(from, to, bytes.NewReader(data)); err != nil {
+		var se *smtp.SMTPError
+		if errors.As(err, &se) {
+			c.c.Reset() // end the refused transaction; the session goes on
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = fmt.Errorf("the server closed the connection: %w", err)
+		}
+		return fmt.Errorf("mailer: smtp: send: %w", err)
+	}
+	return nil
+}
+
+// Close ends the session politely.
+func (c *Conn) Close() error {
+	err := c.c.Quit()
+	c.c.Close()
+	return err
+}
+
+// Outbox drains the store's outbox through a Sender. A mail leaves the
+// outbox only once the server accepted it; failures are retried with
+// doubling waits, and after MaxAttempts kept (marked given up) and logged.
+type Outbox struct {
+	St          *store.Store
+	Sender      *Sender
+	Log         *slog.Logger
+	Now         func() time.Time
+	MaxAttempts int
+	Backoff     time.Duration // first retry wait
+	Ceiling     time.Duration // longest retry wait
+	// Delivered, if set, is told of every accepted mail (tests, metrics).
+	Delivered func(m store.Mail)
+}
+
+// givenUp is how far away the next try of a mail given up is put: it stays
+// in the store for the operator, but is not retried.
+const givenUp = 100 * 365 * 24 * time.Hour
+
+// Drain sends every mail that is due, in batches, until none is left or
+// sending fails; it returns how many were accepted.
+func (o *Outbox) Drain() (int, error) {
+	sent := 0
+	for {
+		now := o.Now()
+		var batch []store.Mail
+		if err := o.St.View(func(tx *store.Tx) error {
+			var err error
+			batch, err = tx.PendingMail(now, 100)
+			return err
+		}); err != nil {
+			return sent, err
+		}
+		if len(batch) == 0 {
+			return sent, nil
+		}
+		conn, err := o.Sender.Dial()
+		if err != nil {
+			// The server is unreachable: every mail of the batch waits for a retry.
+			// This is no verdict on the mails (an outage, a wrong password): they
+			// are retried at most every Ceiling and never given up for it.
+			for _, m := range batch {
+				if ferr := o.fail(m, err, false); ferr != nil {
+					return sent, ferr
+				}
+			}
+			return sent, err
+		}
+		for _, m := range batch {
+			err := conn.Send(m.From, m.To, m.Data)
+			if err != nil {
+				var se *smtp.SMTPError
+				refused := errors.As(err, &se) // the server's answer to this mail
+				if ferr := o.fail(m, err, refused); ferr != nil {
+					conn.Close()
+					return sent, ferr
+				}
+				if !refused {
+					conn.Close()
+					return sent, err // the connection broke: try again later
+				}
+				continue
+			}
+			if err := o.St.Update(func(tx *store.Tx) error { return tx.MarkSent(m.ID) }); err != nil {
+				// Accepted but not marked: it will be sent again, which the outbox
+				// documents (at least once); the recipient's client dedupes by Message-ID.
+				conn.Close()
+				return sent, err
+			}
+			sent++
+			if o.Delivered != nil {
+				o.Delivered(m)
+			}
+		}
+		conn.Close()
+	}
+}
+
+// fail records a failed attempt and when to try again. Only refusals of the
+// mail itself (mayGiveUp) can end in giving it up after MaxAttempts.
+func (o *Outbox) fail(m store.Mail, err error, mayGiveUp bool) error {
+	attempts := int(m.Attempts) + 1
+	wait := o.Backoff << min(attempts-1, 20)
+	if wait > o.Ceiling || wait <= 0 {
+		wait = o.Ceiling
+	}
+	reason := err.Error()
+	if mayGiveUp && attempts >= o.MaxAttempts {
+		wait = givenUp
+		reason = "given up: " + reason
+		o.Log.Error("outgoing mail given up", "mail", m.ID, "to", m.To, "attempts", attempts, "err", err)
+	} else {
+		o.Log.Warn("outgoing mail not accepted; will retry", "mail", m.ID, "to", m.To, "attempt", attempts, "in", wait, "err", err)
+	}
+	return o.St.Update(func(tx *store.Tx) error { return tx.MarkFailed(m.ID, reason, o.Now().Add(wait)) })
+}
+
+// Run drains the outbox whenever wake fires, and every interval, until ctx
+// ends; a last drain runs on the way out so nothing queued waits needlessly.
+func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := o.Drain(); err != nil && ctx.Err() == nil {
+			o.Log.Warn("outbox", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-wake:
+		case <-t.C:
+		}
+	}
+}

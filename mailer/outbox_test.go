@@ -1,0 +1,588 @@
+package mailer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// scriptSMTP is an in-process SMTP server whose answers the test scripts.
+type scriptSMTP struct {
+	addr       string
+	user, pass string // when user is set, mail is refused until AUTH
+
+	mu       sync.Mutex
+	datas    int      // DATA commands begun
+	accepted []string // subjects of the accepted mails, in order
+	// mail, rcpt and data, when set, answer MAIL FROM, RCPT TO and the end
+	// of DATA (nil accepts); n counts DATA commands, this one included.
+	mail func(from string) error
+	rcpt func(to string) error
+	data func(n int, r io.Reader, conn *smtp.Conn) error
+}
+
+func startScriptSMTP(t *testing.T, sc *scriptSMTP) *scriptSMTP {
+	t.Helper()
+	srv := smtp.NewServer(scriptBackend{sc})
+	srv.Domain = "localhost"
+	srv.AllowInsecureAuth = true
+	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
+	srv.ErrorLog = log.New(io.Discard, "", 0)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.addr = ln.Addr().String()
+	done := make(chan struct{})
+	go func() { defer close(done); srv.Serve(ln) }()
+	// Closing the listener too: a Close that races with Serve's start would
+	// otherwise leave Serve waiting for ever.
+	t.Cleanup(func() { srv.Close(); ln.Close(); <-done })
+	return sc
+}
+
+func (sc *scriptSMTP) stats() (datas int, accepted []string) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return sc.datas, append([]string(nil), sc.accepted...)
+}
+
+type scriptBackend struct{ sc *scriptSMTP }
+
+func (b scriptBackend) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	return &scriptSession{sc: b.sc, conn: c}, nil
+}
+
+type scriptSession struct {
+	sc     *scriptSMTP
+	conn   *smtp.Conn
+	authed bool
+}
+
+func (s *scriptSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (s *scriptSession) Auth(string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, user, pass string) error {
+		if s.sc.user == "" || user != s.sc.user || pass != s.sc.pass {
+			return smtp.ErrAuthFailed
+		}
+		s.authed = true
+		return nil
+	}), nil
+}
+
+func (s *scriptSession) Mail(from string, _ *smtp.MailOptions) error {
+	if s.sc.user != "" && !s.authed {
+		return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "authentication required"}
+	}
+	if f := s.sc.mail; f != nil {
+		return f(from)
+	}
+	return nil
+}
+
+func (s *scriptSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if f := s.sc.rcpt; f != nil {
+		return f(to)
+	}
+	return nil
+}
+
+func (s *scriptSession) Data(r io.Reader) error {
+	s.sc.mu.Lock()
+	s.sc.datas++
+	n := s.sc.datas
+	s.sc.mu.Unlock()
+	var msg []byte
+	if f := s.sc.data; f != nil {
+		var buf strings.Builder
+		if err := f(n, io.TeeReader(r, &buf), s.conn); err != nil {
+			return err
+		}
+		rest, err := io.ReadAll(r)
+		if err != nil {
+			return err
+		}
+		msg = append([]byte(buf.String()), rest...)
+	} else {
+		var err error
+		if msg, err = io.ReadAll(r); err != nil {
+			return err
+		}
+	}
+	s.sc.mu.Lock()
+	s.sc.accepted = append(s.sc.accepted, subjectOf(normalizeCRLF(msg)))
+	s.sc.mu.Unlock()
+	return nil
+}
+
+func (s *scriptSession) Reset()        {}
+func (s *scriptSession) Logout() error { return nil }
+
+var (
+	errTemporary = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
+	errPermanent = &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
+)
+
+// outboxFixture is an Outbox on a fresh store with a settable clock.
+type outboxFixture struct {
+	o     *Outbox
+	st    *store.Store
+	clock *fakeClock
+	logs  *syncBuffer
+	t0    time.Time
+
+	mu        sync.Mutex
+	delivered []uint64
+}
+
+func newOutboxFixture(t *testing.T, cfg SMTPConfig) *outboxFixture {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "bottlepost.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if cfg.Security == "" {
+		cfg.Security = "plain"
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 5 * time.Second
+	}
+	sender, err := NewSender(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger, logs := captureLog()
+	f := &outboxFixture{st: st, logs: logs, t0: time.Date(2025, 3, 3, 10, 0, 0, 0, time.UTC)}
+	f.clock = &fakeClock{t: f.t0}
+	f.o = &Outbox{St: st, Sender: sender, Log: logger, Now: f.clock.now, MaxAttempts: 10,
+		Backoff: time.Minute, Ceiling: 3 * time.Minute,
+		Delivered: func(m store.Mail) {
+			f.mu.Lock()
+			f.delivered = append(f.delivered, m.ID)
+			f.mu.Unlock()
+		}}
+	return f
+}
+
+func (f *outboxFixture) enqueue(t *testing.T, subject string, to ...string) uint64 {
+	t.Helper()
+	if len(to) == 0 {
+		to = []string{"alice@example.org"}
+	}
+	m := &store.Mail{From: "games@example.org", To: to, Data: testMail(subject, 0), Created: f.clock.now()}
+	if err := f.st.Update(func(tx *store.Tx) error { return tx.Enqueue(m) }); err != nil {
+		t.Fatal(err)
+	}
+	return m.ID
+}
+
+// all lists the whole outbox, due or not, given up included.
+func (f *outboxFixture) all(t *testing.T) map[uint64]store.Mail {
+	t.Helper()
+	var ms []store.Mail
+	if err := f.st.View(func(tx *store.Tx) error {
+		var err error
+		ms, err = tx.PendingMail(time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), 0)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	out := map[uint64]store.Mail{}
+	for _, m := range ms {
+		out[m.ID] = m
+	}
+	return out
+}
+
+// want checks one mail is still in the outbox with these attempts and next
+// try, and its last error says what it should.
+func (f *outboxFixture) want(t *testing.T, id uint64, attempts uint32, next time.Time, errHas string) {
+	t.Helper()
+	m, ok := f.all(t)[id]
+	if !ok {
+		t.Fatalf("mail %d left the outbox", id)
+	}
+	if m.Attempts != attempts || !m.NextTry.Equal(next) || !strings.Contains(m.LastError, errHas) {
+		t.Errorf("mail %d: attempts %d, next try %v, last error %q; want %d, %v, …%s…",
+			id, m.Attempts, m.NextTry.Sub(f.t0), m.LastError, attempts, next.Sub(f.t0), errHas)
+	}
+}
+
+func (f *outboxFixture) drain(t *testing.T) (int, error) {
+	t.Helper()
+	return f.o.Drain()
+}
+
+// A temporary refusal (451), at MAIL FROM, RCPT TO or the end of DATA,
+// keeps the mail: each attempt is counted, the next try is pushed back by
+// a doubling wait (1, 2, then the 3-minute ceiling) with the reason kept,
+// nothing is tried before it is due, and the mail leaves the outbox only
+// when the server accepts it, exactly once.
+func TestOutboxRetriesTemporaryRefusals(t *testing.T) {
+	for _, stage := range []string{"mail", "rcpt", "data"} {
+		t.Run("refused at "+stage, func(t *testing.T) {
+			sc := &scriptSMTP{}
+			refusals := 0
+			refuse := func() error {
+				sc.mu.Lock()
+				defer sc.mu.Unlock()
+				if refusals < 3 {
+					refusals++
+					return errTemporary
+				}
+				return nil
+			}
+			tried := func() int {
+				sc.mu.Lock()
+				defer sc.mu.Unlock()
+				return refusals
+			}
+			switch stage {
+			case "mail":
+				sc.mail = func(string) error { return refuse() }
+			case "rcpt":
+				sc.rcpt = func(string) error { return refuse() }
+			case "data":
+				sc.data = func(int, io.Reader, *smtp.Conn) error { return refuse() }
+			}
+			startScriptSMTP(t, sc)
+			f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+			id := f.enqueue(t, "retry me")
+			at := f.t0
+			for i, wait := range []time.Duration{time.Minute, 2 * time.Minute, 3 * time.Minute} {
+				n, err := f.drain(t)
+				if n != 0 || err != nil {
+					t.Fatalf("attempt %d: drain = %d, %v; want 0, nil (a refusal is no transport error)", i+1, n, err)
+				}
+				at = at.Add(wait)
+				f.want(t, id, uint32(i+1), at, "451")
+				// Not due yet: nothing is tried.
+				f.clock.advance(wait - time.Second)
+				before := tried()
+				if n, err := f.drain(t); n != 0 || err != nil || tried() != before {
+					t.Fatalf("drain before the mail is due: %d, %v, tried %d times", n, err, tried()-before)
+				}
+				f.clock.advance(time.Second)
+			}
+			if n, err := f.drain(t); n != 1 || err != nil {
+				t.Fatalf("drain once accepted = %d, %v; want 1, nil", n, err)
+			}
+			if _, ok := f.all(t)[id]; ok {
+				t.Errorf("the accepted mail is still in the outbox")
+			}
+			if _, acc := sc.stats(); strings.Join(acc, "|") != "retry me" {
+				t.Errorf("server accepted %q, want the mail once", acc)
+			}
+			if len(f.delivered) != 1 || f.delivered[0] != id {
+				t.Errorf("Delivered told of %v", f.delivered)
+			}
+			if !strings.Contains(f.logs.String(), "will retry") {
+				t.Errorf("the refusals were not logged:\n%s", f.logs)
+			}
+		})
+	}
+}
+
+// A mail refused permanently (550) on every attempt is given up after
+// MaxAttempts: it stays in the outbox (for the operator) with the reason,
+// is not tried again, and the giving up is logged. A good mail in the same
+// batch goes out at once: one refusal does not block the session.
+func TestOutboxGivesUp(t *testing.T) {
+	sc := startScriptSMTP(t, &scriptSMTP{rcpt: func(to string) error {
+		if strings.HasPrefix(to, "nobody@") {
+			return errPermanent
+		}
+		return nil
+	}})
+	f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+	f.o.MaxAttempts = 3
+	bad := f.enqueue(t, "to nobody", "nobody@example.org")
+	good := f.enqueue(t, "to alice")
+	if n, err := f.drain(t); n != 1 || err != nil {
+		t.Fatalf("first drain = %d, %v; want the good mail sent", n, err)
+	}
+	if _, ok := f.all(t)[good]; ok {
+		t.Errorf("the good mail is still in the outbox")
+	}
+	f.want(t, bad, 1, f.t0.Add(time.Minute), "550")
+	f.clock.advance(time.Minute)
+	f.drain(t)
+	f.want(t, bad, 2, f.t0.Add(3*time.Minute), "550")
+	f.clock.advance(2 * time.Minute)
+	f.drain(t)
+	m := f.all(t)[bad]
+	if m.Attempts != 3 || !strings.HasPrefix(m.LastError, "given up: ") || !strings.Contains(m.LastError, "550") {
+		t.Errorf("after %d attempts: last error %q, want given up with the 550", m.Attempts, m.LastError)
+	}
+	if m.NextTry.Before(f.clock.now().AddDate(99, 0, 0)) {
+		t.Errorf("a given-up mail is due again at %v", m.NextTry)
+	}
+	if !strings.Contains(f.logs.String(), "outgoing mail given up") || !strings.Contains(f.logs.String(), "attempts=3") {
+		t.Errorf("giving up was not logged:\n%s", f.logs)
+	}
+	datas, _ := sc.stats()
+	f.clock.advance(365 * 24 * time.Hour)
+	if n, err := f.drain(t); n != 0 || err != nil {
+		t.Errorf("drain a year later = %d, %v", n, err)
+	}
+	if d, _ := sc.stats(); d != datas || f.all(t)[bad].Attempts != 3 {
+		t.Errorf("a given-up mail was tried again")
+	}
+}
+
+// The server is unreachable: every due mail stays, each attempt counted
+// with the reason; when it is back, they all leave.
+func TestOutboxServerUnreachable(t *testing.T) {
+	f := newOutboxFixture(t, SMTPConfig{Addr: closedPort(t)})
+	var ids []uint64
+	for i := 1; i <= 3; i++ {
+		ids = append(ids, f.enqueue(t, fmt.Sprintf("waiting %d", i)))
+	}
+	n, err := f.drain(t)
+	if n != 0 || err == nil || !strings.Contains(err.Error(), "mailer: smtp: connect to") {
+		t.Fatalf("drain = %d, %v; want 0 and a connection error", n, err)
+	}
+	for _, id := range ids {
+		f.want(t, id, 1, f.t0.Add(time.Minute), "connection refused")
+	}
+	// However long the outage, an unreachable server is no verdict on the
+	// mails: they are never given up for it.
+	for range f.o.MaxAttempts + 3 {
+		f.clock.advance(f.o.Ceiling)
+		f.drain(t)
+	}
+	for _, m := range f.all(t) {
+		if strings.HasPrefix(m.LastError, "given up") || m.NextTry.After(f.clock.now().Add(f.o.Ceiling)) {
+			t.Errorf("mail %d given up after an outage: %q, next try %v", m.ID, m.LastError, m.NextTry)
+		}
+	}
+	sc := startScriptSMTP(t, &scriptSMTP{})
+	f.o.Sender, _ = NewSender(SMTPConfig{Addr: sc.addr, Security: "plain"})
+	f.clock.advance(f.o.Ceiling)
+	if n, err := f.drain(t); n != 3 || err != nil {
+		t.Fatalf("drain when the server is back = %d, %v", n, err)
+	}
+	if left := f.all(t); len(left) != 0 {
+		t.Errorf("%d mails left", len(left))
+	}
+}
+
+// The server drops the connection during DATA (after the whole message but
+// before answering, or halfway through it): the mail is not marked sent,
+// the attempt counts, the mails after it are left untouched (not counted
+// as attempts), and the next drain sends them all.
+func TestOutboxDropMidData(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		read int64 // bytes of the message read before dropping; -1 all
+	}{
+		{"before the answer", -1},
+		{"halfway through the message", 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := startScriptSMTP(t, &scriptSMTP{data: func(n int, r io.Reader, c *smtp.Conn) error {
+				if n != 2 {
+					return nil
+				}
+				if tc.read < 0 {
+					io.Copy(io.Discard, r)
+				} else {
+					io.CopyN(io.Discard, r, tc.read)
+				}
+				c.Conn().Close()
+				return errors.New("dropped")
+			}})
+			f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+			first := f.enqueue(t, "first")
+			big := &store.Mail{From: "games@example.org", To: []string{"alice@example.org"}, Data: testMail("dropped", 512<<10)}
+			if err := f.st.Update(func(tx *store.Tx) error { return tx.Enqueue(big) }); err != nil {
+				t.Fatal(err)
+			}
+			third := f.enqueue(t, "third")
+			n, err := f.drain(t)
+			if n != 1 || err == nil {
+				t.Fatalf("drain = %d, %v; want the first mail sent and a transport error", n, err)
+			}
+			var se *smtp.SMTPError
+			if errors.As(err, &se) {
+				t.Errorf("a dropped connection reported as a server answer: %v", err)
+			}
+			t.Logf("drain: %v", err)
+			left := f.all(t)
+			if _, ok := left[first]; ok {
+				t.Errorf("the accepted mail is still in the outbox")
+			}
+			if m, ok := left[big.ID]; !ok || m.Attempts != 1 || m.LastError == "" {
+				t.Errorf("the dropped mail: %+v, present %v; want kept with one attempt and the reason", m.LastError, ok)
+			}
+			if m, ok := left[third]; !ok || m.Attempts != 0 {
+				t.Errorf("the mail after the drop: present %v, attempts %d; want kept, untried", ok, m.Attempts)
+			}
+			if n, err := f.drain(t); n != 1 || err != nil {
+				t.Fatalf("drain at once = %d, %v; want the untried third mail sent", n, err)
+			}
+			f.clock.advance(time.Minute)
+			if n, err := f.drain(t); n != 1 || err != nil {
+				t.Fatalf("drain when due = %d, %v; want the dropped mail sent", n, err)
+			}
+			if _, acc := sc.stats(); strings.Join(acc, "|") != "first|third|dropped" {
+				t.Errorf("server accepted %q", acc)
+			}
+		})
+	}
+}
+
+// The server wants AUTH: a wrong password fails with a clear error and
+// keeps every mail; without credentials the server's refusal is kept as
+// the reason; with the right password the mails go (and a refusal of one
+// does not end the authenticated session: the next mail still goes).
+func TestOutboxAuth(t *testing.T) {
+	sc := startScriptSMTP(t, &scriptSMTP{user: "games@example.org", pass: testPass, rcpt: func(to string) error {
+		if strings.HasPrefix(to, "nobody@") {
+			return errPermanent
+		}
+		return nil
+	}})
+	for _, tc := range []struct {
+		name, user, pass string
+		drainErr         string // "" for none
+		mailErr          string
+	}{
+		{"wrong password", "games@example.org", "wrong", "mailer: smtp: auth as games@example.org: SMTP error 535", "535"},
+		{"no credentials", "", "", "", "530"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr, Username: tc.user, Password: tc.pass})
+			id := f.enqueue(t, "needs auth")
+			n, err := f.drain(t)
+			if n != 0 || (tc.drainErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.drainErr)) {
+				t.Fatalf("drain = %d, %v; want 0 and error %q", n, err, tc.drainErr)
+			}
+			f.want(t, id, 1, f.t0.Add(time.Minute), tc.mailErr)
+		})
+	}
+	t.Run("right password", func(t *testing.T) {
+		f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr, Username: "games@example.org", Password: testPass})
+		bad := f.enqueue(t, "refused", "nobody@example.org")
+		f.enqueue(t, "authed 1")
+		f.enqueue(t, "authed 2")
+		if n, err := f.drain(t); n != 2 || err != nil {
+			t.Fatalf("drain = %d, %v; want 2 sent", n, err)
+		}
+		f.want(t, bad, 1, f.t0.Add(time.Minute), "550")
+	})
+	if _, acc := sc.stats(); strings.Join(acc, "|") != "authed 1|authed 2" {
+		t.Errorf("server accepted %q", acc)
+	}
+}
+
+// A server that answers too slowly (longer than the Sender's Timeout) is
+// given up on: the mail is not marked sent, and Drain returns promptly with
+// a timeout. This covers the opening (a server that never greets, whatever
+// the security) and the end of DATA.
+func TestOutboxSlowServer(t *testing.T) {
+	const timeout = 200 * time.Millisecond
+	release := make(chan struct{})
+	slowData := startScriptSMTP(t, &scriptSMTP{data: func(int, io.Reader, *smtp.Conn) error {
+		<-release
+		return errTemporary
+	}})
+	// mute accepts connections and never says a word.
+	mute, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mute.Close() })
+	go func() {
+		for {
+			c, err := mute.Accept()
+			if err != nil {
+				return
+			}
+			go func() { <-release; c.Close() }()
+		}
+	}()
+	t.Cleanup(func() { close(release) }) // runs first: frees the servers' handlers
+	for _, tc := range []struct{ name, addr, security string }{
+		{"slow end of data", slowData.addr, "plain"},
+		{"no greeting, plain", mute.Addr().String(), "plain"},
+		{"no greeting, starttls", mute.Addr().String(), "starttls"},
+		{"no handshake, tls", mute.Addr().String(), "tls"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newOutboxFixture(t, SMTPConfig{Addr: tc.addr, Security: tc.security, Timeout: timeout})
+			id := f.enqueue(t, "slow")
+			start := time.Now()
+			n, err := f.drain(t)
+			took := time.Since(start)
+			if n != 0 || err == nil {
+				t.Fatalf("drain = %d, %v; want a failure", n, err)
+			}
+			t.Logf("drain after %v: %v", took.Round(time.Millisecond), err)
+			if !isTimeout(err) && !strings.Contains(err.Error(), "did not answer") {
+				t.Errorf("err = %v, want it to say the server did not answer in time", err)
+			}
+			if took > 10*timeout {
+				t.Errorf("drain took %v with a %v timeout", took, timeout)
+			}
+			f.want(t, id, 1, f.t0.Add(time.Minute), "")
+		})
+	}
+}
+
+// More mail than one batch (100) is all sent in one Drain.
+func TestOutboxBatches(t *testing.T) {
+	sc := startScriptSMTP(t, &scriptSMTP{})
+	f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+	for i := range 130 {
+		f.enqueue(t, fmt.Sprintf("batch %d", i))
+	}
+	if n, err := f.drain(t); n != 130 || err != nil {
+		t.Fatalf("drain = %d, %v; want 130", n, err)
+	}
+	if _, acc := sc.stats(); len(acc) != 130 {
+		t.Errorf("server accepted %d", len(acc))
+	}
+}
+
+// Run drains when woken and stops when its context ends.
+func TestOutboxRun(t *testing.T) {
+	sc := startScriptSMTP(t, &scriptSMTP{})
+	f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+	f.o.Now = time.Now
+	ctx, cancel := context.WithCancel(context.Background())
+	wake := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() { defer close(done); f.o.Run(ctx, wake, time.Hour) }()
+	time.Sleep(20 * time.Millisecond) // the first drain finds nothing
+	f.enqueue(t, "woken")
+	wake <- struct{}{}
+	eventually(t, 5*time.Second, "mail sent after the wake-up", func() bool { return len(f.all(t)) == 0 })
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		t.Fatal("Run did not return")
+	}
+}
+
+func TestNewSenderChecks(t *testing.T) {
+	if _, err := NewSender(SMTPConfig{Addr: "h:1", Security: "ssl"}); err == nil || !strings.HasPrefix(err.Error(), "mailer: smtp: ") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -1,0 +1,137 @@
+package mailer
+
+import (
+	"container/list"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+)
+
+// RateLimit configures a RateLimiter.
+type RateLimit struct {
+	// Burst is how many replies a sender may get at once (at least 1).
+	Burst int
+	// Every is how often one more reply is allowed once the burst is
+	// spent (positive).
+	Every time.Duration
+	// Senders bounds how many senders are remembered (at least 1); when
+	// more are active, the least recently seen is forgotten.
+	Senders int
+}
+
+// RateLimiter limits replies per sender with a token bucket per normalised
+// address (case-insensitive): Burst replies at once, then one per Every.
+// It is safe for concurrent use.
+//
+// Memory is bounded: a sender whose bucket has refilled is the same as a
+// sender never seen, so it is dropped when found at the old end of the
+// recency list, and at most Senders senders are kept, the least recently
+// seen forgotten first (forgetting a sender only lets it be answered
+// sooner).
+type RateLimiter struct {
+	cfg RateLimit
+	now func() time.Time
+
+	mu      sync.Mutex
+	senders map[string]*list.Element // of *senderState
+	recency *list.List               // front: most recently seen
+}
+
+// senderState is one sender's bucket in GCRA form: full is when the bucket
+// will be full again; a reply is allowed while full is no later than
+// now + (Burst-1)*Every.
+type senderState struct {
+	key  string
+	full time.Time
+}
+
+// NewRateLimiter returns a limiter for cfg reading the clock now (nil:
+// time.Now).
+func NewRateLimiter(cfg RateLimit, now func() time.Time) (*RateLimiter, error) {
+	switch {
+	case cfg.Burst < 1:
+		return nil, fmt.Errorf("mailer: rate limit: burst %d, want at least 1", cfg.Burst)
+	case cfg.Every <= 0:
+		return nil, fmt.Errorf("mailer: rate limit: interval %v, want a positive one", cfg.Every)
+	case cfg.Senders < 1:
+		return nil, fmt.Errorf("mailer: rate limit: %d senders, want at least 1", cfg.Senders)
+	case int64(cfg.Every) > math.MaxInt64/int64(cfg.Burst):
+		return nil, fmt.Errorf("mailer: rate limit: burst %d × %v is too long", cfg.Burst, cfg.Every)
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &RateLimiter{
+		cfg:     cfg,
+		now:     now,
+		senders: make(map[string]*list.Element),
+		recency: list.New(),
+	}, nil
+}
+
+// Allow reports whether a reply to addr may be sent now, and if so counts
+// it.
+func (l *RateLimiter) Allow(addr string) bool {
+	key := strings.ToLower(Normalize(addr))
+	if key == "" {
+		key = strings.ToLower(strings.TrimSpace(addr))
+	}
+	now := l.now()
+	window := time.Duration(l.cfg.Burst) * l.cfg.Every
+
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.evictRefilled(now)
+
+	var s *senderState
+	if e, ok := l.senders[key]; ok {
+		s = e.Value.(*senderState)
+		l.recency.MoveToFront(e)
+	} else {
+		for l.recency.Len() >= l.cfg.Senders {
+			l.remove(l.recency.Back())
+		}
+		s = &senderState{key: key, full: now}
+		l.senders[key] = l.recency.PushFront(s)
+	}
+
+	full := s.full
+	if full.Before(now) {
+		full = now
+	}
+	if full.Sub(now) > window {
+		// The clock went back: no sender waits longer than one interval.
+		full = now.Add(window)
+	}
+	if full.Sub(now) > window-l.cfg.Every {
+		s.full = full
+		return false
+	}
+	s.full = full.Add(l.cfg.Every)
+	return true
+}
+
+// Len returns how many senders the limiter remembers.
+func (l *RateLimiter) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.recency.Len()
+}
+
+// evictRefilled drops senders at the old end of the recency list whose
+// buckets are full again.
+func (l *RateLimiter) evictRefilled(now time.Time) {
+	for e := l.recency.Back(); e != nil; e = l.recency.Back() {
+		if e.Value.(*senderState).full.After(now) {
+			return
+		}
+		l.remove(e)
+	}
+}
+
+func (l *RateLimiter) remove(e *list.Element) {
+	delete(l.senders, e.Value.(*senderState).key)
+	l.recency.Remove(e)
+}
