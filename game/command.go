@@ -1,0 +1,254 @@
+package game
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Verb names a command a player can send.
+type Verb string
+
+// The commands, as players write them (case does not matter).
+const (
+	VerbNew        Verb = "new"
+	VerbAccept     Verb = "accept"
+	VerbDecline    Verb = "decline"
+	VerbMove       Verb = "move"
+	VerbBoard      Verb = "board"
+	VerbHistory    Verb = "history"
+	VerbDraw       Verb = "draw"
+	VerbResign     Verb = "resign"
+	VerbGames      Verb = "games"
+	VerbHelp       Verb = "help"
+	VerbVacation   Verb = "vacation"
+	VerbObserve    Verb = "observe"
+	VerbTimezone   Verb = "timezone"
+	VerbAudit      Verb = "audit"
+	VerbAdjudicate Verb = "adjudicate"
+	VerbClaim      Verb = "claim"
+	VerbDigest     Verb = "digest"
+)
+
+// Command is one line of a player's mail, parsed.
+type Command struct {
+	Verb Verb
+	Line string // the line as written, trimmed
+	// new
+	Variant  string
+	Opponent string // address, "" for an open challenge to be answered by mail
+	Color    string // "white", "black", "random", "" (the default, random)
+	Rules    string
+	Time     string
+	// move: the move text; observe/audit/adjudicate: the game
+	Arg  string
+	Game uint64
+	// vacation
+	Days int
+	// adjudicate
+	Result string
+	Reason string
+}
+
+// ParseError is a user error about a command line: phrased for the player.
+type ParseError struct {
+	Line   string
+	Reason string
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("game: %q: %s", e.Line, e.Reason) }
+
+var (
+	moveNumber = regexp.MustCompile(`^\d+\s*\.(\s*\.\.)?\s*`)
+	gameRef    = regexp.MustCompile(`^(?i)(?:#|bp-)?(\d{1,12})$`)
+	address    = regexp.MustCompile(`^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$|^[^@\s<>]+@localhost$`)
+)
+
+// ParseCommands reads the command lines of a mail. Lines that start with a
+// command word are commands; a line that looks like a move (a short line
+// naming a square, or castling) is a bare move; anything else is chatter,
+// returned in ignored so the reply can say what was not understood.
+// Malformed commands give a ParseError each, in order.
+func ParseCommands(lines []string) (cmds []Command, errs []*ParseError, ignored []string) {
+	for _, raw := range lines {
+		line := strings.Join(strings.Fields(raw), " ")
+		if line == "" {
+			continue
+		}
+		c, err, ok := parseLine(line)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case ok:
+			cmds = append(cmds, c)
+		default:
+			ignored = append(ignored, line)
+		}
+	}
+	return cmds, errs, ignored
+}
+
+func parseLine(line string) (Command, *ParseError, bool) {
+	fields := strings.Fields(line)
+	verb := Verb(strings.ToLower(strings.TrimSuffix(fields[0], ":")))
+	args := fields[1:]
+	c := Command{Verb: verb, Line: line}
+	bad := func(format string, a ...any) (Command, *ParseError, bool) {
+		return Command{}, &ParseError{Line: line, Reason: fmt.Sprintf(format, a...)}, false
+	}
+	switch verb {
+	case VerbNew:
+		if len(args) == 0 {
+			return bad("say which variant: new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL]")
+		}
+		c.Variant = strings.ToLower(args[0])
+		for i := 1; i < len(args); i += 2 {
+			key := strings.ToLower(args[i])
+			if i+1 >= len(args) {
+				return bad("%q needs a value after it", args[i])
+			}
+			val := args[i+1]
+			switch key {
+			case "vs", "against", "with":
+				a := strings.Trim(val, "<>")
+				if !address.MatchString(a) {
+					return bad("%q is not a mail address", val)
+				}
+				c.Opponent = a
+			case "as":
+				v := strings.ToLower(val)
+				if v != "white" && v != "black" && v != "random" && v != "red" {
+					return bad("choose a colour with as white, as black or as random, not %q", val)
+				}
+				c.Color = v
+			case "rules", "ruleset":
+				c.Rules = strings.ToLower(val)
+			case "time":
+				c.Time = strings.ToLower(val)
+			default:
+				return bad("%q is not an option of new (vs, as, rules, time)", args[i])
+			}
+		}
+		return c, nil, true
+	case VerbAccept, VerbDecline, VerbBoard, VerbHistory, VerbResign, VerbGames, VerbClaim:
+		if len(args) > 1 || (len(args) == 1 && !gameRef.MatchString(args[0])) {
+			return bad("%s takes no arguments here (or a game number)", verb)
+		}
+		if len(args) == 1 {
+			c.Game, _ = parseGame(args[0])
+		}
+		return c, nil, true
+	case VerbDraw:
+		if len(args) > 1 {
+			return bad("write just draw (to offer one or accept the offer)")
+		}
+		if len(args) == 1 {
+			switch strings.ToLower(args[0]) {
+			case "offer", "accept", "yes":
+			default:
+				return bad("write just draw (to offer one or accept the offer)")
+			}
+		}
+		return c, nil, true
+	case VerbMove:
+		if len(args) == 0 {
+			return bad("write the move after move, e.g. move e4")
+		}
+		c.Arg = strings.Join(args, " ")
+		return c, nil, true
+	case VerbHelp:
+		if len(args) > 1 {
+			return bad("help takes at most a variant name")
+		}
+		if len(args) == 1 {
+			c.Variant = strings.ToLower(args[0])
+		}
+		return c, nil, true
+	case VerbVacation:
+		if len(args) == 0 || len(args) > 2 || (len(args) == 2 && !strings.HasPrefix(strings.ToLower(args[1]), "day")) {
+			return bad("write vacation N days, e.g. vacation 7 days")
+		}
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 1 || n > 366 {
+			return bad("vacation needs a number of days from 1 to 366")
+		}
+		c.Days = n
+		return c, nil, true
+	case VerbObserve, VerbAudit:
+		if verb == VerbObserve && len(args) == 2 && strings.EqualFold(args[1], "off") {
+			c.Arg, args = "off", args[:1]
+		}
+		if len(args) != 1 {
+			return bad("write %s GAME, with the game's number", verb)
+		}
+		g, ok := parseGame(args[0])
+		if !ok {
+			return bad("%q is not a game number", args[0])
+		}
+		c.Game = g
+		return c, nil, true
+	case VerbDigest:
+		if len(args) == 0 {
+			return bad("write digest HOUR (e.g. digest 8 or digest 18:30), a cron expression, or digest off")
+		}
+		c.Arg = strings.Join(args, " ")
+		return c, nil, true
+	case VerbTimezone:
+		if len(args) != 1 {
+			return bad("write timezone ZONE, e.g. timezone Europe/Berlin")
+		}
+		c.Arg = args[0]
+		return c, nil, true
+	case VerbAdjudicate:
+		if len(args) < 3 {
+			return bad("write adjudicate GAME RESULT REASON, e.g. adjudicate 12 1-0 white wins on material")
+		}
+		g, ok := parseGame(args[0])
+		if !ok {
+			return bad("%q is not a game number", args[0])
+		}
+		switch args[1] {
+		case "1-0", "0-1", "1/2-1/2", "½-½":
+		default:
+			return bad("the result must be 1-0, 0-1 or 1/2-1/2, not %q", args[1])
+		}
+		c.Game, c.Result, c.Reason = g, strings.ReplaceAll(args[1], "½-½", "1/2-1/2"), strings.Join(args[2:], " ")
+		return c, nil, true
+	}
+	// Not a command word: perhaps a bare move, possibly numbered ("12. Nf3", "12... Nf6").
+	text := strings.TrimSpace(moveNumber.ReplaceAllString(line, ""))
+	if looksLikeMove(text) {
+		return Command{Verb: VerbMove, Line: line, Arg: text}, nil, true
+	}
+	return Command{}, nil, false
+}
+
+func parseGame(s string) (uint64, bool) {
+	m := gameRef.FindStringSubmatch(strings.Trim(s, "[]"))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(m[1], 10, 64)
+	return n, err == nil && n > 0
+}
+
+// looksLikeMove says whether a line not starting with a command word is a
+// move attempt: castling, or a short text (at most 4 words, at most 24
+// characters) that contains a square name such as "e4" or "l12".
+func looksLikeMove(s string) bool {
+	if s == "" || len(s) > 24 || len(strings.Fields(s)) > 4 {
+		return false
+	}
+	u := strings.ToUpper(strings.ReplaceAll(s, "0", "O"))
+	if strings.HasPrefix(u, "O-O") {
+		return true
+	}
+	for i := 0; i+1 < len(s); i++ {
+		c := s[i] | 0x20
+		if c >= 'a' && c <= 'l' && s[i+1] >= '1' && s[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
+}

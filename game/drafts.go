@@ -1,0 +1,283 @@
+package game
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/variants"
+	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/templates"
+)
+
+type draftKey struct {
+	to   string
+	game uint64
+	kind string
+}
+
+// draft is a mail being assembled while commands run; it is rendered once
+// all commands have run, so it shows the final state.
+type draft struct {
+	kind      string
+	to        string
+	game      *loaded
+	viewer    rules.Viewer
+	subject   string
+	replyTo   string
+	inReplyTo string
+
+	notices, errors, ignored, commitments []string
+	board, lastMoves, history, final      bool
+	record, report, games                 []string
+	yourSide, fromAddr, variantHelp       string
+	result                                string
+	newcomer                              bool
+}
+
+// draft returns the draft for (to, game, kind), creating it.
+func (h *handling) draft(to string, l *loaded, kind string) *draft {
+	to = normalize(to)
+	var id uint64
+	if l != nil {
+		id = l.g.ID
+	}
+	k := draftKey{to, id, kind}
+	if d, ok := h.drafts[k]; ok {
+		return d
+	}
+	d := &draft{kind: kind, to: to, game: l, viewer: rules.ViewPublic}
+	if to == h.from {
+		d.inReplyTo = h.in.MessageID
+	}
+	if l != nil {
+		if side := l.sideOf(to); side >= 0 {
+			d.viewer = rules.Viewer(side)
+			d.replyTo = h.s.replyAddress(l.meta.Tokens[side])
+		}
+	}
+	if d.replyTo == "" && h.player != nil && to == h.from {
+		d.replyTo = h.s.replyAddress(h.s.accountToken(to))
+	}
+	h.drafts[k] = d
+	h.order = append(h.order, k)
+	return d
+}
+
+// sideOf is the seat of an address in the game, or -1.
+func (l *loaded) sideOf(addr string) int {
+	for i, p := range l.seats {
+		if p != nil && normalize(p.Address) == addr {
+			if l.meta.Phase == phaseOpen && i != l.meta.Challenger {
+				continue
+			}
+			return i
+		}
+	}
+	return -1
+}
+
+// mailData is what the templates see.
+type mailData struct {
+	Subject, Address, Chain, Board, Turn, Deadline, Hint, Personal, VariantHelp string
+	From, YourSide, Result                                                      string
+	Newcomer                                                                    bool
+	Game                                                                        *gameInfo
+	Notices, Errors, Ignored, Moves, Commitments, Variants, Record, Openings    []string
+	Games, Report                                                               []string
+}
+
+type gameInfo struct {
+	Tag, Variant, White, Black, Time string
+	Sides                            [2]string
+}
+
+// flush renders every draft and queues it in the outbox. It also writes the
+// games changed by commands that did not save them.
+func (h *handling) flush() (int, error) {
+	for id := range h.dirty {
+		l := h.games[id]
+		if !l.g.Archived {
+			if err := h.save(l); err != nil {
+				return 0, err
+			}
+		}
+	}
+	n := 0
+	for _, k := range h.order {
+		d := h.drafts[k]
+		if d.empty() || (h.in.Quiet && k.to == h.from) {
+			continue
+		}
+		data, err := h.render(d)
+		if err != nil {
+			return n, err
+		}
+		if err := h.tx.Enqueue(&store.Mail{Game: k.game, From: h.s.from.Address, To: []string{d.to}, Data: data, Created: h.now}); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// empty reports whether a draft has nothing to say (the plain reply draft
+// when every command answered in a mail of its own).
+func (d *draft) empty() bool {
+	switch d.kind {
+	case "notice", "update":
+		return len(d.notices) == 0 && len(d.errors) == 0 && len(d.ignored) == 0 && !d.board && len(d.commitments) == 0
+	}
+	return false
+}
+
+func (h *handling) render(d *draft) ([]byte, error) {
+	md := mailData{Address: h.s.cfg.Address, Notices: d.notices, Errors: d.errors, Ignored: d.ignored,
+		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromAddr, Newcomer: d.newcomer,
+		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp}
+	for _, v := range variants.All() {
+		md.Variants = append(md.Variants, v.ID())
+	}
+	pm := &playerMeta{}
+	if p, err := h.tx.PlayerByAddress(d.to); err == nil {
+		pm = decodePlayerMeta(p)
+	}
+	var refs []string
+	if d.kind == "welcome" {
+		md.Personal = d.replyTo
+	}
+	subject := d.subject
+	if l := d.game; l != nil {
+		sides := l.sides()
+		md.Game = &gameInfo{Tag: strings.Trim(mailer.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: l.seats[0].Address,
+			Black: l.seats[1].Address, Sides: sides}
+		if tc, err := ParseTimeControl(l.meta.Time); err == nil {
+			md.Game.Time = tc.Describe()
+		}
+		switch {
+		case d.viewer == rules.ViewPublic:
+			// Observers learn the sides, not who plays them.
+			md.Game.White, md.Game.Black = sides[0]+" player", sides[1]+" player"
+		case l.meta.Phase == phaseOpen:
+			md.Game.Black, md.Game.White = "(open)", "(open)"
+			if l.meta.Challenger == 0 {
+				md.Game.White = l.seats[0].Address
+			} else {
+				md.Game.Black = l.seats[1].Address
+			}
+		}
+		subject = fmt.Sprintf("%s %s: %s v %s", mailer.FormatTag(l.g.ID), l.v.Name(), md.Game.White, md.Game.Black)
+		md.Chain = l.g.Head.String()
+		refs = append(refs, l.meta.Root)
+		viewer := d.viewer
+		if l.meta.Phase == phaseOver && (d.final || d.kind == "audit") {
+			viewer = rules.ViewReferee // the game is over: nothing is secret any more
+		}
+		if d.board || d.final {
+			md.Board = l.state.View(viewer).ASCII()
+		}
+		if l.meta.Phase == phasePlay && d.kind != "history" && d.kind != "audit" {
+			toMove := l.state.ToMove()
+			switch {
+			case d.viewer == rules.Viewer(toMove):
+				md.Turn = "It is your move."
+			case d.viewer <= rules.ViewBlack:
+				md.Turn = fmt.Sprintf("Waiting for %s's move.", sides[toMove])
+			default:
+				md.Turn = sides[toMove] + " to move."
+			}
+			md.Deadline = h.deadlineText(l, pm)
+		}
+		if d.lastMoves || d.history || d.final {
+			if err := h.fillRecord(l, d, &md); err != nil {
+				return nil, err
+			}
+		}
+		if d.kind == "invitation" && d.to != "" {
+			md.VariantHelp = l.v.Help()
+		}
+		if d.final {
+			md.Result = l.g.Result + " — " + l.meta.Reason
+		}
+	}
+	if subject == "" {
+		subject = "bottlepost"
+	}
+	md.Subject = subject
+	var txt, html strings.Builder
+	if err := templates.Text.ExecuteTemplate(&txt, d.kind+".txt", md); err != nil {
+		return nil, fmt.Errorf("game: template %s.txt: %w", d.kind, err)
+	}
+	if err := templates.HTML.ExecuteTemplate(&html, d.kind+".html", md); err != nil {
+		return nil, fmt.Errorf("game: template %s.html: %w", d.kind, err)
+	}
+	id, err := h.messageID("m")
+	if err != nil {
+		return nil, err
+	}
+	inReply := d.inReplyTo
+	if inReply != "" {
+		refs = append(refs, inReply)
+	} else if len(refs) > 0 {
+		inReply = refs[0]
+	}
+	o := &Outgoing{To: d.to, Subject: subject, ReplyTo: d.replyTo, MessageID: id, InReplyTo: inReply,
+		References: refs, Text: txt.String(), HTML: html.String()}
+	return o.Bytes(h.s.from, h.now), nil
+}
+
+// fillRecord puts the record lines the recipient may read into the mail:
+// the last few moves, the whole record, or (when the game is over) the
+// referee's record with every secret move revealed and the openings.
+func (h *handling) fillRecord(l *loaded, d *draft, md *mailData) error {
+	sides := l.sides()
+	if d.final {
+		plies, log, err := h.replay(l)
+		if err != nil {
+			return err
+		}
+		md.Record = recordLines(sides, plies, rules.ViewReferee)
+		for _, r := range log {
+			if r.Secret && r.Opening != nil {
+				md.Openings = append(md.Openings, fmt.Sprintf("move %d (%s): %q key %s commitment %s",
+					r.Ply+1, sides[r.Side], r.Opening.Text, hex.EncodeToString(r.Opening.Key[:]), r.Commitment))
+			}
+		}
+		return nil
+	}
+	log, err := h.tx.Log(l.g.ID)
+	if err != nil {
+		return err
+	}
+	var lines []string
+	for _, r := range log {
+		if r.Kind != store.KindMove {
+			continue
+		}
+		text := r.Public
+		if d.viewer <= rules.ViewBlack {
+			text = r.Lines[d.viewer]
+		}
+		lines = append(lines, fmt.Sprintf("%3d. %-6s %s", r.Ply+1, sides[r.Side], text))
+	}
+	if d.history {
+		md.Record = lines
+		return nil
+	}
+	from := max(0, len(lines)-4)
+	for _, line := range lines[from:] {
+		md.Moves = append(md.Moves, strings.Join(strings.Fields(line), " "))
+	}
+	return nil
+}
+
+// messageID makes a fresh Message-ID (without brackets) in our domain.
+func (h *handling) messageID(prefix string) (string, error) {
+	var b [10]byte
+	if _, err := h.s.rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s.%s@%s", prefix, hex.EncodeToString(b[:]), h.s.domain), nil
+}

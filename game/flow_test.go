@@ -1,0 +1,386 @@
+package game
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bottlepost/bottlepost/store"
+)
+
+const (
+	alice = "alice@example.org"
+	bob   = "bob@example.net"
+	eve   = "eve@evil.test"
+	ref   = "referee@club.test"
+)
+
+// startChess has alice challenge bob to chess as White and bob accept.
+func startChess(t *testing.T, f *fixture) {
+	t.Helper()
+	pa := f.personal(alice)
+	f.send(alice, pa, "new game", "new chess vs "+bob+" as white time 3d")
+	f.mustContain(f.last(alice), "Your challenge to "+bob)
+	inv := f.last(bob)
+	f.mustContain(inv, "challenges you to a game of Chess", "bottlepost is a server", "accept")
+	f.reply(bob, "accept")
+	f.mustContain(f.last(alice), "The game has begun", "It is your move.")
+	f.mustContain(f.last(bob), "The game has begun", "Waiting for White's move.")
+}
+
+func TestWelcomeOncePerDayToUnknownSenders(t *testing.T) {
+	f := newFixture(t, Config{})
+	res := f.send(eve, "games@bottlepost.test", "hi", "new chess vs "+alice)
+	if res.Refused == "" || res.Mails != 1 {
+		t.Fatalf("first mail: %+v", res)
+	}
+	m := f.last(eve)
+	f.mustContain(m, "Nothing you sent was acted on", "new chess vs friend@example.org")
+	if !strings.HasPrefix(m.ReplyTo, "games+"+accountPrefix) {
+		t.Errorf("welcome Reply-To %q is not a personal address", m.ReplyTo)
+	}
+	if res := f.send(eve, "games@bottlepost.test", "again", "help"); res.Mails != 0 {
+		t.Errorf("second welcome the same day: %+v", res)
+	}
+	f.now = f.now.Add(25 * 60 * 60 * 1e9)
+	if res := f.send(eve, "games@bottlepost.test", "next day", "help"); res.Mails != 1 {
+		t.Errorf("no welcome the next day: %+v", res)
+	}
+	// The same text goes to everyone: it does not tell whether an address plays.
+	startChess(t, f)
+	f.now = f.now.Add(25 * 60 * 60 * 1e9)
+	f.send(alice, "games@bottlepost.test", "hi", "games")
+	a, e := f.last(alice).Text, f.last(eve).Text
+	norm := func(s, who string) string {
+		return strings.NewReplacer(who, "X").Replace(regexpToken.ReplaceAllString(s, "TOKEN"))
+	}
+	if norm(a, alice) != norm(e, eve) {
+		t.Errorf("welcome mails differ between a player and a stranger:\n%s\n---\n%s", a, e)
+	}
+}
+
+func TestChessGameByMail(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	// Fool's mate, with a receipt to the mover and the news to the other side.
+	f.reply(alice, "f3")
+	f.mustContain(f.last(alice), "Your move f3 was accepted.", "Waiting for Black's move.")
+	f.mustContain(f.last(bob), "White played f3.", "It is your move.", "Deadline: ")
+	f.reply(bob, "e5")
+	f.reply(alice, "1. g4")
+	f.reply(bob, "Qh4#")
+	for _, who := range []string{alice, bob} {
+		m := f.last(who)
+		f.mustContain(m, "Game over: Black wins: checkmate", "Result: 0-1", "f3", "Qh4#")
+		if !strings.Contains(m.HTML, "<pre") {
+			t.Errorf("final mail to %s has no <pre> board", who)
+		}
+	}
+	// The game is archived; moves are refused with a clear answer.
+	f.reply(alice, "e4")
+	f.mustContain(f.last(alice), "is over")
+	err := f.st.View(func(tx *store.Tx) error {
+		g, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		if !g.Archived || g.Result != "0-1" {
+			t.Errorf("game not archived with its result: %+v", g)
+		}
+		return tx.VerifyGame(1)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestThreading(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	f.reply(alice, "e4")
+	first := f.inbox[alice][len(f.inbox[alice])-2]
+	m := f.last(alice)
+	root := strings.Fields(m.References)[0]
+	if !strings.Contains(first.References, root) {
+		t.Errorf("mails of one game do not share the root %s: %q vs %q", root, first.References, m.References)
+	}
+	if m.InReplyTo != "<in"+strconv.Itoa(f.seq)+"@client.test>" {
+		t.Errorf("receipt In-Reply-To = %q, want the player's message", m.InReplyTo)
+	}
+	if b := f.last(bob); b.InReplyTo != root {
+		t.Errorf("opponent's mail In-Reply-To = %q, want the root %s", b.InReplyTo, root)
+	}
+	if !strings.HasPrefix(m.Subject, "[bp-1] Chess: ") {
+		t.Errorf("subject %q lacks the game tag", m.Subject)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		name  string
+		do    func(f *fixture) Result
+		to    string
+		want  []string
+		moves int // moves on the record afterwards
+	}{
+		{"unknown game", func(f *fixture) Result {
+			return f.send(alice, f.svc.replyAddress(f.svc.accountToken(alice)), "b", "board 99")
+		}, alice, []string{"there is no game 99"}, 0},
+		{"a seat's address acts on its own game only", func(f *fixture) Result { return f.reply(alice, "resign 2") }, alice, []string{"this address belongs to game 1"}, 0},
+		{"not your turn", func(f *fixture) Result { return f.reply(bob, "e5") }, bob, []string{"it is not your turn: White is to move"}, 0},
+		{"illegal move", func(f *fixture) Result { return f.reply(alice, "e5") }, alice, []string{`Your move was not played: "e5"`, "Legal moves that come close: ", "e3", "e4"}, 0},
+		{"ambiguous move", func(f *fixture) Result {
+			f.reply(alice, "Nf3")
+			f.reply(bob, "a6")
+			f.reply(alice, "Nc3")
+			f.reply(bob, "a5")
+			f.reply(alice, "Ne4")
+			f.reply(bob, "h6")
+			return f.reply(alice, "Ng5")
+		}, alice, []string{"it could be Neg5 or Nfg5; please write it in full."}, 6},
+		{"unreadable chatter only", func(f *fixture) Result { return f.reply(alice, "Thanks for the game, see you soon!") }, alice, []string{"no command", "Thanks for the game"}, 0},
+		{"bad command", func(f *fixture) Result { return f.reply(alice, "vacation lots") }, alice, []string{"vacation needs a number of days"}, 0},
+		{"challenge to oneself", func(f *fixture) Result { return f.reply(alice, "new chess vs "+strings.ToUpper(alice)) }, alice, []string{"you cannot challenge yourself"}, 0},
+		{"unknown variant", func(f *fixture) Result { return f.reply(alice, "new checkers vs "+eve) }, alice, []string{`unknown variant "checkers"`}, 0},
+		{"bad time control", func(f *fixture) Result { return f.reply(alice, "new chess vs "+eve+" time 3h") }, alice, []string{`"3h" is not a time control`}, 0},
+		{"referee command from a player", func(f *fixture) Result { return f.reply(alice, "audit 1") }, alice, []string{"you are not a referee"}, 0},
+		{"accept own challenge", func(f *fixture) Result { return f.reply(alice, "accept") }, alice, []string{"already started"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, Config{})
+			startChess(t, f)
+			tt.do(f)
+			f.mustContain(f.last(tt.to), tt.want...)
+			assertMoves(t, f, 1, tt.moves)
+		})
+	}
+}
+
+var regexpToken = regexp.MustCompile(`games\+[a-z0-9]+@`)
+
+func assertMoves(t *testing.T, f *fixture, game uint64, want int) {
+	t.Helper()
+	err := f.st.View(func(tx *store.Tx) error {
+		log, err := tx.Log(game)
+		if err != nil {
+			return err
+		}
+		if got := len(moveTexts(log)); got != want {
+			t.Errorf("game %d has %d moves on record, want %d", game, got, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSpoofingAndDuplicates(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	tok := f.last(alice).ReplyTo
+	// Eve writes to alice's token with her own From: no game action.
+	res := f.send(eve, tok, "Re: [bp-1]", "e4")
+	if res.Refused == "" {
+		t.Errorf("mail from %s to alice's token was acted on", eve)
+	}
+	assertMoves(t, f, 1, 0)
+	// A genuine move, then the same message delivered again: applied once.
+	f.sendID("dup@client.test", alice, tok, "Re: [bp-1]", "e4")
+	n := len(f.all)
+	res = f.sendID("dup@client.test", alice, tok, "Re: [bp-1]", "e4")
+	if !res.Duplicate || len(f.all) != n {
+		t.Errorf("duplicate message id was processed again: %+v", res)
+	}
+	assertMoves(t, f, 1, 1)
+	// Bob's token with alice's From: refused, even though alice plays this game.
+	if res := f.send(alice, f.last(bob).ReplyTo, "Re: [bp-1]", "e5"); res.Refused == "" {
+		t.Errorf("alice used bob's token: %+v", res)
+	}
+	assertMoves(t, f, 1, 1)
+}
+
+func TestAuthenticationResults(t *testing.T) {
+	f := newFixture(t, Config{TrustedAuthServ: "mx.bottlepost.test"})
+	pa := f.svc.replyAddress(f.svc.accountToken(alice))
+	send := func(ar ...string) Result {
+		f.seq++
+		res, err := f.svc.Handle(&Incoming{MessageID: "ar" + strconv.Itoa(f.seq), From: alice, Recipients: []string{pa}, Lines: []string{"games"}, AuthResults: ar})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	tests := []struct {
+		name    string
+		ar      []string
+		refused bool
+	}{
+		{"dkim pass", []string{"mx.bottlepost.test; dkim=pass header.d=example.org; spf=fail smtp.mailfrom=example.org"}, false},
+		{"dkim pass by a parent domain", []string{"mx.bottlepost.test; dkim=pass header.d=org"}, true},
+		{"dkim pass by another domain", []string{"mx.bottlepost.test; dkim=pass header.d=evil.test"}, true},
+		{"spf pass for another envelope domain", []string{"mx.bottlepost.test; spf=pass smtp.mailfrom=eve@evil.test"}, true},
+		{"dmarc pass", []string{"mx.bottlepost.test; dmarc=pass header.from=example.org"}, false},
+		{"dkim fail", []string{"mx.bottlepost.test; dkim=fail header.d=example.org; spf=pass smtp.mailfrom=example.org"}, true},
+		{"spf fail, no dkim", []string{"mx.bottlepost.test; spf=fail smtp.mailfrom=example.org"}, true},
+		{"spf pass, no dkim", []string{"mx.bottlepost.test; spf=pass smtp.mailfrom=example.org"}, false},
+		{"forged header from another server", []string{"evil.test; dkim=pass header.d=example.org"}, true},
+		{"no header", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if res := send(tt.ar...); (res.Refused != "") != tt.refused {
+				t.Errorf("refused = %q, want refused %v", res.Refused, tt.refused)
+			}
+		})
+	}
+}
+
+func TestDrawResignAndOpenChallenges(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	f.reply(alice, "draw")
+	f.mustContain(f.last(bob), "White offers a draw")
+	f.reply(bob, "draw")
+	f.mustContain(f.last(alice), "Game over: drawn: draw agreed", "Result: 1/2-1/2")
+
+	// Open challenges are matched by the next player with the same terms.
+	pb := f.personal(bob)
+	f.send(bob, pb, "new", "new chess time 5d")
+	f.mustContain(f.last(bob), "open challenge")
+	f.send(alice, f.svc.replyAddress(f.svc.accountToken(alice)), "new", "new chess time 5d")
+	f.mustContain(f.last(alice), "The game has begun")
+	f.mustContain(f.last(bob), "The game has begun")
+	side := "White"
+	if !strings.Contains(f.last(bob).Text, "You play White") {
+		side = "Black"
+	}
+	f.reply(bob, "resign")
+	f.mustContain(f.last(alice), side+" resigned")
+}
+
+func TestGamesTimezoneVacation(t *testing.T) {
+	f := newFixture(t, Config{VacationDays: 10})
+	startChess(t, f)
+	f.reply(bob, "timezone Europe/Berlin")
+	f.mustContain(f.last(bob), "Deadlines will be shown in Europe/Berlin")
+	f.reply(alice, "e4")
+	f.mustContain(f.last(bob), "Deadline: Tue 24 Nov 2026 10:00 CET (UTC+01:00)")
+	f.reply(bob, "timezone Mars/Olympus")
+	f.mustContain(f.last(bob), "is not a time zone name")
+	f.reply(bob, "vacation 4 days")
+	f.mustContain(f.last(bob), "6 vacation days left")
+	f.mustContain(f.last(alice), "Black is on vacation until")
+	f.reply(bob, "games")
+	f.mustContain(f.last(bob), "[bp-1] Chess v alice@example.org as Black: YOUR MOVE, deadline Sat 28 Nov 2026 10:00 CET")
+	f.reply(bob, "vacation 7 days")
+	f.mustContain(f.last(bob), "you have 6 vacation days left this year (of 10); you asked for 7")
+}
+
+func TestObserverSeesOnlyPublic(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	po := f.personal(eve)
+	f.send(eve, po, "watch", "observe 1")
+	f.mustContain(f.last(eve), "You now observe game 1", "what both sides know")
+	f.reply(alice, "e4")
+	f.mustContain(f.last(eve), "White played e4.")
+	f.send(eve, po, "watch", "observe 1")
+	f.mustContain(f.last(eve), "you already observe game 1")
+	for _, m := range f.inbox[eve] {
+		if strings.Contains(m.Text, alice) || strings.Contains(m.Text, bob) || strings.Contains(m.Subject, alice) {
+			t.Errorf("an observer learned who plays:\n%s\n%s", m.Subject, m.Text)
+		}
+	}
+	f.send(eve, po, "watch", "observe 1 off")
+	f.mustContain(f.last(eve), "You no longer observe game 1.")
+	n := len(f.inbox[eve])
+	f.reply(bob, "e5")
+	if len(f.inbox[eve]) != n {
+		t.Errorf("an observer who stopped still gets the moves")
+	}
+	// Challenges are private: nobody observes a game that has not begun.
+	f.send(alice, f.svc.replyAddress(f.svc.accountToken(alice)), "n", "new chess vs "+ref)
+	f.send(eve, po, "watch", "observe 2")
+	f.mustContain(f.last(eve), "game 2 is not being played")
+}
+
+func TestRefereeAuditAndAdjudicate(t *testing.T) {
+	f := newFixture(t, Config{Referees: []string{ref}})
+	startChess(t, f)
+	f.reply(alice, "e4")
+	pr := f.personal(ref)
+	n := len(f.inbox[alice]) + len(f.inbox[bob])
+	f.send(ref, pr, "audit", "audit 1")
+	a := f.last(ref)
+	f.mustContain(a, "Referee's audit of game bp-1", "1. White  e4", "1 of 1 moves replay legally", "hash chain: intact")
+	if len(f.inbox[alice])+len(f.inbox[bob]) != n {
+		t.Errorf("the players were told of the audit")
+	}
+	// A referee who plays a game may not audit it while it is on.
+	f.cfgReferee(alice)
+	f.send(alice, f.svc.replyAddress(f.svc.accountToken(alice)), "audit", "audit 1")
+	f.mustContain(f.last(alice), "you play in game 1: another referee must audit it")
+	f.send(ref, pr, "adj", "adjudicate 1 1-0 Black abandoned the game")
+	f.mustContain(f.last(ref), "Game 1 adjudicated 1-0")
+	f.mustContain(f.last(bob), "White wins: adjudicated by the referee: Black abandoned the game")
+}
+
+// TestSeatTokensNeverLookPersonal: whatever the random seat tokens are, a
+// personal token is told apart by its first character (a seat token starting
+// with "a" once made a seat unusable).
+func TestSeatTokensNeverLookPersonal(t *testing.T) {
+	for i := range 200 {
+		tok, err := store.NewToken(rand.NewChaCha8([32]byte{byte(i), byte(i >> 8)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(tok, accountPrefix) {
+			t.Fatalf("seat token %q starts with the personal prefix", tok)
+		}
+	}
+	f := newFixture(t, Config{})
+	if tok := f.svc.accountToken(alice); !strings.HasPrefix(tok, accountPrefix) {
+		t.Errorf("personal token %q", tok)
+	}
+}
+
+func TestMessageIDsArePerSenderAndSynthesized(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	tokA, tokB := f.last(alice).ReplyTo, f.last(bob).ReplyTo
+	// The same Message-ID from two senders: both are handled.
+	f.sendID("same@x", alice, tokA, "Re", "Nf3")
+	if res := f.sendID("same@x", bob, tokB, "Re", "Nf6"); res.Duplicate {
+		t.Errorf("bob's mail was taken for alice's")
+	}
+	assertMoves(t, f, 1, 2)
+	// Without a Message-ID, the same move text later in the game is a new mail.
+	handle := func(from, to, move string, date time.Time) Result {
+		res, err := f.svc.Handle(&Incoming{From: from, Recipients: []string{to}, Subject: "Re", Date: date, Lines: []string{move}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.drain()
+		return res
+	}
+	d := f.now
+	for i, m := range []string{"Ng1", "Ng8", "Nf3"} {
+		who, tok := alice, tokA
+		if i%2 == 1 {
+			who, tok = bob, tokB
+		}
+		if res := handle(who, tok, m, d.Add(time.Duration(i)*time.Minute)); res.Duplicate {
+			t.Fatalf("%s taken for a duplicate", m)
+		}
+	}
+	assertMoves(t, f, 1, 5)
+	// The very same mail delivered twice is still recognised.
+	if res := handle(alice, tokA, "Nf3", d.Add(2*time.Minute)); !res.Duplicate {
+		t.Errorf("a redelivered mail without Message-ID was handled again")
+	}
+}

@@ -1,0 +1,455 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/variants"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// handling is the work on one incoming message inside one transaction.
+type handling struct {
+	s       *Service
+	tx      *store.Tx
+	in      *Incoming
+	now     time.Time
+	refused string
+
+	from   string        // the sender, normalized
+	player *store.Player // the authenticated sender
+	pmeta  *playerMeta
+	seat   *store.TokenRef // set when the token is a game seat's
+
+	outages       []Outage
+	outagesLoaded bool
+
+	games  map[uint64]*loaded
+	drafts map[draftKey]*draft
+	order  []draftKey
+	dirty  map[uint64]bool // games whose record must be written
+}
+
+// userError is a problem with what the player asked, phrased for them.
+type userError struct{ msg string }
+
+func (e *userError) Error() string { return e.msg }
+
+func userf(format string, args ...any) error { return &userError{fmt.Sprintf(format, args...)} }
+
+func (h *handling) run() error {
+	h.from = normalize(h.in.From)
+	switch {
+	case h.from == "" || !strings.Contains(h.from, "@"):
+		h.refused = "no sender address"
+		return nil
+	case h.s.ours(h.from):
+		h.refused = "mail from our own address"
+		return nil
+	}
+	if why := h.s.authFailure(h.in); why != "" {
+		h.refused = "authentication: " + why
+		return nil
+	}
+	token := h.s.tokenOf(h.in.Recipients)
+	switch {
+	case token == "":
+		h.refused = "no reply token"
+		return h.welcome()
+	case strings.HasPrefix(token, accountPrefix):
+		if token != h.s.accountToken(h.from) {
+			h.refused = "the personal token does not belong to the sender"
+			return h.welcome()
+		}
+		p, err := h.tx.PlayerByAddress(h.from)
+		if errors.Is(err, store.ErrNotFound) {
+			p = &store.Player{Name: h.in.FromName, Address: h.from, Created: h.now}
+			if err := h.tx.PutPlayer(p); err != nil {
+				return err
+			}
+		} else if err != nil {
+			return err
+		}
+		h.player = p
+	default:
+		ref, err := h.tx.TokenLookup(token)
+		if errors.Is(err, store.ErrNotFound) {
+			h.refused = "unknown token"
+			return h.welcome()
+		} else if err != nil {
+			return err
+		}
+		p, err := h.tx.Player(ref.Player)
+		if err != nil {
+			return err
+		}
+		if normalize(p.Address) != h.from {
+			h.refused = "the sender is not the token's player"
+			return h.welcome()
+		}
+		h.player, h.seat = p, &ref
+	}
+	h.pmeta = decodePlayerMeta(h.player)
+	if err := h.loadOutages(); err != nil {
+		return err
+	}
+	return h.commands()
+}
+
+// welcome answers mail that gets no game action: at most once a UTC day per
+// sender, the same text whoever the sender is, so nobody learns who plays.
+func (h *handling) welcome() error {
+	if h.in.Quiet {
+		return nil // no mail goes out: the day's welcome is not used up
+	}
+	key := "welcome:" + h.from + ":" + h.now.Format("2006-01-02")
+	sent, err := h.tx.Processed(key)
+	if err != nil || sent {
+		return err
+	}
+	if err := h.tx.MarkProcessed(key, h.now); err != nil {
+		return err
+	}
+	d := h.draft(h.from, nil, "welcome")
+	d.subject = "Welcome to bottlepost"
+	d.replyTo = h.s.replyAddress(h.s.accountToken(h.from))
+	return nil
+}
+
+func (h *handling) commands() error {
+	cmds, perrs, ignored := ParseCommands(h.in.Lines)
+	reply := h.draft(h.from, nil, "notice")
+	if h.seat != nil {
+		l, err := h.game(h.seat.Game)
+		if err != nil {
+			return err
+		}
+		reply = h.draft(h.from, l, "update")
+	}
+	for _, e := range perrs {
+		reply.errors = append(reply.errors, e.Reason+` (in "`+e.Line+`")`)
+	}
+	reply.ignored = ignored
+	if len(cmds) == 0 {
+		if len(perrs) == 0 {
+			reply.notices = append(reply.notices, `Your mail had no command in it. Write "help" for the list of commands.`)
+		}
+		reply.board = reply.game != nil
+		return nil
+	}
+	moved := false
+	for _, c := range cmds {
+		if c.Verb == VerbMove && moved {
+			reply.errors = append(reply.errors, fmt.Sprintf("%q was not played: one move per turn, and it is no longer your turn", c.Arg))
+			continue
+		}
+		err := h.exec(c, reply)
+		var ue *userError
+		switch {
+		case errors.As(err, &ue):
+			d := reply
+			if c.Game != 0 && (reply.game == nil || reply.game.g.ID != c.Game) {
+				if l, lerr := h.game(c.Game); lerr == nil && l.side(h.player.ID) >= 0 {
+					d = h.draft(h.from, l, "update")
+				}
+			}
+			d.errors = append(d.errors, ue.msg)
+		case err != nil:
+			return err
+		case c.Verb == VerbMove:
+			moved = true
+		}
+	}
+	return nil
+}
+
+// listed loads a game named in a list (a player's games, the open
+// challenges) for a command about many games: one that cannot be loaded is
+// logged and left out, so a damaged game does not break the command.
+func (h *handling) listed(id uint64) *loaded {
+	l, err := h.game(id)
+	if err != nil {
+		var ue *userError
+		if !errors.As(err, &ue) {
+			h.s.log.Error("game skipped: it cannot be loaded", "game", id, "err", err)
+		}
+		return nil
+	}
+	return l
+}
+
+// game loads a game once per transaction.
+func (h *handling) game(id uint64) (*loaded, error) {
+	if l, ok := h.games[id]; ok {
+		return l, nil
+	}
+	l, err := load(h.tx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, userf("there is no game %d", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if h.games == nil {
+		h.games = map[uint64]*loaded{}
+	}
+	h.games[id] = l
+	return l, nil
+}
+
+// myGame picks the game a command is about, for a player seated in it: the
+// seat's game, the command's game number, the subject's tag, or the
+// player's only game.
+func (h *handling) myGame(c Command) (*loaded, int, error) {
+	id := c.Game
+	if h.seat != nil {
+		// A seat's address acts on its own game only: a forwarded game mail
+		// must not give away a player's other games.
+		if id != 0 && id != h.seat.Game {
+			return nil, 0, userf("this address belongs to game %d; to act on game %d, reply to a mail of that game (or write from your personal address)", h.seat.Game, id)
+		}
+		id = h.seat.Game
+	}
+	if id == 0 {
+		if tag, ok := mailer.ParseTag(h.in.Subject); ok {
+			id = tag
+		}
+	}
+	if id == 0 {
+		switch len(h.pmeta.Games) {
+		case 0:
+			return nil, 0, userf("you have no game in progress; start one with: new VARIANT vs ADDRESS")
+		case 1:
+			id = h.pmeta.Games[0]
+		default:
+			return nil, 0, userf("you have several games: say which, e.g. %s %d (your games: %s)", c.Verb, h.pmeta.Games[0], joinIDs(h.pmeta.Games))
+		}
+	}
+	l, err := h.game(id)
+	if err != nil {
+		return nil, 0, err
+	}
+	side := l.side(h.player.ID)
+	if side < 0 {
+		return nil, 0, userf("you are not playing in game %d", id)
+	}
+	return l, side, nil
+}
+
+func joinIDs(ids []uint64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatUint(id, 10)
+	}
+	return strings.Join(s, ", ")
+}
+
+func (h *handling) exec(c Command, reply *draft) error {
+	switch c.Verb {
+	case VerbHelp:
+		return h.help(c)
+	case VerbNew:
+		return h.newGame(c)
+	case VerbGames:
+		return h.listGames()
+	case VerbTimezone:
+		return h.timezone(c, reply)
+	case VerbVacation:
+		return h.vacation(c, reply)
+	case VerbDigest:
+		return h.digest(c, reply)
+	case VerbObserve:
+		return h.observe(c)
+	case VerbAudit:
+		return h.audit(c)
+	case VerbAdjudicate:
+		return h.adjudicate(c)
+	}
+	l, side, err := h.myGame(c)
+	if err != nil {
+		return err
+	}
+	d := h.draft(h.from, l, "update")
+	switch c.Verb {
+	case VerbAccept, VerbDecline:
+		return h.answer(l, side, c.Verb == VerbAccept, d)
+	case VerbBoard:
+		d.board = true
+		return nil
+	case VerbHistory:
+		hd := h.draft(h.from, l, "history")
+		hd.history = true
+		return nil
+	case VerbMove:
+		return h.move(l, side, c.Arg, d)
+	case VerbClaim:
+		return h.claim(l, side)
+	case VerbDraw:
+		return h.draw(l, side, d)
+	case VerbResign:
+		if l.meta.Phase != phasePlay {
+			return h.notPlaying(l)
+		}
+		winner := 1 - side
+		return h.finish(l, rules.Outcome{Status: rules.Win, Winner: rules.Side(winner), Reason: l.sides()[side] + " resigned"})
+	}
+	return userf("%s is not available here", c.Verb)
+}
+
+func (h *handling) notPlaying(l *loaded) error {
+	switch l.meta.Phase {
+	case phaseChallenge, phaseOpen:
+		return userf("game %d has not started: the challenge is waiting for an answer", l.g.ID)
+	case phaseOver:
+		return userf("game %d is over (%s)", l.g.ID, l.meta.Reason)
+	}
+	return userf("game %d is not being played", l.g.ID)
+}
+
+func (h *handling) help(c Command) error {
+	d := h.draft(h.from, nil, "help")
+	d.subject = "bottlepost: help"
+	if c.Variant != "" {
+		v, err := variants.Lookup(c.Variant)
+		if err != nil {
+			return userf("%s", strings.TrimPrefix(err.Error(), "variants: "))
+		}
+		d.variantHelp = v.Help()
+		d.subject = "bottlepost: help " + v.Name()
+	}
+	return nil
+}
+
+func (h *handling) timezone(c Command, reply *draft) error {
+	loc, err := time.LoadLocation(c.Arg)
+	if err != nil || c.Arg == "" || strings.EqualFold(c.Arg, "local") {
+		return userf("%q is not a time zone name; use one like Europe/Berlin, America/New_York or UTC", c.Arg)
+	}
+	h.pmeta.TZ = loc.String()
+	if err := h.savePlayer(); err != nil {
+		return err
+	}
+	name, off := h.now.In(loc).Zone()
+	reply.notices = append(reply.notices, fmt.Sprintf("Deadlines will be shown in %s (now %s, UTC%s).", loc, name, offset(off)))
+	return nil
+}
+
+func (h *handling) savePlayer() error {
+	h.player.Meta = h.pmeta.encode()
+	return h.tx.PutPlayer(h.player)
+}
+
+func offset(sec int) string {
+	sign := "+"
+	if sec < 0 {
+		sign, sec = "-", -sec
+	}
+	return fmt.Sprintf("%s%02d:%02d", sign, sec/3600, sec%3600/60)
+}
+
+func (h *handling) listGames() error {
+	d := h.draft(h.from, nil, "games")
+	d.subject = "bottlepost: your games"
+	for _, id := range h.pmeta.Games {
+		l := h.listed(id)
+		if l == nil {
+			continue
+		}
+		side := l.side(h.player.ID)
+		if l.meta.Phase == phaseOpen {
+			side = l.meta.Challenger // both seats are the challenger's until matched
+		}
+		if side < 0 {
+			continue
+		}
+		opp := l.seats[1-side].Address
+		if l.meta.Phase == phaseOpen {
+			opp = "anyone"
+		}
+		var status string
+		switch l.meta.Phase {
+		case phaseChallenge:
+			status = "challenge, waiting for an answer"
+		case phaseOpen:
+			status = "open challenge, waiting for an opponent"
+		case phasePlay:
+			if int(l.state.ToMove()) == side {
+				status = "YOUR MOVE, deadline " + h.deadlineText(l, h.pmeta)
+			} else {
+				status = "waiting for " + opp
+			}
+		default:
+			status = l.meta.Reason
+		}
+		d.games = append(d.games, fmt.Sprintf("[bp-%d] %s v %s as %s: %s", id, l.v.Name(), opp, l.sides()[side], status))
+	}
+	return nil
+}
+
+// maxObservers bounds the mails one move can cause.
+const maxObservers = 20
+
+func (h *handling) observe(c Command) error {
+	l, err := h.game(c.Game)
+	if err != nil {
+		return err
+	}
+	at := -1
+	for i, o := range l.meta.Observers {
+		if o == h.from {
+			at = i
+		}
+	}
+	if c.Arg == "off" {
+		if at < 0 {
+			return userf("you do not observe game %d", c.Game)
+		}
+		l.meta.Observers = append(l.meta.Observers[:at], l.meta.Observers[at+1:]...)
+		h.touch(l)
+		d := h.draft(h.from, nil, "notice")
+		d.notices = append(d.notices, fmt.Sprintf("You no longer observe game %d.", c.Game))
+		return nil
+	}
+	switch {
+	case l.side(h.player.ID) >= 0:
+		return userf("you play in game %d; you get its mail already", c.Game)
+	case l.meta.Phase != phasePlay:
+		// Challenges are private, and an ended game has nothing more to send.
+		return userf("game %d is not being played", c.Game)
+	case at >= 0:
+		return userf("you already observe game %d", c.Game)
+	case len(l.meta.Observers) >= maxObservers:
+		return userf("game %d has the most observers it takes (%d)", c.Game, maxObservers)
+	}
+	l.meta.Observers = append(l.meta.Observers, h.from)
+	h.touch(l)
+	d := h.draft(h.from, l, "update")
+	d.notices = append(d.notices, fmt.Sprintf("You now observe game %d. You will get the board after every move, showing only what both players may know. Write observe %d off to stop.", c.Game, c.Game))
+	d.board = true
+	return nil
+}
+
+func (h *handling) touch(l *loaded) {
+	if h.dirty == nil {
+		h.dirty = map[uint64]bool{}
+	}
+	h.dirty[l.g.ID] = true
+}
+
+// save writes a game's state and service data.
+func (h *handling) save(l *loaded) error {
+	data, err := l.state.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	l.g.State = data
+	l.g.Meta = l.meta.encode()
+	l.g.Updated = h.now
+	l.g.Deadlines = h.deadlines(l)
+	return h.tx.PutGame(l.g)
+}

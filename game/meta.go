@@ -1,0 +1,175 @@
+package game
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/variants"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+var cryptoRand = rand.Reader
+
+// Game phases.
+const (
+	phaseChallenge = "challenge" // waiting for the challenged player's accept
+	phaseOpen      = "open"      // an open challenge waiting for anyone's new with the same terms
+	phasePlay      = "play"
+	phaseOver      = "over"
+)
+
+// gameMeta is what the service keeps about a game beyond the rules state:
+// stored, versioned, in store.Game.Meta.
+type gameMeta struct {
+	V            int          `json:"v"`
+	Phase        string       `json:"phase"`
+	Challenger   int          `json:"challenger"` // the side that sent new
+	Tokens       [2]string    `json:"tokens"`     // the seats' reply tokens
+	Root         string       `json:"root"`       // the thread's root Message-ID
+	Time         string       `json:"time"`       // the time control as written
+	Clocks       [2]Clock     `json:"clocks"`
+	TurnStart    time.Time    `json:"turn_start,omitzero"`
+	DrawOffer    int          `json:"draw_offer"` // -1 none, else the offering side
+	Observers    []string     `json:"observers,omitempty"`
+	Reason       string       `json:"reason,omitempty"` // how the game ended
+	Finished     time.Time    `json:"finished,omitzero"`
+	Vacation     [2]time.Time `json:"vacation,omitzero"`      // a side's clock stands still until then
+	VacationFrom [2]time.Time `json:"vacation_from,omitzero"` // when that vacation began
+	Seed         uint64       `json:"seed"`                   // the rules' setup seed (Options.Seed)
+	// Reminders sent in the current turn, and when each side was last reminded.
+	RemindedHalf bool         `json:"reminded_half,omitempty"`
+	RemindedDay  bool         `json:"reminded_day,omitempty"`
+	LastReminder [2]time.Time `json:"last_reminder,omitzero"`
+	// TimedOut is the side whose deadline passed under the notify policy, or -1.
+	TimedOut int `json:"timed_out"`
+}
+
+const gameMetaVersion = 1
+
+func decodeGameMeta(g *store.Game) (*gameMeta, error) {
+	m := &gameMeta{}
+	if err := json.Unmarshal(g.Meta, m); err != nil {
+		return nil, fmt.Errorf("game: game %d: service data: %w", g.ID, err)
+	}
+	if m.V != gameMetaVersion {
+		return nil, fmt.Errorf("game: game %d: service data version %d is unknown", g.ID, m.V)
+	}
+	return m, nil
+}
+
+func (m *gameMeta) encode() []byte {
+	m.V = gameMetaVersion
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return b
+}
+
+// playerMeta is what the service keeps about a player, in store.Player.Meta.
+type playerMeta struct {
+	V        int      `json:"v"`
+	TZ       string   `json:"tz,omitempty"`
+	Games    []uint64 `json:"games,omitempty"` // games not yet archived
+	Vacation struct {
+		Year  int       `json:"year,omitempty"`
+		Used  int       `json:"used,omitempty"` // days taken in Year
+		Until time.Time `json:"until,omitzero"`
+	} `json:"vacation"`
+}
+
+func decodePlayerMeta(p *store.Player) *playerMeta {
+	m := &playerMeta{V: 1}
+	if len(p.Meta) > 0 {
+		if err := json.Unmarshal(p.Meta, m); err != nil {
+			// A damaged preference is not worth refusing a move for: start afresh.
+			m = &playerMeta{V: 1}
+		}
+	}
+	return m
+}
+
+func (m *playerMeta) encode() []byte {
+	m.V = 1
+	b, _ := json.Marshal(m)
+	return b
+}
+
+func (m *playerMeta) location() *time.Location {
+	if m.TZ != "" {
+		if loc, err := time.LoadLocation(m.TZ); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
+}
+
+func (m *playerMeta) addGame(id uint64) {
+	for _, g := range m.Games {
+		if g == id {
+			return
+		}
+	}
+	m.Games = append(m.Games, id)
+}
+
+func (m *playerMeta) dropGame(id uint64) {
+	out := m.Games[:0]
+	for _, g := range m.Games {
+		if g != id {
+			out = append(out, g)
+		}
+	}
+	m.Games = out
+}
+
+// loaded is a game with everything the service reads about it.
+type loaded struct {
+	g     *store.Game
+	meta  *gameMeta
+	v     rules.Variant
+	state rules.State
+	seats [2]*store.Player
+}
+
+func (l *loaded) sides() [2]string { return l.v.Sides() }
+
+// side returns the seat of a player in the game, or -1.
+func (l *loaded) side(player uint64) int {
+	for i, seat := range l.g.Seats {
+		if seat.Player == player {
+			return i
+		}
+	}
+	return -1
+}
+
+// load reads a game, its service data and its rules state.
+func load(tx *store.Tx, id uint64) (*loaded, error) {
+	g, err := tx.Game(id)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := decodeGameMeta(g)
+	if err != nil {
+		return nil, err
+	}
+	v, err := variants.Lookup(g.Variant)
+	if err != nil {
+		return nil, fmt.Errorf("game: game %d: %w", id, err)
+	}
+	st, err := v.Unmarshal(g.State)
+	if err != nil {
+		return nil, fmt.Errorf("game: game %d: state: %w", id, err)
+	}
+	l := &loaded{g: g, meta: meta, v: v, state: st}
+	for i, seat := range g.Seats {
+		if l.seats[i], err = tx.Player(seat.Player); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}

@@ -1,0 +1,167 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// Ply is one move of a replayed game, as every viewer records it.
+type Ply struct {
+	Index  int // ply number from 0
+	Side   rules.Side
+	Text   string // the move as submitted
+	Secret bool
+	Report *rules.Report
+	Err    error // the move was not legal on replay
+}
+
+// Replay plays a game's moves (texts as submitted) from its start and
+// returns every ply with its report; a move that does not replay stops the
+// replay with its error in the last Ply.
+func Replay(v rules.Variant, opt rules.Options, moves []string) (rules.State, []Ply, error) {
+	s, err := v.New(opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	var plies []Ply
+	for i, text := range moves {
+		p := Ply{Index: i, Side: s.ToMove(), Text: text}
+		m, err := s.Parse(text)
+		var next rules.State
+		if err == nil {
+			next, p.Report, err = s.Apply(m)
+		}
+		if err != nil {
+			p.Err = err
+			plies = append(plies, p)
+			return s, plies, nil
+		}
+		p.Secret = p.Report.Secret
+		plies = append(plies, p)
+		s = next
+	}
+	return s, plies, nil
+}
+
+// recordLines formats plies for one viewer: "  1. White  e4".
+func recordLines(sides [2]string, plies []Ply, v rules.Viewer) []string {
+	var out []string
+	for _, p := range plies {
+		text := p.Text
+		if p.Report != nil {
+			text = p.Report.Record[v]
+		}
+		out = append(out, fmt.Sprintf("%3d. %-6s %s", p.Index+1, sides[p.Side], text))
+	}
+	return out
+}
+
+// moveTexts returns the submitted texts of a game's move records.
+func moveTexts(log []store.Record) []string {
+	var out []string
+	for _, r := range log {
+		if r.Kind == store.KindMove {
+			out = append(out, r.Text)
+		}
+	}
+	return out
+}
+
+func (h *handling) replay(l *loaded) ([]Ply, []store.Record, error) {
+	log, err := h.tx.Log(l.g.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, plies, err := Replay(l.v, rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed}, moveTexts(log))
+	return plies, log, err
+}
+
+func (h *handling) referee(c Command) (*loaded, error) {
+	if !h.s.isReferee(h.from) {
+		return nil, userf("%s is a referee's command, and you are not a referee of this service", c.Verb)
+	}
+	l, err := h.game(c.Game)
+	if err != nil {
+		return nil, err
+	}
+	if l.side(h.player.ID) >= 0 && l.meta.Phase != phaseOver {
+		return nil, userf("you play in game %d: another referee must %s it while it is on", c.Game, c.Verb)
+	}
+	return l, nil
+}
+
+// audit sends the referee the full record with every secret move and a
+// legality report from replaying the game; the players are not told.
+func (h *handling) audit(c Command) error {
+	l, err := h.referee(c)
+	if err != nil {
+		return err
+	}
+	plies, log, err := h.replay(l)
+	if err != nil {
+		return err
+	}
+	d := h.draft(h.from, l, "audit")
+	d.viewer = rules.ViewReferee
+	d.board = true
+	d.record = recordLines(l.sides(), plies, rules.ViewReferee)
+	d.result = l.meta.Phase
+	if l.meta.Phase == phaseOver {
+		d.result = l.meta.Reason
+	}
+	legal := 0
+	for _, p := range plies {
+		if p.Err != nil {
+			d.report = append(d.report, fmt.Sprintf("ply %d (%s %s): NOT LEGAL on replay: %v", p.Index+1, l.sides()[p.Side], p.Text, p.Err))
+		} else {
+			legal++
+		}
+	}
+	d.report = append(d.report, fmt.Sprintf("%d of %d moves replay legally from the start.", legal, len(moveTexts(log))))
+	for _, r := range log {
+		if !r.Secret || r.Opening == nil {
+			continue
+		}
+		ok := store.VerifyCommitment(l.g.ID, r.Ply, r.Side, r.Commitment, *r.Opening)
+		verdict := "opens correctly"
+		if !ok {
+			verdict = "DOES NOT OPEN"
+		}
+		d.report = append(d.report, fmt.Sprintf("commitment %s (ply %d, %s): %s", r.Commitment, r.Ply+1, l.sides()[r.Side], verdict))
+	}
+	if err := h.tx.VerifyGame(l.g.ID); err != nil {
+		if !errors.Is(err, store.ErrTampered) {
+			return err
+		}
+		d.report = append(d.report, "hash chain: BROKEN: "+err.Error())
+	} else {
+		d.report = append(d.report, "hash chain: intact, head "+l.g.Head.String())
+	}
+	return nil
+}
+
+// adjudicate lets a referee end a game with a result and a reason.
+func (h *handling) adjudicate(c Command) error {
+	l, err := h.referee(c)
+	if err != nil {
+		return err
+	}
+	if l.meta.Phase != phasePlay {
+		return h.notPlaying(l)
+	}
+	o := rules.Outcome{Reason: "adjudicated by the referee: " + c.Reason}
+	switch c.Result {
+	case "1-0":
+		o.Status, o.Winner = rules.Win, rules.White
+	case "0-1":
+		o.Status, o.Winner = rules.Win, rules.Black
+	default:
+		o.Status = rules.Draw
+	}
+	d := h.draft(h.from, l, "notice")
+	d.notices = append(d.notices, fmt.Sprintf("Game %d adjudicated %s; both players have been told.", l.g.ID, c.Result))
+	return h.finish(l, o)
+}

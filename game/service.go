@@ -1,0 +1,359 @@
+// Package game is the game service: the referee at the centre of bottlepost.
+// It turns one incoming message into state changes and outgoing messages,
+// whatever carries them: a message in, messages out, all committed in one
+// store transaction together with the incoming message's id.
+//
+// It ties together rules (what is legal, what each side sees), store (where
+// games, logs, secrets and the outbox live) and templates (how mails read).
+// It does no network I/O: the mailer delivers messages to Handle and drains
+// the outbox the service fills.
+package game
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-msgauth/authres"
+
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// Config is what the service needs to know about its deployment.
+type Config struct {
+	// Address is the service's own address, e.g. games@example.org. Reply
+	// addresses are formed from it: games+TOKEN@example.org.
+	Address string
+	// Name is the display name on outgoing mail ("bottlepost").
+	Name string
+	// Referees are the addresses allowed to audit and adjudicate.
+	Referees []string
+	// DefaultTime is the time control of games that name none ("3d").
+	DefaultTime string
+	// TrustedAuthServ, if set, is the authserv-id of the receiving server
+	// whose Authentication-Results header is trusted; mail it marks as
+	// failing DKIM (or SPF, when DKIM did not pass) is refused.
+	TrustedAuthServ string
+	// VacationDays is each player's yearly vacation allowance (0: the
+	// default, 30; negative: no vacations).
+	VacationDays int
+	// TimeoutPolicy is what happens when a deadline passes: TimeoutLoss
+	// (default) or TimeoutNotify.
+	TimeoutPolicy string
+	// ReminderBefore is how long before a deadline the second reminder goes
+	// out (default one day; negative: none). The first goes out when half
+	// the time for a move is gone.
+	ReminderBefore time.Duration
+}
+
+// Incoming is a message as the transport hands it over: already parsed and
+// cleaned of quotes and signatures.
+type Incoming struct {
+	MessageID  string // without angle brackets; "" when the message had none
+	From       string // the sender's address
+	FromName   string
+	Recipients []string // To, Cc and Delivered-To addresses
+	Subject    string
+	InReplyTo  string
+	References []string
+	Date       time.Time // the Date field; zero when missing
+	Lines      []string  // the command lines of the body
+	// AuthResults are the raw Authentication-Results header values.
+	AuthResults []string
+	// Quiet handles the commands but sends the sender no reply (the
+	// transport's per-sender rate limit is spent); others are still told.
+	Quiet bool
+}
+
+// Service is the game service. It is safe for concurrent use: every Handle
+// runs in its own store transaction.
+type Service struct {
+	cfg        Config
+	st         *store.Store
+	now        func() time.Time
+	rand       io.Reader
+	log        *slog.Logger
+	from       mail.Address
+	local      string // the local part of cfg.Address
+	domain     string
+	accountKey []byte
+}
+
+// Options are the service's collaborators.
+type Options struct {
+	Store  *store.Store
+	Clock  func() time.Time // default time.Now
+	Rand   io.Reader        // default crypto/rand
+	Logger *slog.Logger
+}
+
+// New checks cfg and builds a service.
+func New(cfg Config, opt Options) (*Service, error) {
+	addr, err := mail.ParseAddress(cfg.Address)
+	if err != nil {
+		return nil, fmt.Errorf("game: service address %q: %w", cfg.Address, err)
+	}
+	at := strings.LastIndexByte(addr.Address, '@')
+	local, domain := addr.Address[:at], strings.ToLower(addr.Address[at+1:])
+	if strings.Contains(local, "+") {
+		return nil, fmt.Errorf("game: service address %q must not contain '+': tokens are added after it", cfg.Address)
+	}
+	if cfg.Name == "" {
+		cfg.Name = "bottlepost"
+	}
+	if cfg.DefaultTime == "" {
+		cfg.DefaultTime = "3d"
+	}
+	if _, err := ParseTimeControl(cfg.DefaultTime); err != nil {
+		return nil, fmt.Errorf("game: default time control: %w", err)
+	}
+	switch {
+	case cfg.VacationDays == 0:
+		cfg.VacationDays = 30
+	case cfg.VacationDays < 0:
+		cfg.VacationDays = 0
+	}
+	switch cfg.TimeoutPolicy {
+	case "":
+		cfg.TimeoutPolicy = TimeoutLoss
+	case TimeoutLoss, TimeoutNotify:
+	default:
+		return nil, fmt.Errorf("game: timeout policy %q: want %q or %q", cfg.TimeoutPolicy, TimeoutLoss, TimeoutNotify)
+	}
+	if cfg.ReminderBefore == 0 {
+		cfg.ReminderBefore = Day
+	}
+	if opt.Store == nil {
+		return nil, errors.New("game: a store is required")
+	}
+	if opt.Clock == nil {
+		opt.Clock = time.Now
+	}
+	if opt.Rand == nil {
+		opt.Rand = cryptoRand
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	for i, r := range cfg.Referees {
+		cfg.Referees[i] = normalize(r)
+	}
+	s := &Service{cfg: cfg, st: opt.Store, now: opt.Clock, rand: opt.Rand, log: opt.Logger,
+		from:  mail.Address{Name: cfg.Name, Address: addr.Address},
+		local: local, domain: domain,
+		accountKey: opt.Store.DeriveKey("bottlepost account tokens v1"),
+	}
+	return s, nil
+}
+
+// From is the address outgoing mail is sent from (the SMTP envelope sender too).
+func (s *Service) From() string { return s.from.Address }
+
+// normalize lower-cases an address for comparison. Local parts are
+// case-sensitive in theory and case-insensitive in every mail system players
+// use; bottlepost compares them case-insensitively.
+func normalize(addr string) string {
+	if a, err := mail.ParseAddress(addr); err == nil {
+		addr = a.Address
+	}
+	return strings.ToLower(strings.TrimSpace(addr))
+}
+
+// ours reports whether addr is the service's own address or one of its
+// token addresses (games+…@domain): mail from there is a loop.
+func (s *Service) ours(addr string) bool {
+	a := normalize(addr)
+	return a == normalize(s.cfg.Address) ||
+		strings.HasSuffix(a, "@"+s.domain) && strings.HasPrefix(a, strings.ToLower(s.local)+"+")
+}
+
+// replyAddress is the per-player address with a token: games+TOKEN@domain.
+func (s *Service) replyAddress(token string) string {
+	return s.local + "+" + token + "@" + s.domain
+}
+
+// tokenOf finds the token in the recipients: the first address of the form
+// LOCAL+TOKEN@DOMAIN for our local part and domain.
+func (s *Service) tokenOf(recipients []string) string {
+	for _, r := range recipients {
+		a := normalize(r)
+		at := strings.LastIndexByte(a, '@')
+		if at < 0 || a[at+1:] != s.domain {
+			continue
+		}
+		local := a[:at]
+		if tok, ok := strings.CutPrefix(local, strings.ToLower(s.local)+"+"); ok && tok != "" {
+			return tok
+		}
+	}
+	return ""
+}
+
+var tokenEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// accountPrefix starts every personal token. Seat tokens are base32 (a–z,
+// 2–7), so a token starting with the digit 1 is never a seat's.
+const accountPrefix = "1"
+
+// accountToken is a player's personal token, derived from the address: it
+// needs no storage, so unknown senders leave no trace in the store.
+func (s *Service) accountToken(addr string) string {
+	m := hmac.New(sha256.New, s.accountKey)
+	m.Write([]byte(normalize(addr)))
+	return accountPrefix + strings.ToLower(tokenEncoding.EncodeToString(m.Sum(nil)[:15]))
+}
+
+// authFailure reads the trusted server's Authentication-Results and says
+// why the message must be refused, or "" when it may be acted on. A pass
+// counts only when it vouches for the From address's domain (DMARC-style
+// alignment): a DKIM signature by that domain or a parent of it, an SPF pass
+// for an envelope sender in it, or a DMARC pass for it.
+func (s *Service) authFailure(in *Incoming) string {
+	if s.cfg.TrustedAuthServ == "" {
+		return ""
+	}
+	from := domainOf(in.From)
+	for _, v := range in.AuthResults {
+		id, results, err := authres.Parse(v)
+		if err != nil || !strings.EqualFold(id, s.cfg.TrustedAuthServ) {
+			continue
+		}
+		var dkimPass, dkimFail, spfPass, spfFail, dmarcPass bool
+		for _, r := range results {
+			switch r := r.(type) {
+			case *authres.DKIMResult:
+				aligned := aligns(from, r.Domain)
+				dkimPass = dkimPass || (r.Value == authres.ResultPass && aligned)
+				dkimFail = dkimFail || (r.Value == authres.ResultFail && aligned)
+			case *authres.SPFResult:
+				aligned := aligns(from, domainOf(r.From))
+				spfPass = spfPass || (r.Value == authres.ResultPass && aligned)
+				spfFail = spfFail || r.Value == authres.ResultFail
+			case *authres.DMARCResult:
+				dmarcPass = dmarcPass || (r.Value == authres.ResultPass && aligns(from, domainOf(r.From)))
+			}
+		}
+		switch {
+		case dkimPass || dmarcPass:
+			return ""
+		case dkimFail:
+			return "the DKIM signature of " + from + " failed"
+		case spfFail:
+			return "SPF failed and there is no valid DKIM signature of " + from
+		case spfPass:
+			return ""
+		}
+		return "nothing vouches for the sender's domain " + from + " (no aligned DKIM, SPF or DMARC pass)"
+	}
+	return "no Authentication-Results from " + s.cfg.TrustedAuthServ
+}
+
+// domainOf is the lower-cased domain of an address, or of a bare domain.
+func domainOf(addr string) string {
+	if i := strings.LastIndexByte(addr, '@'); i >= 0 {
+		addr = addr[i+1:]
+	}
+	return strings.ToLower(strings.Trim(strings.TrimSpace(addr), "<>."))
+}
+
+// aligns reports whether a domain vouched for (a DKIM d=, an SPF envelope
+// domain) stands for the From domain: the same, or a parent of it on a label
+// boundary that is not a bare top-level domain.
+func aligns(from, vouched string) bool {
+	vouched = domainOf(vouched)
+	if from == "" || vouched == "" {
+		return false
+	}
+	if from == vouched {
+		return true
+	}
+	return strings.Contains(vouched, ".") && strings.HasSuffix(from, "."+vouched)
+}
+
+// isReferee reports whether addr is a configured referee.
+func (s *Service) isReferee(addr string) bool {
+	a := normalize(addr)
+	for _, r := range s.cfg.Referees {
+		if r == a {
+			return true
+		}
+	}
+	return false
+}
+
+// SystemError marks a failure of the service itself (the store, a bug):
+// the incoming message is not marked processed and should be retried; the
+// player may be sent a short apology.
+type SystemError struct{ Err error }
+
+func (e *SystemError) Error() string { return "game: system error: " + e.Err.Error() }
+func (e *SystemError) Unwrap() error { return e.Err }
+
+// Result says what Handle did with a message.
+type Result struct {
+	Duplicate bool   // the message id was processed before: nothing done
+	Refused   string // why the message got no game action ("" when it did)
+	Mails     int    // mails queued
+}
+
+// Handle processes one incoming message: in one transaction it applies its
+// commands, queues the replies and marks the message id processed. A
+// message id seen before changes nothing. User errors become replies; a
+// *SystemError means nothing was committed and the message should be kept
+// for retry.
+func (s *Service) Handle(in *Incoming) (Result, error) {
+	id := in.MessageID
+	if id == "" {
+		id = syntheticID(in)
+	}
+	// Processed ids are kept per sender, so that one sender's Message-ID (or a
+	// forger's copy of it) never suppresses another sender's mail.
+	id = normalize(in.From) + " " + id
+	var res Result
+	err := s.st.Update(func(tx *store.Tx) error {
+		res = Result{}
+		done, err := tx.Processed(id)
+		if err != nil {
+			return err
+		}
+		if done {
+			res.Duplicate = true
+			return nil
+		}
+		h := &handling{s: s, tx: tx, in: in, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
+		if err := h.run(); err != nil {
+			return err
+		}
+		res.Refused = h.refused
+		n, err := h.flush()
+		if err != nil {
+			return err
+		}
+		res.Mails = n
+		return tx.MarkProcessed(id, h.now)
+	})
+	if err != nil {
+		return Result{}, &SystemError{Err: err}
+	}
+	if res.Refused != "" {
+		s.log.Info("message refused", "id", id, "from", in.From, "why", res.Refused)
+	}
+	return res, nil
+}
+
+// syntheticID stands in for a missing Message-ID: a hash of everything that
+// tells one mail from the next of the same sender (the same move twice in a
+// game differs in its date and what it replies to).
+func syntheticID(in *Incoming) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s", in.From, strings.Join(in.Recipients, ","), in.Subject,
+		in.Date.UTC().Format(time.RFC3339Nano), in.InReplyTo, strings.Join(in.References, ","), strings.Join(in.Lines, "\n"))
+	return fmt.Sprintf("no-id.%x@bottlepost.invalid", h.Sum(nil)[:16])
+}
