@@ -18,6 +18,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/robfig/cron/v3"
+
+	"github.com/bottlepost/bottlepost/game"
 )
 
 // Config is the whole configuration.
@@ -41,7 +43,7 @@ type Service struct {
 	Referees        []string `toml:"referees"`         // addresses allowed to audit and adjudicate
 	DefaultTime     string   `toml:"default_time"`     // time control of games that name none
 	TimeoutPolicy   string   `toml:"timeout_policy"`   // "loss" or "notify"
-	VacationDays    int      `toml:"vacation_days"`    // yearly allowance per player
+	VacationDays    int      `toml:"vacation_days"`    // yearly allowance per player; 0: no vacations
 	ReminderBefore  Duration `toml:"reminder_before"`  // the second reminder, before the deadline
 	TrustedAuthServ string   `toml:"trusted_authserv"` // trust this server's Authentication-Results
 }
@@ -178,6 +180,9 @@ func (c *Config) Validate() error {
 			bad("service.referees: %q is not an address", r)
 		}
 	}
+	if _, err := game.ParseTimeControl(s.DefaultTime); err != nil {
+		bad("service.default_time: %v", strings.TrimPrefix(err.Error(), "game: "))
+	}
 	if s.TimeoutPolicy != "loss" && s.TimeoutPolicy != "notify" {
 		bad("service.timeout_policy %q: want \"loss\" or \"notify\"", s.TimeoutPolicy)
 	}
@@ -192,6 +197,8 @@ func (c *Config) Validate() error {
 		}
 		if c.Hub.Domain == "" {
 			bad("hub.domain must not be empty")
+		} else if _, dom, _ := strings.Cut(s.Address, "@"); !strings.EqualFold(dom, c.Hub.Domain) {
+			bad("service.address %s must be on the hub's domain %s (hub.domain)", s.Address, c.Hub.Domain)
 		}
 		if err := c.Hub.Password.resolve("hub.password"); err != nil {
 			bad("%v", err)
@@ -220,6 +227,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Limits.MaxMessageBytes < 1024 {
 		bad("limits.max_message_bytes %d: want at least 1024", c.Limits.MaxMessageBytes)
+	}
+	if c.Limits.ProcessedRetention < Duration(24*time.Hour) {
+		bad("limits.processed_retention must be at least 24h: redelivered mail is recognised only while its id is kept")
 	}
 	if c.Limits.RepliesPerHour < 1 {
 		bad("limits.replies_per_hour must be at least 1")

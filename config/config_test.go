@@ -76,6 +76,9 @@ func TestStrictLoading(t *testing.T) {
 		{"bad policy and level", "[service]\ntimeout_policy = \"whatever\"\nlog_level = \"loud\"\n", "timeout_policy"},
 		{"cron that panics the library", "[schedule]\nsweep = \"TZ=\"\n", "schedule.sweep"},
 		{"missing secret file", "[hub]\npassword = \"file:/nonexistent/secret\"\n", "hub.password"},
+		{"bad default time control", "[service]\ndefault_time = \"fortnight\"\n", "service.default_time"},
+		{"address off the hub's domain", "[service]\naddress = \"games@example.org\"\n", "must be on the hub's domain"},
+		{"processed ids kept too briefly", "[limits]\nprocessed_retention = \"0s\"\n", "processed_retention must be at least 24h"},
 		{"missing secret variable", "[hub]\npassword = \"env:BOTTLEPOST_TEST_UNSET_VARIABLE\"\n", "BOTTLEPOST_TEST_UNSET_VARIABLE is not set"},
 	}
 	for _, tt := range tests {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	_ "time/tzdata" // deadlines in any player's zone, even where the system has no zone database
 )
 
 func main() {
@@ -27,19 +28,23 @@ type command struct {
 	run   func(args []string, stdout, stderr io.Writer) int
 }
 
-var commands map[string]command
+// commands maps each subcommand to its entry; files register theirs in init.
+var commands = map[string]command{}
 
 func init() {
-	commands = map[string]command{
-		"serve":    {"serve                  run the play-by-email service", runServe},
+	for name, c := range map[string]command{
+		"serve":    {"serve [--config FILE] [--check-config]  run the play-by-email service", runServe},
 		"variants": {"variants               list the variants: id and name", runVariants},
 		"moves":    {"moves VARIANT [MOVE...]  the moves the side to move may submit", runMoves},
 		"board":    {"board VARIANT [--as white|black|referee|public] [MOVE...]  the board as that viewer gets it", runBoard},
 		"perft":    {"perft VARIANT DEPTH [--fen FEN] [--divide] [MOVE...]  count the game tree's leaves", runPerft},
+	} {
+		commands[name] = c
 	}
 }
 
-var order = []string{"serve", "variants", "moves", "board", "perft"}
+// order is how usage lists the commands.
+var order = []string{"serve", "demo", "deliver", "variants", "moves", "board", "perft", "export", "verify", "backup"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
@@ -64,11 +69,4 @@ func usage(w io.Writer) {
 	for _, name := range order {
 		fmt.Fprintln(w, "  "+commands[name].usage)
 	}
-}
-
-func runServe(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "bottlepost: serve: the mail service is not built yet: the store (issue 3), "+
-		"the game service (issue 4) and the mail daemon with its embedded mail hub (issue 5) are still missing.")
-	fmt.Fprintln(stderr, "What works today: bottlepost variants | moves | board | perft (see README.md).")
-	return 1
 }

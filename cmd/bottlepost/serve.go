@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/bottlepost/bottlepost/config"
+	"github.com/bottlepost/bottlepost/daemon"
+	"github.com/bottlepost/bottlepost/mailer"
+)
+
+// signals delivers SIGTERM/SIGINT (stop) and SIGHUP (reload); a variable so
+// tests can drive serve without real signals.
+var signals = func() (stop <-chan os.Signal, reload <-chan os.Signal, release func()) {
+	s := make(chan os.Signal, 1)
+	r := make(chan os.Signal, 1)
+	signal.Notify(s, syscall.SIGTERM, syscall.SIGINT)
+	signal.Notify(r, syscall.SIGHUP)
+	return s, r, func() { signal.Stop(s); signal.Stop(r) }
+}
+
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "", "the configuration file (default: none, the embedded mail hub)")
+	check := fs.Bool("check-config", false, "check the configuration and exit")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: bottlepost serve [--config FILE] [--check-config]")
+		return 2
+	}
+	cfg, err := config.Load(*path)
+	if err != nil {
+		fmt.Fprintln(stderr, "bottlepost:", err)
+		return 2
+	}
+	if *check {
+		src := *path
+		if src == "" {
+			src = "the defaults"
+		}
+		mode := "the embedded mail hub on " + cfg.Hub.IMAPListen + " (IMAP) and " + cfg.Hub.SMTPListen + " (SMTP)"
+		if !cfg.Embedded() {
+			mode = fmt.Sprintf("IMAP %s:%d (%s), SMTP %s:%d (%s)", cfg.IMAP.Host, cfg.IMAP.Port, cfg.IMAP.Security, cfg.SMTP.Host, cfg.SMTP.Port, cfg.SMTP.Security)
+		}
+		fmt.Fprintf(stdout, "configuration OK (%s): %s as %s, data in %s\n", src, mode, cfg.Service.Address, cfg.Service.DataDir)
+		return 0
+	}
+	level := new(slog.LevelVar)
+	lv, _ := config.ParseLevel(cfg.Service.LogLevel)
+	level.Set(lv)
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	stop, reload, release := signals()
+	defer release()
+	var previous *config.Config // the configuration that ran before a reload
+	for {
+		d, err := daemon.New(cfg, daemon.Options{Logger: log})
+		if err == nil {
+			if err = d.Start(); err != nil {
+				d.Close()
+			}
+		}
+		if err != nil {
+			if previous == nil {
+				log.Error("cannot start", "err", err)
+				return 1
+			}
+			// The new configuration does not start: go back to the one that ran.
+			log.Error("reload failed; running the previous configuration again", "err", err)
+			cfg, previous = *previous, nil
+			continue
+		}
+		banner(stdout, cfg, d.Hub())
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- d.Run(ctx) }()
+		next := cfg
+	wait:
+		for {
+			select {
+			case err := <-done:
+				cancel()
+				if err != nil {
+					log.Error("stopped", "err", err)
+					return 1
+				}
+				return 0
+			case sig := <-stop:
+				log.Info("stopping: finishing the work under way", "signal", sig.String())
+				cancel()
+				if err := <-done; err != nil {
+					log.Error("stopped", "err", err)
+					return 1
+				}
+				log.Info("stopped cleanly")
+				return 0
+			case <-reload:
+				c, err := config.Load(*path)
+				if err != nil {
+					log.Error("reload refused: the configuration has errors; still running the old one", "err", err)
+					continue
+				}
+				lv, _ := config.ParseLevel(c.Service.LogLevel)
+				level.Set(lv)
+				log.Info("reloading the configuration")
+				next = c
+				break wait
+			}
+		}
+		cancel()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("stopped during reload", "err", err)
+			return 1
+		}
+		prev := cfg
+		previous = &prev
+		cfg = next
+	}
+}
+
+// banner tells the person who started serve how to connect a mail client.
+func banner(w io.Writer, cfg config.Config, hub *mailer.Hub) {
+	if hub == nil {
+		fmt.Fprintf(w, "bottlepost is running as %s (IMAP %s:%d, SMTP %s:%d); data in %s.\n",
+			cfg.Service.Address, cfg.IMAP.Host, cfg.IMAP.Port, cfg.SMTP.Host, cfg.SMTP.Port, cfg.Service.DataDir)
+		return
+	}
+	fmt.Fprintf(w, `bottlepost is running with its own mail hub; data in %s.
+
+Point any mail client at it (every account exists as soon as you use it):
+  account:   NAME@%s (for example alice@%s), password %q
+  incoming:  IMAP %s, no encryption (loopback only), normal password
+  outgoing:  SMTP %s, no encryption (loopback only), normal password
+Then send a mail to %s to begin; it answers with your personal address.
+Stop with Ctrl-C.
+`, cfg.Service.DataDir, hub.Domain, hub.Domain, cfg.Hub.Password.Value, hub.IMAPAddr(), hub.SMTPAddr(), cfg.Service.Address)
+}

@@ -1,0 +1,287 @@
+// Package daemon is the running service: it opens the store, builds the game
+// service, starts the embedded mail hub when no mail server is configured,
+// watches the mailbox (and a Maildir), drains the outbox over SMTP and runs
+// the deadline sweep on its cron schedule. It owns the lifecycle (start,
+// reload, drain on shutdown); cmd/bottlepost only parses flags and calls it.
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/robfig/cron/v3"
+
+	"github.com/bottlepost/bottlepost/config"
+	"github.com/bottlepost/bottlepost/game"
+	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// Daemon is the service with everything it runs.
+type Daemon struct {
+	cfg     config.Config
+	log     *slog.Logger
+	now     func() time.Time
+	st      *store.Store
+	svc     *game.Service
+	hub     *mailer.Hub
+	outbox  *mailer.Outbox
+	limiter *mailer.RateLimiter
+	wake    chan struct{}
+	ours    []string
+
+	imapCfg mailer.IMAPConfig
+	pruned  time.Time // the last pruning of processed message ids (hourly)
+}
+
+// Options are the daemon's collaborators; zero values mean the real thing.
+type Options struct {
+	Logger *slog.Logger
+	Clock  func() time.Time
+}
+
+// New opens the store and builds the service; nothing listens yet.
+func New(cfg config.Config, opt Options) (*Daemon, error) {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Clock == nil {
+		opt.Clock = time.Now
+	}
+	d := &Daemon{cfg: cfg, log: opt.Logger, now: opt.Clock, wake: make(chan struct{}, 1)}
+	if err := os.MkdirAll(cfg.Service.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("daemon: data directory: %w", err)
+	}
+	keyFile := cfg.Service.KeyFile
+	if keyFile == "" {
+		keyFile = filepath.Join(cfg.Service.DataDir, "bottlepost.key")
+	}
+	st, err := store.Open(filepath.Join(cfg.Service.DataDir, "bottlepost.db"), store.Options{KeyFile: keyFile, Logger: d.log})
+	if err != nil {
+		return nil, err
+	}
+	d.st = st
+	svc, err := game.New(game.Config{
+		Address: cfg.Service.Address, Name: cfg.Service.Name, Referees: append([]string(nil), cfg.Service.Referees...),
+		DefaultTime: cfg.Service.DefaultTime, TrustedAuthServ: cfg.Service.TrustedAuthServ,
+		VacationDays: vacationDays(cfg.Service.VacationDays), TimeoutPolicy: cfg.Service.TimeoutPolicy,
+		ReminderBefore: time.Duration(cfg.Service.ReminderBefore),
+	}, game.Options{Store: st, Clock: d.now, Logger: d.log})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	d.svc = svc
+	d.ours = []string{cfg.Service.Address}
+	d.limiter, err = mailer.NewRateLimiter(mailer.RateLimit{Burst: cfg.Limits.RepliesPerHour,
+		Every: time.Hour / time.Duration(cfg.Limits.RepliesPerHour), Senders: 100000}, d.now)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// vacationDays maps the configured allowance to the service's: there 0
+// means the default, so "none" is negative.
+func vacationDays(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+// Service is the game service (for the demo and tests).
+func (d *Daemon) Service() *game.Service { return d.svc }
+
+// Store is the open store.
+func (d *Daemon) Store() *store.Store { return d.st }
+
+// Hub is the embedded mail hub, or nil when a mail server is configured.
+func (d *Daemon) Hub() *mailer.Hub { return d.hub }
+
+// Start binds the listeners: the embedded hub when no IMAP server is
+// configured; then the IMAP and SMTP settings point at it.
+func (d *Daemon) Start() error {
+	local, _, _ := strings.Cut(d.cfg.Service.Address, "@")
+	var smtpCfg mailer.SMTPConfig
+	if d.cfg.Embedded() {
+		domain := d.cfg.Hub.Domain
+		if _, dom, _ := strings.Cut(d.cfg.Service.Address, "@"); !strings.EqualFold(dom, domain) {
+			return fmt.Errorf("daemon: service.address %s is not on the hub's domain %s", d.cfg.Service.Address, domain)
+		}
+		d.hub = mailer.NewHub(domain, d.cfg.Hub.Password.Value, d.cfg.Limits.MaxMessageBytes, d.log)
+		if err := d.hub.Start(d.cfg.Hub.IMAPListen, d.cfg.Hub.SMTPListen); err != nil {
+			return err
+		}
+		d.hub.User(local) // the service's own mailbox exists from the start
+		d.imapCfg = mailer.IMAPConfig{Addr: d.hub.IMAPAddr(), Security: "plain", Username: local,
+			Password: d.cfg.Hub.Password.Value, Processed: d.cfg.IMAP.ProcessedFolder}
+		smtpCfg = mailer.SMTPConfig{Addr: d.hub.SMTPAddr(), Security: "plain", Username: local,
+			Password: d.cfg.Hub.Password.Value, HELO: "localhost"}
+	} else {
+		c := d.cfg.IMAP
+		d.imapCfg = mailer.IMAPConfig{Addr: fmt.Sprintf("%s:%d", c.Host, c.Port), Security: c.Security,
+			Username: c.Username, Password: c.Password.Value, Processed: c.ProcessedFolder}
+		s := d.cfg.SMTP
+		smtpCfg = mailer.SMTPConfig{Addr: fmt.Sprintf("%s:%d", s.Host, s.Port), Security: s.Security,
+			Username: s.Username, Password: s.Password.Value, HELO: s.HELO}
+	}
+	d.imapCfg.Mailbox = d.cfg.IMAP.Mailbox
+	d.imapCfg.PollInterval = time.Duration(d.cfg.IMAP.PollInterval)
+	d.imapCfg.IdleRefresh = time.Duration(d.cfg.IMAP.IdleRefresh)
+	d.imapCfg.MaxBytes = d.cfg.Limits.MaxMessageBytes
+	sender, err := mailer.NewSender(smtpCfg)
+	if err != nil {
+		return err
+	}
+	d.outbox = &mailer.Outbox{St: d.st, Sender: sender, Log: d.log, Now: d.now,
+		MaxAttempts: d.cfg.Limits.OutboxMaxAttempts, Backoff: time.Duration(d.cfg.Limits.OutboxRetryBackoff),
+		Ceiling: time.Duration(d.cfg.Limits.OutboxRetryCeiling)}
+	return nil
+}
+
+// Run serves until ctx ends: outage recovery first, then the mailbox
+// watchers, the outbox and the sweep. On the way out it stops taking mail,
+// drains the outbox once more and closes everything.
+func (d *Daemon) Run(ctx context.Context) error {
+	if d.outbox == nil {
+		if err := d.Start(); err != nil {
+			return err
+		}
+	}
+	defer d.close()
+	if out, err := d.svc.Recover(d.now(), time.Duration(d.cfg.Schedule.OutageGap)); err != nil {
+		return err
+	} else if !out.Start.IsZero() {
+		d.log.Warn("outage recovered: clocks extended", "down", out.End.Sub(out.Start).Round(time.Second))
+	}
+	if err := d.svc.Heartbeat(d.now()); err != nil {
+		return err
+	}
+	sched, err := config.ParseSchedule(d.cfg.Schedule.Sweep)
+	if err != nil {
+		return err
+	}
+	ctl, err := d.listenControl()
+	if err != nil {
+		return err
+	}
+	defer ctl.Close()
+	go d.serveControl(ctl)
+	var wg sync.WaitGroup
+	src, err := mailer.NewIMAPSource(d.imapCfg, d.log)
+	if err != nil {
+		return err
+	}
+	wg.Go(func() { src.Run(ctx, d.HandleRaw) })
+	if d.cfg.Maildir.Path != "" {
+		md := &mailer.MaildirSource{Dir: d.cfg.Maildir.Path, Interval: time.Duration(d.cfg.Maildir.PollInterval), MaxBytes: d.cfg.Limits.MaxMessageBytes, Log: d.log}
+		wg.Go(func() { md.Run(ctx, d.HandleRaw) })
+	}
+	wg.Go(func() { d.outbox.Run(ctx, d.wake, time.Minute) })
+	c := cron.New(cron.WithLocation(time.UTC))
+	c.Schedule(sched, cron.FuncJob(func() { d.tick() }))
+	c.Start()
+	<-ctx.Done()
+	<-c.Stop().Done()
+	wg.Wait()
+	if _, err := d.outbox.Drain(); err != nil {
+		d.log.Warn("final outbox drain", "err", err)
+	}
+	return nil
+}
+
+// tick runs the sweep (reminders, timeouts, digests) and wakes the outbox.
+func (d *Daemon) tick() {
+	res, err := d.svc.Tick(d.now())
+	if err != nil {
+		d.log.Error("sweep", "err", err)
+		return
+	}
+	if res.Reminders+res.Timeouts+res.Digests > 0 {
+		d.log.Info("sweep", "reminders", res.Reminders, "timeouts", res.Timeouts, "digests", res.Digests)
+		d.kick()
+	}
+	if d.now().Sub(d.pruned) < time.Hour {
+		return
+	}
+	d.pruned = d.now()
+	if n, err := d.pruneProcessed(); err != nil {
+		d.log.Warn("pruning processed message ids", "err", err)
+	} else if n > 0 {
+		d.log.Debug("pruned processed message ids", "n", n)
+	}
+}
+
+func (d *Daemon) pruneProcessed() (int, error) {
+	var n int
+	err := d.st.Update(func(tx *store.Tx) error {
+		var err error
+		n, err = tx.PruneProcessed(d.now().Add(-time.Duration(d.cfg.Limits.ProcessedRetention)))
+		return err
+	})
+	return n, err
+}
+
+func (d *Daemon) kick() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// HandleRaw takes one raw incoming message from any source. Junk (mail
+// that does not parse, bounces, auto-replies, lists, our own) is dropped
+// with a log line; everything else goes to the game service. An error
+// means the message must be kept and offered again.
+func (d *Daemon) HandleRaw(raw []byte) error {
+	m, err := mailer.Parse(bytes.NewReader(raw), d.cfg.Limits.MaxMessageBytes)
+	if err != nil {
+		d.log.Info("mail dropped: unreadable", "err", err)
+		return nil
+	}
+	if noise, why := mailer.Classify(m, d.ours); noise != mailer.NotNoise {
+		d.log.Info("mail dropped: never answered", "from", m.From.Address, "kind", noise.String(), "why", why)
+		return nil
+	}
+	in := &game.Incoming{MessageID: m.MessageID, From: m.From.Address, FromName: m.From.Name,
+		Subject: m.Subject, References: m.References, Date: m.Date, Lines: mailer.Lines(m.Body),
+		AuthResults: m.AuthenticationResults}
+	if len(m.InReplyTo) > 0 {
+		in.InReplyTo = m.InReplyTo[0]
+	}
+	in.Recipients = m.Recipients()
+	in.Quiet = !d.limiter.Allow(m.From.Address)
+	res, err := d.svc.Handle(in)
+	if err != nil {
+		var se *game.SystemError
+		if errors.As(err, &se) {
+			d.log.Error("mail kept for retry", "from", m.From.Address, "id", m.MessageID, "err", err)
+		}
+		return err
+	}
+	d.log.Debug("mail handled", "from", m.From.Address, "id", m.MessageID, "mails", res.Mails, "refused", res.Refused, "duplicate", res.Duplicate, "quiet", in.Quiet)
+	if res.Mails > 0 {
+		d.kick()
+	}
+	return nil
+}
+
+func (d *Daemon) close() {
+	if d.hub != nil {
+		d.hub.Close()
+	}
+	d.st.Close()
+}
+
+// Close releases the store and the hub of a daemon that was never run.
+func (d *Daemon) Close() { d.close() }

@@ -1,0 +1,183 @@
+package daemon
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bottlepost/bottlepost/config"
+)
+
+// running is a daemon on the embedded hub with ephemeral loopback ports.
+type running struct {
+	d      *Daemon
+	cancel context.CancelFunc
+	done   chan error
+	cfg    config.Config
+}
+
+func startDaemon(t testing.TB, edit func(*config.Config)) *running {
+	t.Helper()
+	cfg := config.Defaults()
+	cfg.Service.DataDir = t.TempDir()
+	cfg.Hub.IMAPListen, cfg.Hub.SMTPListen = "127.0.0.1:0", "127.0.0.1:0"
+	cfg.IMAP.PollInterval = config.Duration(50 * time.Millisecond)
+	if edit != nil {
+		edit(&cfg)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	d, err := New(cfg, Options{Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Start(); err != nil {
+		d.Close()
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{d: d, cancel: cancel, done: make(chan error, 1), cfg: cfg}
+	go func() { r.done <- d.Run(ctx) }()
+	t.Cleanup(r.stop)
+	return r
+}
+
+func (r *running) stop() {
+	if r.cancel == nil {
+		return
+	}
+	r.cancel()
+	<-r.done
+	r.cancel = nil
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+const wait = 10 * time.Second
+
+// sent fails the test when sending failed: sent(t)(p.Send(…)).
+func sent(t *testing.T) func(string, error) {
+	return func(_ string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func await(t *testing.T, p *Player, want string) *Received {
+	t.Helper()
+	r, err := p.Await(want, wait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestEndToEndChessByMail(t *testing.T) {
+	r := startDaemon(t, nil)
+	pw := r.cfg.Hub.Password.Value
+	alice, bob, eve := NewPlayer(r.d.Hub(), "alice", pw), NewPlayer(r.d.Hub(), "bob", pw), NewPlayer(r.d.Hub(), "eve", pw)
+
+	sent(t)(alice.Send(Mail{To: "games@localhost", Subject: "hello", Body: "hi"}))
+	welcome := await(t, alice, "your personal address")
+	if !strings.HasPrefix(welcome.ReplyTo, "games+1") {
+		t.Fatalf("welcome Reply-To %q", welcome.ReplyTo)
+	}
+	// format=flowed: the command is wrapped over two lines with a trailing space.
+	sent(t)(alice.Send(Mail{To: welcome.ReplyTo, Subject: "new game", Flowed: true,
+		Body: "new chess vs bob@localhost as \nwhite time 3d\n\n-- \nAlice, sent from a phone\n"}))
+	await(t, alice, "Your challenge to bob@localhost")
+	await(t, bob, "challenges you to a game of Chess")
+	sent(t)(bob.Reply("accept"))
+	await(t, alice, "The game has begun")
+	await(t, bob, "The game has begun")
+
+	// An illegal move: the reason, the nearest legal moves, nothing changes.
+	sent(t)(alice.Reply("e5"))
+	await(t, alice, `Your move was not played: "e5"`)
+	sent(t)(alice.Reply("f3"))
+	await(t, alice, "Your move f3 was accepted.")
+	await(t, bob, "White played f3.")
+
+	// Eve spoofs bob's From to bob's token: no game action, and eve learns nothing.
+	bobToken := bob.Inbox[len(bob.Inbox)-1].ReplyTo
+	sent(t)(eve.Send(Mail{From: "bob@localhost", To: bobToken, Subject: "Re: [bp-1]", Body: "e5"}))
+	// Eve writes to bob's token under her own name: refused, welcome goes to eve only.
+	sent(t)(eve.Send(Mail{To: bobToken, Subject: "Re: [bp-1]", Body: "e5"}))
+	await(t, eve, "Nothing you sent was acted on")
+	// A bounce to the service is never answered.
+	sent(t)(eve.Send(Mail{To: "games@localhost", Subject: "Undelivered Mail Returned to Sender",
+		Body: "This is the mail system.", Headers: map[string]string{"Return-Path": "<>", "Auto-Submitted": "auto-replied"}}))
+
+	sent(t)(bob.Reply("e5"))
+	await(t, alice, "Black played e5.")
+	sent(t)(alice.Reply("g4"))
+	await(t, bob, "White played g4.")
+	sent(t)(bob.Reply("Qh4#"))
+	final := await(t, alice, "Game over: Black wins: checkmate")
+	if !strings.Contains(final.Text(), "Result: 0-1") {
+		t.Errorf("final mail:\n%s", final.Text())
+	}
+	await(t, bob, "Game over: Black wins: checkmate")
+
+	// The spoof moved nothing: black's e5 was the only black move before Qh4#.
+	if n := strings.Count(final.Text(), "Black "); n < 2 {
+		t.Errorf("record:\n%s", final.Text())
+	}
+	if got, _ := bob.Fetch(); len(got) != 0 {
+		for _, g := range got {
+			if strings.Contains(g.Text(), "e5") && strings.Contains(g.Text(), "accepted") && g.Msg.InReplyTo != nil {
+				t.Errorf("bob got a receipt for the spoofed move")
+			}
+		}
+	}
+	for _, m := range eve.Inbox {
+		if strings.Contains(m.Text(), "[bp-1]") || strings.Contains(m.Text(), "bob@localhost") {
+			t.Errorf("eve learned about the game:\n%s", m.Text())
+		}
+	}
+	if len(eve.Inbox) != 1 {
+		t.Errorf("eve got %d mails, want the one welcome (the bounce must not be answered)", len(eve.Inbox))
+	}
+}
+
+func TestRestartKeepsTheGame(t *testing.T) {
+	r := startDaemon(t, nil)
+	pw := r.cfg.Hub.Password.Value
+	alice, bob := NewPlayer(r.d.Hub(), "alice", pw), NewPlayer(r.d.Hub(), "bob", pw)
+	sent(t)(alice.Send(Mail{To: "games@localhost", Subject: "hi", Body: "hi"}))
+	await(t, alice, "your personal address")
+	sent(t)(alice.Reply("new chess vs bob@localhost as white"))
+	await(t, bob, "challenges you")
+	sent(t)(bob.Reply("accept"))
+	await(t, alice, "It is your move.")
+	r.stop()
+	// The hub is in memory and went with the daemon: a new one starts with
+	// empty mailboxes, but the store keeps the game and the tokens.
+	cfg := r.cfg
+	d2, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d2.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d2.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	alice2 := NewPlayer(d2.Hub(), "alice", pw)
+	token := alice.Inbox[len(alice.Inbox)-1].ReplyTo
+	sent(t)(alice2.Send(Mail{To: token, Subject: "Re: [bp-1]", Body: "e4"}))
+	await(t, alice2, "Your move e4 was accepted.")
+}
