@@ -181,3 +181,38 @@ func TestRestartKeepsTheGame(t *testing.T) {
 	sent(t)(alice2.Send(Mail{To: token, Subject: "Re: [bp-1]", Body: "e4"}))
 	await(t, alice2, "Your move e4 was accepted.")
 }
+
+// TestEndToEndSecretMovesByMail plays Seachess through the hub: White's
+// submarine dives and moves under water (secret moves: black is told only
+// that a hidden move was made, with its commitment), and when the game ends
+// both players get the moves revealed with the openings of the commitments.
+func TestEndToEndSecretMovesByMail(t *testing.T) {
+	r := startDaemon(t, nil)
+	pw := r.cfg.Hub.Password.Value
+	alice, bob := NewPlayer(r.d.Hub(), "alice", pw), NewPlayer(r.d.Hub(), "bob", pw)
+	sent(t)(alice.Send(Mail{To: "games@localhost", Subject: "hi", Body: "hi"}))
+	await(t, alice, "your personal address")
+	sent(t)(alice.Reply("new seachess vs bob@localhost as white"))
+	await(t, bob, "challenges you to a game of Seachess")
+	sent(t)(bob.Reply("accept"))
+	await(t, alice, "It is your move.")
+	moves := []string{"Bj2-j3", "Bj11-j10", "Bi2-i3", "Bi11-i10", "Bh2-h3", "Bh11-h10", "Bg2-g3", "Bg11-g10"}
+	for i, m := range moves {
+		p := []*Player{alice, bob}[i%2]
+		sent(t)(p.Reply(m))
+		await(t, p, "Your move "+m+" was accepted")
+	}
+	sent(t)(alice.Reply("Sd1v-e3"))
+	await(t, alice, "Your move Sd1v-e3 was accepted")
+	hidden := await(t, bob, "White made a hidden move")
+	if strings.Contains(hidden.Text(), "e3") || !strings.Contains(hidden.Text(), "Commitments to secret moves") {
+		t.Errorf("black's mail about the hidden move:\n%s", hidden.Text())
+	}
+	sent(t)(bob.Reply("resign"))
+	for _, p := range []*Player{alice, bob} {
+		final := await(t, p, "Game over: White wins: Black resigned")
+		if !strings.Contains(final.Text(), "Sd1v-e3") || !strings.Contains(final.Text(), "Openings of the commitments") {
+			t.Errorf("final mail to %s does not reveal the secret move:\n%s", p.Address, final.Text())
+		}
+	}
+}
