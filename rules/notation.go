@@ -88,8 +88,7 @@ type Diagnose func(input string) (kind ErrorKind, reason, ruling string)
 
 // Match finds the legal move a player meant. It tries, in turn, the exact
 // text, the text without check or mate marks, the same ignoring case, and the
-// same without "-" separators (and without "x" when the player wrote none:
-// an "x" written must be a capture); the first level with exactly one move
+// same without "-" and "x" separators; the first level with exactly one move
 // wins, and a level with several gives an Ambiguous error listing them. When
 // nothing matches, diagnose (if not nil) says why, and the error lists the
 // nearest legal moves.
@@ -113,25 +112,11 @@ func Match(input string, cands []Candidate, diagnose Diagnose) (Move, error) {
 	if len(found) == 1 {
 		return found[0].Move, nil
 	}
-	// The loosest level drops "-" and, when the player wrote none, "x": a
-	// capture may be written without its "x", but an "x" the player wrote
-	// must be matched by a capture ("Nxe5" is no move to an empty e5).
-	loosest := looseKey
-	if strings.ContainsRune(strings.ToLower(text), 'x') {
-		loosest = func(s string) string {
-			return strings.Map(func(r rune) rune {
-				if r == '-' || r == ':' || unicode.IsSpace(r) {
-					return -1
-				}
-				return r
-			}, strings.ToLower(stripMarks(s)))
-		}
-	}
 	levels := []func(string) string{
 		func(s string) string { return s },
 		stripMarks,
 		func(s string) string { return strings.ToLower(stripMarks(s)) },
-		loosest,
+		looseKey,
 	}
 	// Forms are compacted once, not at every level.
 	compact := make([][]string, len(cands))

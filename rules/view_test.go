@@ -122,8 +122,6 @@ func TestMatch(t *testing.T) {
 		{"nbd2", 3, 0},
 		{"Ce5 - M (h)", 5, 0},
 		{"ce5m", 5, 0},
-		{"Ng1xf3", -1, rules.Illegal}, // an "x" written must be a capture
-		{"bb2c3", 0, 0},               // a capture may omit its "x"
 		{"o-o", 6, 0},
 		{"Qh5", -1, rules.Illegal},
 		{"", -1, rules.Unreadable},
