@@ -1,12 +1,12 @@
 package chess
 
 import (
-	"errors"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
 func mustFEN(t testing.TB, fen string) *State {
@@ -21,18 +21,7 @@ func mustFEN(t testing.TB, fen string) *State {
 // play parses and applies moves, failing the test on any error.
 func play(t testing.TB, s *State, moves ...string) *State {
 	t.Helper()
-	for _, text := range moves {
-		m, err := s.Parse(text)
-		if err != nil {
-			t.Fatalf("%s: %v", text, err)
-		}
-		next, _, err := s.Apply(m)
-		if err != nil {
-			t.Fatalf("%s: %v", text, err)
-		}
-		s = next.(*State)
-	}
-	return s
+	return rulestest.PlayFrom(t, s, moves...).(*State)
 }
 
 // from lists the SAN of the legal moves of the piece on square sq, sorted.
@@ -59,15 +48,7 @@ func allMoves(s *State) string {
 // parseErr parses text expecting a *rules.MoveError.
 func parseErr(t testing.TB, s *State, text string) *rules.MoveError {
 	t.Helper()
-	m, err := s.Parse(text)
-	if err == nil {
-		t.Fatalf("%q parsed as %s, want an error", text, s.Format(m))
-	}
-	var me *rules.MoveError
-	if !errors.As(err, &me) {
-		t.Fatalf("%q: %v is not a *rules.MoveError", text, err)
-	}
-	return me
+	return rulestest.ParseError(t, s, text)
 }
 
 // wantErr checks that text is refused with a reason containing reason and

@@ -238,6 +238,28 @@ func Play(t testing.TB, v rules.Variant, opt rules.Options, moves ...string) rul
 	if err != nil {
 		t.Fatal(err)
 	}
+	return PlayFrom(t, s, moves...)
+}
+
+// ParseError parses text, which must be refused, and returns its
+// *rules.MoveError (failing the test otherwise).
+func ParseError(t testing.TB, s rules.State, text string) *rules.MoveError {
+	t.Helper()
+	m, err := s.Parse(text)
+	if err == nil {
+		t.Fatalf("%q parsed as %s, want an error", text, s.Format(m))
+	}
+	var me *rules.MoveError
+	if !errors.As(err, &me) {
+		t.Fatalf("%q: %v is not a *rules.MoveError", text, err)
+	}
+	return me
+}
+
+// PlayFrom applies moves given as text to s, failing the test on any error,
+// and returns the final state.
+func PlayFrom(t testing.TB, s rules.State, moves ...string) rules.State {
+	t.Helper()
 	for i, text := range moves {
 		m, err := s.Parse(text)
 		if err != nil {

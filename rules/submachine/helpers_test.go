@@ -1,7 +1,6 @@
 package submachine
 
 import (
-	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -106,13 +105,5 @@ func has(s rules.State, text string) bool {
 // parseErr parses text expecting a *rules.MoveError.
 func parseErr(t testing.TB, s rules.State, text string) *rules.MoveError {
 	t.Helper()
-	m, err := s.Parse(text)
-	if err == nil {
-		t.Fatalf("%q parsed as %s, want an error", text, s.Format(m))
-	}
-	var me *rules.MoveError
-	if !errors.As(err, &me) {
-		t.Fatalf("%q: error %v is not a MoveError", text, err)
-	}
-	return me
+	return rulestest.ParseError(t, s, text)
 }

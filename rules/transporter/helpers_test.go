@@ -1,7 +1,6 @@
 package transporter
 
 import (
-	"errors"
 	"reflect"
 	"sort"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
 // layout writes a position string from piece specs such as "Af1", "ae10"
@@ -99,31 +99,13 @@ func wantMoves(t testing.TB, s rules.State, sq string, want ...string) {
 // play applies moves given as text and returns the final state.
 func play(t testing.TB, s rules.State, moves ...string) rules.State {
 	t.Helper()
-	for i, text := range moves {
-		m, err := s.Parse(text)
-		if err != nil {
-			t.Fatalf("move %d %q: %v", i+1, text, err)
-		}
-		s, _, err = s.Apply(m)
-		if err != nil {
-			t.Fatalf("move %d %q: %v", i+1, text, err)
-		}
-	}
-	return s
+	return rulestest.PlayFrom(t, s, moves...)
 }
 
 // moveErr parses text and returns the *MoveError it must give.
 func moveErr(t testing.TB, s rules.State, text string) *rules.MoveError {
 	t.Helper()
-	m, err := s.Parse(text)
-	if err == nil {
-		t.Fatalf("%q parsed as %s, want an error", text, s.Format(m))
-	}
-	var me *rules.MoveError
-	if !errors.As(err, &me) {
-		t.Fatalf("%q: %v is not a MoveError", text, err)
-	}
-	return me
+	return rulestest.ParseError(t, s, text)
 }
 
 // wantErr checks that text is refused with the ruling and a reason
