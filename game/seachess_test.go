@@ -1,12 +1,9 @@
 package game
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/bottlepost/bottlepost/store"
 )
 
 // seachessGame plays a Seachess game by mail in which White dives a
@@ -104,27 +101,12 @@ func TestSecretMovesRevealedAndVerified(t *testing.T) {
 		m := f.last(who)
 		f.mustContain(m, "Game over: White wins: Black resigned", "Sd1v-e3", "sSe3-f5", "Openings of the commitments", `"Sd1v-e3" key `)
 	}
-	var x *store.Export
-	if err := f.st.View(func(tx *store.Tx) error {
-		var err error
-		x, err = tx.Export(1)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	var pgn bytes.Buffer
-	if err := Export(&pgn, x); err != nil {
-		t.Fatal(err)
-	}
-	res, err := Verify(bytes.NewReader(pgn.Bytes()))
-	if err != nil {
-		t.Fatalf("verify: %v\n%s", err, pgn.String())
-	}
+	pgn, res := exportGame(t, f, 1)
 	if res.Secret != 2 || res.Moves != 12 {
 		t.Errorf("verified %d moves, %d secret; want 12 and 2", res.Moves, res.Secret)
 	}
-	if folded := strings.Join(strings.Fields(pgn.String()), " "); !strings.Contains(folded, "secret move of White, commitment "+commitOf(black[0])) {
-		t.Errorf("the PGN does not reveal the secret move with its commitment:\n%s", pgn.String())
+	if folded := strings.Join(strings.Fields(pgn), " "); !strings.Contains(folded, "secret move of White, commitment "+commitOf(black[0])) {
+		t.Errorf("the PGN does not reveal the secret move with its commitment:\n%s", pgn)
 	}
 }
 

@@ -75,24 +75,9 @@ func TestEveryVariantPlaysToTheEndByMail(t *testing.T) {
 			for _, who := range []string{alice, bob} {
 				f.mustContain(f.last(who), "Game over: ", "Result: ", "The full record")
 			}
-			var x *store.Export
-			if err := f.st.View(func(tx *store.Tx) error {
-				var err error
-				x, err = tx.Export(id)
-				return err
-			}); err != nil {
-				t.Fatal(err)
-			}
-			var pgn bytes.Buffer
-			if err := Export(&pgn, x); err != nil {
-				t.Fatal(err)
-			}
-			res, err := Verify(bytes.NewReader(pgn.Bytes()))
-			if err != nil {
-				t.Fatalf("verify: %v\n%s", err, pgn.String())
-			}
-			if res.Moves == 0 || !strings.Contains(pgn.String(), `[VariantID "`+v.ID()+`"]`) {
-				t.Errorf("export: %+v\n%s", res, pgn.String())
+			pgn, res := exportGame(t, f, id)
+			if res.Moves == 0 || !strings.Contains(pgn, `[VariantID "`+v.ID()+`"]`) {
+				t.Errorf("export: %+v\n%s", res, pgn)
 			}
 		})
 	}
@@ -160,6 +145,29 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	if plies[len(plies)-1].Err == nil {
 		t.Errorf("illegal Qh3 replayed")
 	}
+}
+
+// exportGame exports a finished game as PGN and verifies it, failing the
+// test when either fails.
+func exportGame(t *testing.T, f *fixture, id uint64) (string, *Verification) {
+	t.Helper()
+	var x *store.Export
+	if err := f.st.View(func(tx *store.Tx) error {
+		var err error
+		x, err = tx.Export(id)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var pgn bytes.Buffer
+	if err := Export(&pgn, x); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Verify(bytes.NewReader(pgn.Bytes()))
+	if err != nil {
+		t.Fatalf("verify: %v\n%s", err, pgn.String())
+	}
+	return pgn.String(), res
 }
 
 func variantOf(t *testing.T, id string) rules.Variant {
