@@ -238,10 +238,13 @@ func Perft(s State, depth int) uint64 {
 	if p, ok := s.(Perfter); ok {
 		return p.Perft(depth)
 	}
-	return perft(s, depth)
+	return ApplyPerft(s, depth)
 }
 
-func perft(s State, depth int) uint64 {
+// ApplyPerft is perft through the public Moves and Apply only, never a
+// state's own fast path: the reference a variant's fast perft is tested
+// against. Moves Apply refuses are not counted.
+func ApplyPerft(s State, depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
@@ -254,7 +257,7 @@ func perft(s State, depth int) uint64 {
 		if depth == 1 {
 			n++
 		} else {
-			n += perft(next, depth-1)
+			n += ApplyPerft(next, depth-1)
 		}
 	}
 	return n

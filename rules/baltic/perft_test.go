@@ -203,28 +203,12 @@ func TestPerftStart(t *testing.T) {
 				t.Errorf("%s seed %d depth %d: perft %d, want %d", c.rs, c.seed, d, got, c.want[d-1])
 			}
 			if d <= 3 {
-				if generic := genericPerft(s, d); generic != got {
+				if generic := rules.ApplyPerft(s, d); generic != got {
 					t.Errorf("%s depth %d: fast perft %d, Moves/Apply %d", c.rs, d, got, generic)
 				}
 			}
 		}
 	}
-}
-
-// genericPerft counts through Moves and Apply (the path players take).
-func genericPerft(s rules.State, depth int) uint64 {
-	if depth == 0 {
-		return 1
-	}
-	var n uint64
-	for _, m := range s.Moves() {
-		next, _, err := s.Apply(m)
-		if err != nil {
-			panic(err)
-		}
-		n += genericPerft(next, depth-1)
-	}
-	return n
 }
 
 // TestPerftMidgame compares the engine with the reference from positions
@@ -244,7 +228,7 @@ func TestPerftMidgame(t *testing.T) {
 					if got, want := rules.Perft(s, 3), refFrom(st).perft(3); got != want {
 						t.Fatalf("%s %q: perft 3 = %d, reference %d", rs, boardText(&st.cells), got, want)
 					}
-					if got, want := rules.Perft(s, 2), genericPerft(s, 2); got != want {
+					if got, want := rules.Perft(s, 2), rules.ApplyPerft(s, 2); got != want {
 						t.Fatalf("%s %q: perft 2 = %d, Moves/Apply %d", rs, boardText(&st.cells), got, want)
 					}
 					checked++

@@ -483,23 +483,6 @@ func TestRandomGamesAgainstReference(t *testing.T) {
 	}
 }
 
-// applyPerft counts leaves through the public Moves and Apply, judging game
-// ends as Apply does.
-func applyPerft(s rules.State, depth int) uint64 {
-	if depth == 0 {
-		return 1
-	}
-	var n uint64
-	for _, m := range s.Moves() {
-		next, _, err := s.Apply(m)
-		if err != nil {
-			panic(err)
-		}
-		n += applyPerft(next, depth-1)
-	}
-	return n
-}
-
 // TestPerftMatchesApply checks the make/unmake perft against Apply where
 // games end inside the tree: the fifty-move rule, a repetition coming round
 // a third time, bare kings, and a middle game.
@@ -522,7 +505,7 @@ func TestPerftMatchesApply(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got, want := rules.Perft(tt.s, tt.depth), applyPerft(tt.s, tt.depth); got != want {
+			if got, want := rules.Perft(tt.s, tt.depth), rules.ApplyPerft(tt.s, tt.depth); got != want {
 				t.Errorf("perft %d = %d, through Apply %d", tt.depth, got, want)
 			}
 		})
