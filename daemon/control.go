@@ -21,8 +21,8 @@ import (
 const ControlSocket = "control.sock"
 
 // serveControl answers requests on the control socket until it is closed.
-// One request per connection: "backup PATH" or "export GAME PATH" → "ok"
-// or "error TEXT".
+// One request per connection: "backup PATH", "compact PATH" or
+// "export GAME PATH" → "ok" or "error TEXT".
 func (d *Daemon) serveControl(ln net.Listener) {
 	for {
 		c, err := ln.Accept()
@@ -48,6 +48,17 @@ func (d *Daemon) serveControl(ln net.Listener) {
 					return
 				}
 				d.log.Info("backup written", "path", arg)
+				fmt.Fprintln(c, "ok")
+			case "compact":
+				if !filepath.IsAbs(arg) {
+					fmt.Fprintln(c, "error the path of the compacted copy must be absolute")
+					return
+				}
+				if err := d.st.Compact(arg); err != nil {
+					fmt.Fprintln(c, "error", err)
+					return
+				}
+				d.log.Info("compacted copy written", "path", arg)
 				fmt.Fprintln(c, "ok")
 			case "export":
 				id, path, _ := strings.Cut(arg, " ")

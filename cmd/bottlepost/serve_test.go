@@ -91,6 +91,9 @@ func TestServeStartsReloadsAndStopsCleanly(t *testing.T) {
 	if fi, err := os.Stat(copyPath); err != nil || fi.Size() == 0 {
 		t.Errorf("no backup written: %v", err)
 	}
+	if code, out, stderr := runCLI("compact", filepath.Join(dir, "compact.db"), "--data", filepath.Join(dir, "data")); code != 0 || !strings.Contains(out, "running service") {
+		t.Errorf("online compaction: exit %d, %q %q", code, out, stderr)
+	}
 	// Export goes through the running service too (no game 1 exists yet: the
 	// service's own answer comes back, not a lock timeout).
 	if code, _, stderr := runCLI("export", "1", "--data", filepath.Join(dir, "data")); code != 1 || !strings.Contains(stderr, "not found") {

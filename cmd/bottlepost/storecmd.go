@@ -45,6 +45,7 @@ func (s *storeFlags) open(readOnly bool) (*store.Store, error) {
 func init() {
 	commands["export"] = command{"export GAME [--data DIR] [-o FILE]  write a finished game as PGN with its proofs", runExport}
 	commands["verify"] = command{"verify FILE [RECORDS:HEAD...]  check an exported game: chain, commitments, legality", runVerify}
+	commands["compact"] = command{"compact FILE [--data DIR]  write a compacted copy of the database (swap it in while stopped)", runCompact}
 	commands["backup"] = command{"backup FILE [--data DIR]  copy the database while the service runs", runBackup}
 }
 
@@ -216,5 +217,45 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "backed up %s to %s (the master key file is not included: keep it apart)\n", st.Path(), dst)
+	return 0
+}
+
+func runCompact(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var sf storeFlags
+	sf.register(fs)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "usage: bottlepost compact FILE [--data DIR]")
+		return 2
+	}
+	dst, err := filepath.Abs(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "bottlepost: compact:", err)
+		return 2
+	}
+	note := "stop the service, keep the old file, and move the copy into its place to use it"
+	if _, err := daemon.Request(sf.data, "compact "+dst); err == nil {
+		fmt.Fprintf(stdout, "wrote a compacted copy of the running service's database to %s; %s\n", dst, note)
+		return 0
+	} else if !errors.Is(err, daemon.ErrNotRunning) {
+		fmt.Fprintln(stderr, "bottlepost: compact:", err)
+		return 1
+	}
+	st, err := sf.open(true)
+	if err != nil {
+		fmt.Fprintln(stderr, "bottlepost: compact:", err)
+		return 1
+	}
+	defer st.Close()
+	if err := st.Compact(dst); err != nil {
+		fmt.Fprintln(stderr, "bottlepost: compact:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote a compacted copy of %s to %s; %s\n", st.Path(), dst, note)
 	return 0
 }

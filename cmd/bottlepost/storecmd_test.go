@@ -84,6 +84,13 @@ func TestCLIExportVerifyBackup(t *testing.T) {
 	if code, _, stderr := runCLI("export", "1", "--db", backup, "--key", filepath.Join(dir, "bottlepost.key")); code != 0 {
 		t.Errorf("export from the backup: %d %s", code, stderr)
 	}
+	compacted := filepath.Join(t.TempDir(), "compact.db")
+	if code, out, stderr := runCLI("compact", compacted, "--data", dir); code != 0 || !strings.Contains(out, "compacted copy") {
+		t.Fatalf("compact: %d %q %q", code, out, stderr)
+	}
+	if code, _, stderr := runCLI("export", "1", "--db", compacted, "--key", filepath.Join(dir, "bottlepost.key")); code != 0 {
+		t.Errorf("export from the compacted copy: %d %s", code, stderr)
+	}
 	if code, _, _ := runCLI("verify", "/nonexistent/file.pgn"); code != 2 {
 		t.Errorf("verify of a missing file: exit %d", code)
 	}
