@@ -181,47 +181,21 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 }
 
 func runBackup(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var sf storeFlags
-	sf.register(fs)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: bottlepost backup FILE [--data DIR]")
-		return 2
-	}
-	dst, err := filepath.Abs(pos[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "bottlepost: backup:", err)
-		return 2
-	}
-	// A running service holds the database: ask it to write the copy.
-	if _, err := daemon.Request(sf.data, "backup "+dst); err == nil {
-		fmt.Fprintf(stdout, "backed up the running service's database to %s (the master key file is not included: keep it apart)\n", dst)
-		return 0
-	} else if !errors.Is(err, daemon.ErrNotRunning) {
-		fmt.Fprintln(stderr, "bottlepost: backup:", err)
-		return 1
-	}
-	st, err := sf.open(true)
-	if err != nil {
-		fmt.Fprintln(stderr, "bottlepost: backup:", err)
-		return 1
-	}
-	defer st.Close()
-	if err := st.BackupFile(dst); err != nil {
-		fmt.Fprintln(stderr, "bottlepost: backup:", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "backed up %s to %s (the master key file is not included: keep it apart)\n", st.Path(), dst)
-	return 0
+	return copyDatabase("backup", args, stdout, stderr, (*store.Store).BackupFile,
+		"backed up %s to %s (the master key file is not included: keep it apart)")
 }
 
 func runCompact(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
+	return copyDatabase("compact", args, stdout, stderr, (*store.Store).Compact,
+		"wrote a compacted copy of %s to %s; stop the service, keep the old file, and move the copy into its place to use it")
+}
+
+// copyDatabase is backup and compact: write a copy of the database to FILE.
+// A running service holds the database, so it is asked to write the copy
+// (verb is the control request); otherwise the database is opened here.
+// done describes the result, given the source and the copy's path.
+func copyDatabase(verb string, args []string, stdout, stderr io.Writer, write func(*store.Store, string) error, done string) int {
+	fs := flag.NewFlagSet(verb, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var sf storeFlags
 	sf.register(fs)
@@ -230,32 +204,31 @@ func runCompact(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: bottlepost compact FILE [--data DIR]")
+		fmt.Fprintf(stderr, "usage: bottlepost %s FILE [--data DIR]\n", verb)
 		return 2
 	}
 	dst, err := filepath.Abs(pos[0])
 	if err != nil {
-		fmt.Fprintln(stderr, "bottlepost: compact:", err)
+		fmt.Fprintf(stderr, "bottlepost: %s: %v\n", verb, err)
 		return 2
 	}
-	note := "stop the service, keep the old file, and move the copy into its place to use it"
-	if _, err := daemon.Request(sf.data, "compact "+dst); err == nil {
-		fmt.Fprintf(stdout, "wrote a compacted copy of the running service's database to %s; %s\n", dst, note)
+	if _, err := daemon.Request(sf.data, verb+" "+dst); err == nil {
+		fmt.Fprintf(stdout, done+"\n", "the running service's database", dst)
 		return 0
 	} else if !errors.Is(err, daemon.ErrNotRunning) {
-		fmt.Fprintln(stderr, "bottlepost: compact:", err)
+		fmt.Fprintf(stderr, "bottlepost: %s: %v\n", verb, err)
 		return 1
 	}
 	st, err := sf.open(true)
 	if err != nil {
-		fmt.Fprintln(stderr, "bottlepost: compact:", err)
+		fmt.Fprintf(stderr, "bottlepost: %s: %v\n", verb, err)
 		return 1
 	}
 	defer st.Close()
-	if err := st.Compact(dst); err != nil {
-		fmt.Fprintln(stderr, "bottlepost: compact:", err)
+	if err := write(st, dst); err != nil {
+		fmt.Fprintf(stderr, "bottlepost: %s: %v\n", verb, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "wrote a compacted copy of %s to %s; %s\n", st.Path(), dst, note)
+	fmt.Fprintf(stdout, done+"\n", st.Path(), dst)
 	return 0
 }
