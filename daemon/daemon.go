@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,6 +40,7 @@ type Daemon struct {
 	ours    []string
 
 	imapCfg mailer.IMAPConfig
+	ctl     net.Listener // the control socket, bound by Start
 	pruned  time.Time // the last pruning of processed message ids (hourly)
 }
 
@@ -108,9 +110,18 @@ func (d *Daemon) Store() *store.Store { return d.st }
 // Hub is the embedded mail hub, or nil when a mail server is configured.
 func (d *Daemon) Hub() *mailer.Hub { return d.hub }
 
-// Start binds the listeners: the embedded hub when no IMAP server is
-// configured; then the IMAP and SMTP settings point at it.
+// Start binds the listeners: the control socket (so that once Start has
+// returned, backup and export requests reach this daemon), and the embedded
+// hub when no IMAP server is configured; then the IMAP and SMTP settings
+// point at it.
 func (d *Daemon) Start() error {
+	if d.ctl == nil {
+		ctl, err := d.listenControl()
+		if err != nil {
+			return err
+		}
+		d.ctl = ctl
+	}
 	local, _, _ := strings.Cut(d.cfg.Service.Address, "@")
 	var smtpCfg mailer.SMTPConfig
 	if d.cfg.Embedded() {
@@ -171,12 +182,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ctl, err := d.listenControl()
-	if err != nil {
-		return err
-	}
-	defer ctl.Close()
-	go d.serveControl(ctl)
+	go d.serveControl(d.ctl)
 	var wg sync.WaitGroup
 	src, err := mailer.NewIMAPSource(d.imapCfg, d.log)
 	if err != nil {
@@ -277,6 +283,9 @@ func (d *Daemon) HandleRaw(raw []byte) error {
 }
 
 func (d *Daemon) close() {
+	if d.ctl != nil {
+		d.ctl.Close()
+	}
 	if d.hub != nil {
 		d.hub.Close()
 	}
