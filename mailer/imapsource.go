@@ -1,13 +1,20 @@
 package mailer
 
 import (
+	"bufio"
+	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"net/mail"
+	"net/textproto"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -15,7 +22,8 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 )
 
-// Handler takes one raw message. nil means it is done with (the source
+// Handler takes one raw message; it may be called for several messages at
+// once (of different senders). nil means it is done with (the source
 // marks it processed); an error means it must be offered again later (a
 // system error: the store failing, say).
 type Handler func(raw []byte) error
@@ -33,7 +41,10 @@ type IMAPConfig struct {
 	// IdleRefresh ends and renews IDLE this often (servers drop it after 30 min).
 	IdleRefresh time.Duration
 	// MaxBytes is the size above which a message is not fetched.
-	MaxBytes  int64
+	MaxBytes int64
+	// Workers is how many messages (of different senders) are handed to the
+	// Handler at once; default 16. The Handler must be safe for concurrent use.
+	Workers   int
 	TLSConfig *tls.Config
 	// Timeout is the longest the server may stay silent while it owes an
 	// answer (connecting, logging in, a command); then the connection is
@@ -91,6 +102,9 @@ func NewIMAPSource(cfg IMAPConfig, log *slog.Logger) (*IMAPSource, error) {
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = time.Minute
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 16
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -154,14 +168,22 @@ func (s *IMAPSource) client(conn net.Conn, opts *imapclient.Options) (*imapclien
 type watchdog struct {
 	d     time.Duration
 	t     *time.Timer
+	conn  net.Conn
 	fired atomic.Bool
 }
 
 func newWatchdog(d time.Duration, conn net.Conn) *watchdog {
-	w := &watchdog{d: d}
-	w.t = time.AfterFunc(d, func() { w.fired.Store(true); conn.Close() })
+	w := &watchdog{d: d, conn: conn}
+	w.t = time.AfterFunc(d, w.fire)
 	return w
 }
+
+func (w *watchdog) fire() { w.fired.Store(true); w.conn.Close() }
+
+// bound guards one command sent while the watchdog is paused (the workers'
+// flags): the connection is dropped if the answer takes longer than the
+// timeout. Call the returned function when the answer came.
+func (w *watchdog) bound() func() bool { return time.AfterFunc(w.d, w.fire).Stop }
 
 func (w *watchdog) pause()  { w.t.Stop() }
 func (w *watchdog) resume() { w.t.Reset(w.d) }
@@ -285,11 +307,12 @@ func (s *IMAPSource) idle(ctx context.Context, c *imapclient.Client, wake chan s
 	return nil
 }
 
-// fetchNew handles every unseen message: its size is checked first; it is
-// fetched without setting \Seen, handed over, and once handled it is flagged
-// \Seen at once (so a connection lost later does not hand it over again),
-// and the handled ones are then moved away together. pending reports a
-// message left for retry.
+// fetchNew handles every unseen message. Sizes are checked first; the
+// bodies are fetched without setting \Seen, fetchChunk messages to a
+// command, and handed over concurrently (see handleAll); the handled ones
+// of each chunk are flagged \Seen at once in one command (so a connection
+// lost later does not hand them over again), and all are then moved away
+// together. pending reports a message left for retry.
 func (s *IMAPSource) fetchNew(c *imapclient.Client, handle Handler, wd *watchdog) (pending bool, err error) {
 	data, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagSeen, imap.FlagDeleted}}, nil).Wait()
 	if err != nil {
@@ -303,7 +326,20 @@ func (s *IMAPSource) fetchNew(c *imapclient.Client, handle Handler, wd *watchdog
 	if err != nil {
 		return false, fmt.Errorf("mailer: imap: fetch sizes: %w", err)
 	}
+	slices.SortFunc(sizes, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
 	now := time.Now()
+	var todo []imap.UID
+	var oversized imap.UIDSet
+	chunkBytes := int64(0)
+	flush := func() error {
+		if len(todo) == 0 {
+			return nil
+		}
+		p, err := s.fetchChunk(c, todo, handle, wd, now)
+		pending = pending || p
+		todo, chunkBytes = nil, 0
+		return err
+	}
 	for _, m := range sizes {
 		if r, ok := s.retries[m.UID]; ok && now.Before(r.next) {
 			pending = true
@@ -311,47 +347,177 @@ func (s *IMAPSource) fetchNew(c *imapclient.Client, handle Handler, wd *watchdog
 		}
 		if s.cfg.MaxBytes > 0 && m.RFC822Size > s.cfg.MaxBytes {
 			s.log.Warn("message too large; not fetched", "uid", m.UID, "size", m.RFC822Size, "limit", s.cfg.MaxBytes)
-			if err := s.markHandled(c, m.UID); err != nil {
-				return pending, err
-			}
+			oversized.AddNum(m.UID)
 			continue
 		}
-		section := &imap.FetchItemBodySection{Peek: true}
-		msgs, err := c.Fetch(imap.UIDSetNum(m.UID), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-		if err != nil {
-			return pending, fmt.Errorf("mailer: imap: fetch %d: %w", m.UID, err)
+		if len(todo) == fetchChunk || (len(todo) > 0 && chunkBytes+m.RFC822Size > fetchChunkBytes) {
+			if err := flush(); err != nil {
+				return pending, err
+			}
 		}
-		if len(msgs) == 0 {
-			continue // expunged meanwhile
+		todo = append(todo, m.UID)
+		chunkBytes += m.RFC822Size
+	}
+	if err := flush(); err != nil {
+		return pending, err
+	}
+	if err := s.markHandled(c, oversized); err != nil {
+		return pending, err
+	}
+	return pending, s.moveHandled(c)
+}
+
+// fetchChunk is at most fetchChunk messages a FETCH brings, and about the
+// most bytes (a single bigger message still comes alone).
+const (
+	fetchChunk      = 64
+	fetchChunkBytes = 8 << 20
+)
+
+// fetchChunk fetches the bodies of uids in one command and hands them to
+// the handler; each message handled is flagged \Seen at once (workers send
+// their STORE commands side by side on the one connection). When flagging
+// fails the connection is taken for broken: no further message is handed
+// over, and the error ends the session.
+func (s *IMAPSource) fetchChunk(c *imapclient.Client, uids []imap.UID, handle Handler, wd *watchdog, now time.Time) (pending bool, err error) {
+	section := &imap.FetchItemBodySection{Peek: true}
+	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		return false, fmt.Errorf("mailer: imap: fetch %d messages: %w", len(uids), err)
+	}
+	// Some may have been expunged meanwhile; the order is the mailbox's.
+	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
+	raws := make([][]byte, len(msgs))
+	for i, m := range msgs {
+		raws[i] = m.FindBodySection(section)
+	}
+	var mu sync.Mutex
+	flag := func(i int) error {
+		uid := msgs[i].UID
+		defer wd.bound()()
+		if err := c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
+			return fmt.Errorf("mailer: imap: flag %d seen: %w", uid, err)
 		}
-		raw := msgs[0].FindBodySection(section)
-		wd.pause()
-		err = handle(raw)
-		wd.resume()
-		if err != nil {
+		if s.cfg.Processed != "" {
+			mu.Lock()
+			s.unmoved.AddNum(uid)
+			mu.Unlock()
+		}
+		return nil
+	}
+	wd.pause() // the handler may take its time; each flag has its own bound
+	errs, broken := handleAll(raws, handle, s.cfg.Workers, flag)
+	wd.resume()
+	for i, m := range msgs {
+		switch err := errs[i]; {
+		case err == errNotHandled:
+			pending = true
+		case err != nil:
 			r := s.retries[m.UID]
 			r.n++
 			r.next = now.Add(min(s.cfg.MinBackoff<<min(r.n, 16), s.cfg.MaxBackoff))
 			s.retries[m.UID] = r
 			s.log.Error("message not handled; it stays for retry", "uid", m.UID, "attempt", r.n, "err", err)
 			pending = true
-			continue
-		}
-		delete(s.retries, m.UID)
-		if err := s.markHandled(c, m.UID); err != nil {
-			return pending, err
+		default:
+			delete(s.retries, m.UID)
 		}
 	}
-	return pending, s.moveHandled(c)
+	return pending, broken
 }
 
-// markHandled flags a message \Seen and notes it for the move.
-func (s *IMAPSource) markHandled(c *imapclient.Client, uid imap.UID) error {
-	if err := c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
-		return fmt.Errorf("mailer: imap: flag %d seen: %w", uid, err)
+// errNotHandled marks a message handleAll did not hand over because the
+// connection broke first.
+var errNotHandled = errors.New("mailer: not handled")
+
+// handleAll hands raws to handle, up to workers at a time, and returns each
+// one's result; after each message handled without error, done(i) records
+// it. Mail of one sender is handled in the order given, one after the other
+// (a player's "move" and then "resign" must not swap); different senders'
+// mail concurrently, so that the game service can commit many messages
+// together. When done fails, nothing more is handed over (those left get
+// errNotHandled) and its error is returned.
+func handleAll(raws [][]byte, handle Handler, workers int, done func(i int) error) ([]error, error) {
+	errs := make([]error, len(raws))
+	var keys []string
+	groups := map[string][]int{}
+	for i, raw := range raws {
+		k := senderKey(raw)
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	var (
+		mu     sync.Mutex
+		broken error
+	)
+	isBroken := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return broken != nil
+	}
+	work := make(chan []int)
+	var wg sync.WaitGroup
+	for range min(max(workers, 1), len(keys)) {
+		wg.Go(func() {
+			for g := range work {
+				for _, i := range g {
+					if isBroken() {
+						errs[i] = errNotHandled
+						continue
+					}
+					if errs[i] = handle(raws[i]); errs[i] != nil {
+						continue
+					}
+					if err := done(i); err != nil {
+						mu.Lock()
+						if broken == nil {
+							broken = err
+						}
+						mu.Unlock()
+					}
+				}
+			}
+		})
+	}
+	for _, k := range keys {
+		work <- groups[k]
+	}
+	close(work)
+	wg.Wait()
+	return errs, broken
+}
+
+// senderKey is the lowercased address in a raw message's From field, or
+// the field as it is when it does not parse ("" when there is none): mail
+// with the same key is handled in order.
+func senderKey(raw []byte) string {
+	end := bytes.Index(raw, []byte("\r\n\r\n"))
+	if end < 0 {
+		end = len(raw)
+	}
+	hdr, err := textproto.NewReader(bufio.NewReader(bytes.NewReader(append(raw[:end:end], "\r\n\r\n"...)))).ReadMIMEHeader()
+	if err != nil && len(hdr) == 0 {
+		return ""
+	}
+	from := hdr.Get("From")
+	if a, err := mail.ParseAddress(from); err == nil {
+		return strings.ToLower(a.Address)
+	}
+	return strings.ToLower(strings.TrimSpace(from))
+}
+
+// markHandled flags messages \Seen and notes them for the move.
+func (s *IMAPSource) markHandled(c *imapclient.Client, uids imap.UIDSet) error {
+	if len(uids) == 0 {
+		return nil
+	}
+	if err := c.Store(uids, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
+		return fmt.Errorf("mailer: imap: flag %v seen: %w", uids, err)
 	}
 	if s.cfg.Processed != "" {
-		s.unmoved.AddNum(uid)
+		s.unmoved = append(s.unmoved, uids...)
 	}
 	return nil
 }

@@ -1,10 +1,12 @@
 package mailer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -426,5 +428,64 @@ func TestHubIdleReportsEarlierMail(t *testing.T) {
 	// The session is still usable.
 	if err := c.Noop().Wait(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// handleAll keeps each sender's mail in order and handles different
+// senders side by side: Alice's first message waits until Bob's has been
+// handled, which can only happen when they run concurrently; Alice's three
+// come in the order given. A failed flag stops the hand-over.
+func TestHandleAllOrderPerSenderConcurrentAcross(t *testing.T) {
+	msg := func(from, subject string) []byte {
+		return []byte("From: " + from + "\r\nSubject: " + subject + "\r\n\r\nbody\r\n")
+	}
+	raws := [][]byte{msg("Alice <alice@x.test>", "a1"), msg("ALICE@x.test", "a2"), msg("bob@x.test", "b1"), msg("alice@X.test", "a3")}
+	bobDone := make(chan struct{})
+	var mu sync.Mutex
+	var order []string
+	handle := func(raw []byte) error {
+		subject := string(raw[bytes.Index(raw, []byte("Subject: "))+9 : bytes.Index(raw, []byte("\r\n\r\n"))])
+		if subject == "a1" {
+			select {
+			case <-bobDone:
+			case <-time.After(5 * time.Second):
+				return errors.New("bob's mail was not handled while alice's waited")
+			}
+		}
+		mu.Lock()
+		order = append(order, subject)
+		mu.Unlock()
+		if subject == "b1" {
+			close(bobDone)
+		}
+		return nil
+	}
+	errs, broken := handleAll(raws, handle, 4, func(int) error { return nil })
+	if broken != nil {
+		t.Fatal(broken)
+	}
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("message %d: %v", i, err)
+		}
+	}
+	if got := strings.Join(order, " "); got != "b1 a1 a2 a3" {
+		t.Errorf("handled in the order %q, want b1 a1 a2 a3", got)
+	}
+
+	// One worker, the flag of the first message fails: nothing more is handed over.
+	var handled int
+	errs, broken = handleAll(raws, func([]byte) error { handled++; return nil }, 1, func(int) error { return errors.New("link down") })
+	if broken == nil || handled != 1 {
+		t.Errorf("after a failed flag: broken=%v, %d handled, want 1", broken, handled)
+	}
+	left := 0
+	for _, err := range errs {
+		if err == errNotHandled {
+			left++
+		}
+	}
+	if left != 3 {
+		t.Errorf("%d messages left for the next pass, want 3", left)
 	}
 }

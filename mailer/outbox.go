@@ -175,11 +175,50 @@ func (o *Outbox) Drain() (int, error) {
 			}
 			return sent, err
 		}
+		// Accepted mails are marked sent markEvery at a time (one commit for
+		// many). Accepted but not yet marked when the process dies: sent again,
+		// which the outbox documents (at least once, at most markEvery mails
+		// twice); the recipient's client dedupes by Message-ID.
+		var accepted []store.Mail
+		mark := func() error {
+			if len(accepted) == 0 {
+				return nil
+			}
+			err := o.St.Batch(func(tx *store.Tx) error {
+				for _, m := range accepted {
+					if err := tx.MarkSent(m.ID); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			sent += len(accepted)
+			if o.Delivered != nil {
+				for _, m := range accepted {
+					o.Delivered(m)
+				}
+			}
+			accepted = accepted[:0]
+			return nil
+		}
 		for _, m := range batch {
+			if len(accepted) == markEvery {
+				if err := mark(); err != nil {
+					conn.Close()
+					return sent, err
+				}
+			}
 			err := conn.Send(m.From, m.To, m.Data)
 			if err != nil {
 				var se *smtp.SMTPError
 				refused := errors.As(err, &se) // the server's answer to this mail
+				if merr := mark(); merr != nil {
+					conn.Close()
+					return sent, merr
+				}
 				if ferr := o.fail(m, err, refused); ferr != nil {
 					conn.Close()
 					return sent, ferr
@@ -190,20 +229,17 @@ func (o *Outbox) Drain() (int, error) {
 				}
 				continue
 			}
-			if err := o.St.Update(func(tx *store.Tx) error { return tx.MarkSent(m.ID) }); err != nil {
-				// Accepted but not marked: it will be sent again, which the outbox
-				// documents (at least once); the recipient's client dedupes by Message-ID.
-				conn.Close()
-				return sent, err
-			}
-			sent++
-			if o.Delivered != nil {
-				o.Delivered(m)
-			}
+			accepted = append(accepted, m)
 		}
 		conn.Close()
+		if err := mark(); err != nil {
+			return sent, err
+		}
 	}
 }
+
+// markEvery is how many accepted mails the outbox marks sent in one commit.
+const markEvery = 32
 
 // fail records a failed attempt and when to try again. Only refusals of the
 // mail itself (mayGiveUp) can end in giving it up after MaxAttempts.
