@@ -155,7 +155,7 @@ func (d *Daemon) Start() error {
 		return err
 	}
 	d.outbox = &mailer.Outbox{St: d.st, Sender: sender, Log: d.log, Now: d.now,
-		MaxAttempts: d.cfg.Limits.OutboxMaxAttempts, Backoff: time.Duration(d.cfg.Limits.OutboxRetryBackoff),
+		MaxAttempts: d.cfg.Limits.OutboxMaxAttempts, Connections: 4, Backoff: time.Duration(d.cfg.Limits.OutboxRetryBackoff),
 		Ceiling: time.Duration(d.cfg.Limits.OutboxRetryCeiling)}
 	return nil
 }
@@ -193,7 +193,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 		md := &mailer.MaildirSource{Dir: d.cfg.Maildir.Path, Interval: time.Duration(d.cfg.Maildir.PollInterval), MaxBytes: d.cfg.Limits.MaxMessageBytes, Log: d.log}
 		wg.Go(func() { md.Run(ctx, d.HandleRaw) })
 	}
-	wg.Go(func() { d.outbox.Run(ctx, d.wake, time.Minute) })
+	// The outbox is looked at whenever mail is queued, and at least as often
+	// as the first retry wait: with a fixed minute, a mail refused with a
+	// shorter limits.outbox_retry_backoff waited for the minute (or for the
+	// next mail handled) however short the wait configured.
+	wg.Go(func() { d.outbox.Run(ctx, d.wake, min(time.Minute, time.Duration(d.cfg.Limits.OutboxRetryBackoff))) })
 	c := cron.New(cron.WithLocation(time.UTC))
 	c.Schedule(sched, cron.FuncJob(func() { d.tick() }))
 	c.Start()

@@ -73,7 +73,7 @@ type Incoming struct {
 }
 
 // Service is the game service. It is safe for concurrent use: every Handle
-// runs in its own store transaction.
+// is one all-or-nothing piece of a store transaction.
 type Service struct {
 	cfg        Config
 	st         *store.Store
@@ -307,7 +307,8 @@ type Result struct {
 // commands, queues the replies and marks the message id processed. A
 // message id seen before changes nothing. User errors become replies; a
 // *SystemError means nothing was committed and the message should be kept
-// for retry.
+// for retry. Concurrent calls share commits (store.Batch): under load one
+// fsync serves many messages, each still all-or-nothing.
 func (s *Service) Handle(in *Incoming) (Result, error) {
 	id := in.MessageID
 	if id == "" {
@@ -317,8 +318,8 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 	// forger's copy of it) never suppresses another sender's mail.
 	id = normalize(in.From) + " " + id
 	var res Result
-	err := s.st.Update(func(tx *store.Tx) error {
-		res = Result{}
+	err := s.st.Batch(func(tx *store.Tx) error {
+		res = Result{} // the function may run again: everything from scratch
 		done, err := tx.Processed(id)
 		if err != nil {
 			return err

@@ -6,9 +6,12 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log/slog"
 	"net"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -138,7 +141,10 @@ type Outbox struct {
 	MaxAttempts int
 	Backoff     time.Duration // first retry wait
 	Ceiling     time.Duration // longest retry wait
-	// Delivered, if set, is told of every accepted mail (tests, metrics).
+	// Connections is how many SMTP sessions send at once (default 1).
+	Connections int
+	// Delivered, if set, is told of every accepted mail (tests, metrics);
+	// with several Connections it is called from several goroutines.
 	Delivered func(m store.Mail)
 }
 
@@ -147,15 +153,18 @@ type Outbox struct {
 const givenUp = 100 * 365 * 24 * time.Hour
 
 // Drain sends every mail that is due, in batches, until none is left or
-// sending fails; it returns how many were accepted.
+// sending fails; it returns how many were accepted. Each batch is shared
+// among Connections sessions by recipient, so one recipient's mail goes out
+// in order on one session.
 func (o *Outbox) Drain() (int, error) {
 	sent := 0
+	conns := max(o.Connections, 1)
 	for {
 		now := o.Now()
 		var batch []store.Mail
 		if err := o.St.View(func(tx *store.Tx) error {
 			var err error
-			batch, err = tx.PendingMail(now, 100)
+			batch, err = tx.PendingMail(now, 100*conns)
 			return err
 		}); err != nil {
 			return sent, err
@@ -163,83 +172,160 @@ func (o *Outbox) Drain() (int, error) {
 		if len(batch) == 0 {
 			return sent, nil
 		}
-		conn, err := o.Sender.Dial()
-		if err != nil {
-			// The server is unreachable: every mail of the batch waits for a retry.
-			// This is no verdict on the mails (an outage, a wrong password): they
-			// are retried at most every Ceiling and never given up for it.
-			for _, m := range batch {
-				if ferr := o.fail(m, err, false); ferr != nil {
-					return sent, ferr
-				}
-			}
-			return sent, err
-		}
-		// Accepted mails are marked sent markEvery at a time (one commit for
-		// many). Accepted but not yet marked when the process dies: sent again,
-		// which the outbox documents (at least once, at most markEvery mails
-		// twice); the recipient's client dedupes by Message-ID.
-		var accepted []store.Mail
-		mark := func() error {
-			if len(accepted) == 0 {
-				return nil
-			}
-			err := o.St.Batch(func(tx *store.Tx) error {
-				for _, m := range accepted {
-					if err := tx.MarkSent(m.ID); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			sent += len(accepted)
-			if o.Delivered != nil {
-				for _, m := range accepted {
-					o.Delivered(m)
-				}
-			}
-			accepted = accepted[:0]
-			return nil
-		}
+		parts := make([][]store.Mail, conns)
 		for _, m := range batch {
-			if len(accepted) == markEvery {
-				if err := mark(); err != nil {
-					conn.Close()
-					return sent, err
-				}
-			}
-			err := conn.Send(m.From, m.To, m.Data)
-			if err != nil {
-				var se *smtp.SMTPError
-				refused := errors.As(err, &se) // the server's answer to this mail
-				if merr := mark(); merr != nil {
-					conn.Close()
-					return sent, merr
-				}
-				if ferr := o.fail(m, err, refused); ferr != nil {
-					conn.Close()
-					return sent, ferr
-				}
-				if !refused {
-					conn.Close()
-					return sent, err // the connection broke: try again later
-				}
+			h := fnv.New32a()
+			h.Write([]byte(strings.Join(m.To, ",")))
+			k := int(h.Sum32() % uint32(conns))
+			parts[k] = append(parts[k], m)
+		}
+		var wg sync.WaitGroup
+		counts := make([]int, conns)
+		errs := make([]error, conns)
+		for k, part := range parts {
+			if len(part) == 0 {
 				continue
 			}
-			accepted = append(accepted, m)
+			wg.Go(func() { counts[k], errs[k] = o.send(part) })
 		}
-		conn.Close()
-		if err := mark(); err != nil {
+		wg.Wait()
+		for k := range parts {
+			sent += counts[k]
+		}
+		if err := errors.Join(errs...); err != nil {
 			return sent, err
 		}
 	}
 }
 
-// markEvery is how many accepted mails the outbox marks sent in one commit.
-const markEvery = 32
+// send submits mails on one session and marks the accepted ones sent; it
+// returns how many were accepted.
+func (o *Outbox) send(batch []store.Mail) (sent int, err error) {
+	conn, err := o.Sender.Dial()
+	if err != nil {
+		// The server is unreachable: every mail of the batch waits for a retry.
+		// This is no verdict on the mails (an outage, a wrong password): they
+		// are retried at most every Ceiling and never given up for it.
+		for _, m := range batch {
+			if ferr := o.fail(m, err, false); ferr != nil {
+				return sent, ferr
+			}
+		}
+		return sent, err
+	}
+	// Accepted mails are marked sent in the background while the session
+	// goes on: one commit at a time, each for the mails accepted while the
+	// one before ran, and no more than markWindow wait beside it. A mail
+	// accepted but not yet marked when the process dies is sent again (at
+	// least once; at most 2×markWindow mails per session, plus the one whose
+	// acceptance the server sent as the process died); the recipient's
+	// client dedupes by Message-ID.
+	var (
+		pending, flying []store.Mail
+		flight          chan error // the commit under way, nil when none
+	)
+	land := func(err error) error {
+		flight = nil
+		if err != nil {
+			return err
+		}
+		sent += len(flying)
+		if o.Delivered != nil {
+			for _, m := range flying {
+				o.Delivered(m)
+			}
+		}
+		flying = nil
+		return nil
+	}
+	launch := func() {
+		if len(pending) == 0 {
+			return
+		}
+		flying, pending = pending, nil
+		ids := make([]uint64, len(flying))
+		for i, m := range flying {
+			ids[i] = m.ID
+		}
+		ch := make(chan error, 1)
+		go func() {
+			ch <- o.St.Batch(func(tx *store.Tx) error {
+				for _, id := range ids {
+					if err := tx.MarkSent(id); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}()
+		flight = ch
+	}
+	// settle waits for the commit under way, then commits what is pending.
+	settle := func() error {
+		if flight != nil {
+			if err := land(<-flight); err != nil {
+				return err
+			}
+		}
+		launch()
+		if flight != nil {
+			return land(<-flight)
+		}
+		return nil
+	}
+	defer func() {
+		if flight != nil {
+			land(<-flight) // on an early return: what was accepted is still marked
+		}
+	}()
+	for _, m := range batch {
+		err := conn.Send(m.From, m.To, m.Data)
+		if err != nil {
+			var se *smtp.SMTPError
+			refused := errors.As(err, &se) // the server's answer to this mail
+			if merr := settle(); merr != nil {
+				conn.Close()
+				return sent, merr
+			}
+			if ferr := o.fail(m, err, refused); ferr != nil {
+				conn.Close()
+				return sent, ferr
+			}
+			if !refused {
+				conn.Close()
+				return sent, err // the connection broke: try again later
+			}
+			continue
+		}
+		pending = append(pending, m)
+		if flight == nil {
+			launch()
+			continue
+		}
+		var done error
+		if len(pending) < markWindow {
+			select {
+			case done = <-flight:
+			default:
+				continue // the commit under way is not done: send on
+			}
+		} else {
+			done = <-flight // enough is pending: wait for the commit under way
+		}
+		// The commit under way landed; the pending mails go in the next.
+		if err := land(done); err != nil {
+			conn.Close()
+			return sent, err
+		}
+		launch()
+	}
+	conn.Close()
+	return sent, settle()
+}
+
+// markWindow bounds the accepted mails waiting to be marked sent beside
+// the commit under way: with it, how many mails a crash can send twice.
+const markWindow = 16
 
 // fail records a failed attempt and when to try again. Only refusals of the
 // mail itself (mayGiveUp) can end in giving it up after MaxAttempts.

@@ -586,3 +586,43 @@ func TestNewSenderChecks(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// With several sessions, every due mail is sent exactly once and marked
+// sent, and each recipient's mail goes out in the order it was queued (one
+// recipient's mail keeps to one session).
+func TestOutboxSeveralConnections(t *testing.T) {
+	sc := startScriptSMTP(t, &scriptSMTP{})
+	f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+	f.o.Connections = 4
+	for i := range 300 {
+		f.enqueue(t, fmt.Sprintf("to %d mail %03d", i%7, i), fmt.Sprintf("p%d@example.org", i%7))
+	}
+	if n, err := f.drain(t); n != 300 || err != nil {
+		t.Fatalf("drain = %d, %v; want 300", n, err)
+	}
+	_, acc := sc.stats()
+	if len(acc) != 300 {
+		t.Fatalf("server accepted %d, want 300", len(acc))
+	}
+	seen := map[string]bool{}
+	last := map[string]string{}
+	for _, subject := range acc {
+		if seen[subject] {
+			t.Errorf("%q sent twice", subject)
+		}
+		seen[subject] = true
+		who := subject[:strings.Index(subject, " mail")]
+		if subject < last[who] {
+			t.Errorf("%q after %q: a recipient's mail out of order", subject, last[who])
+		}
+		last[who] = subject
+	}
+	if left := f.all(t); len(left) != 0 {
+		t.Errorf("%d mails left in the outbox", len(left))
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.delivered) != 300 {
+		t.Errorf("Delivered told of %d", len(f.delivered))
+	}
+}

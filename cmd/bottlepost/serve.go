@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/bottlepost/bottlepost/config"
@@ -31,8 +32,21 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	path := fs.String("config", "", "the configuration file (default: none, the embedded mail hub)")
 	check := fs.Bool("check-config", false, "check the configuration and exit")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the service's whole run to this file (go tool pprof reads it)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(stderr, "bottlepost:", err)
+			return 2
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "bottlepost:", err)
+			return 2
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: bottlepost serve [--config FILE] [--check-config]")

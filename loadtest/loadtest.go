@@ -1,0 +1,548 @@
+// Package loadtest drives a running bottlepost daemon through real mail, as
+// thousands of players would, and says what it withstood: moves per second,
+// the latency of the replies, the daemon's memory, and — after the daemon
+// was killed at random moments, and junk was mixed into the stream — whether
+// every move was applied exactly once and every reply arrived.
+//
+// The daemon runs as a separate process (Config.Spawn), configured for an
+// external mail server: the embedded mail hub of this package, which outlives
+// the daemon's deaths. Players submit moves over SMTP to the hub; the daemon
+// reads them over IMAP and sends its replies over SMTP back to the hub, where
+// they are timed. Each game is played by this package with the rules engine
+// on its side: random legal moves, each sent only when the previous one has
+// been answered, so that the final position the daemon stored can be compared
+// with the one played. It is the engine of `bottlepost bench` and of the
+// crash-loop tests.
+package loadtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/variants"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// Config says what load to put on the daemon.
+type Config struct {
+	// Games is how many games are played at once (default 100).
+	Games int
+	// Moves is how many moves are played in all (default 10 per game).
+	Moves int
+	// Rate is how many moves per second are offered at most; 0 sends each
+	// game's next move as soon as the last one is answered.
+	Rate float64
+	// Variant is the variant played (default chess); a variant with hidden
+	// moves cannot be checked move by move and is refused.
+	Variant string
+	// Seed makes the games' moves repeatable.
+	Seed uint64
+	// Dir is the working directory: the daemon's configuration, data and log.
+	Dir string
+	// Spawn makes the command that runs the daemon with a configuration
+	// file: `bottlepost serve --config PATH`.
+	Spawn func(configPath string) *exec.Cmd
+	// Kills is how many times the daemon is killed with SIGKILL, at random
+	// moments while moves are under way, and started again.
+	Kills int
+	// Junk is how many junk, oversized, malformed and spoofed mails are
+	// mixed into the stream while the moves are played.
+	Junk int
+	// Senders is how many SMTP connections submit the players' mail (default 8).
+	Senders int
+	// Timeout is the longest wait for one reply (default one minute).
+	Timeout time.Duration
+	// Progress, if set, gets a line now and then.
+	Progress io.Writer
+}
+
+// Report is what a run measured.
+type Report struct {
+	Games, Moves   int
+	Setup, Elapsed time.Duration // creating the games; playing the moves
+	MovesPerSecond float64
+	// Latency of a move: from its submission to the moment both replies
+	// (the mover's receipt and the opponent's update) were in the hub.
+	P50, P90, P99, Max time.Duration
+	// Daemon memory: its largest resident set seen, and its Go heap peak
+	// as the kernel reports it (VmHWM) just before the end.
+	RSSMax, HWM int64
+	Kills       int
+	// Replies delivered more than once (same Message-ID, same recipient):
+	// the outbox's documented retry after a kill.
+	Duplicates int
+	// Junk mails sent and the answers they got (welcomes, rate-limited).
+	Junk, JunkAnswers int
+	// JunkAnswersByKind counts the answers per kind of junk ("junk0x" is
+	// plain junk … "junk7x" a spoofed token; see junkMail).
+	JunkAnswersByKind map[string]int
+	// Checked is how many games' stored positions were compared with the
+	// ones played (all of them), and found equal.
+	Checked int
+}
+
+// String is the report as people read it.
+func (r *Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "games %d, moves %d in %v (setup %v): %.0f moves/s\n", r.Games, r.Moves, r.Elapsed.Round(time.Millisecond), r.Setup.Round(time.Millisecond), r.MovesPerSecond)
+	fmt.Fprintf(&b, "latency (submission to both replies delivered): p50 %v  p90 %v  p99 %v  max %v\n",
+		r.P50.Round(time.Millisecond), r.P90.Round(time.Millisecond), r.P99.Round(time.Millisecond), r.Max.Round(time.Millisecond))
+	fmt.Fprintf(&b, "daemon memory: resident max %.1f MiB, high-water mark %.1f MiB\n", float64(r.RSSMax)/(1<<20), float64(r.HWM)/(1<<20))
+	if r.Kills > 0 {
+		fmt.Fprintf(&b, "daemon killed with SIGKILL %d times; replies delivered twice: %d\n", r.Kills, r.Duplicates)
+	}
+	if r.Junk > 0 {
+		fmt.Fprintf(&b, "junk mails %d, answers to them %d\n", r.Junk, r.JunkAnswers)
+	}
+	fmt.Fprintf(&b, "every game's stored position equals the one played: %d of %d games checked\n", r.Checked, r.Games)
+	return b.String()
+}
+
+const (
+	domain   = "localhost"
+	service  = "games@localhost"
+	password = "bench-password"
+)
+
+// run is one load run's shared state.
+type run struct {
+	cfg    Config
+	hub    *mailer.Hub
+	router *router
+	subs   *submitter
+	d      *daemonProc
+	v      rules.Variant
+	budget atomic.Int64 // moves still to hand out
+	played atomic.Int64 // moves answered
+	lat    []time.Duration
+	latMu  sync.Mutex
+	// pace hands out the right to send a move (Rate); nil when unpaced.
+	pace <-chan struct{}
+}
+
+// Run plays the load and checks the outcome. An error means the run could
+// not be carried out or a check failed; the report says how far it got.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Games <= 0 {
+		cfg.Games = 100
+	}
+	if cfg.Moves <= 0 {
+		cfg.Moves = 10 * cfg.Games
+	}
+	if cfg.Variant == "" {
+		cfg.Variant = "chess"
+	}
+	if cfg.Senders <= 0 {
+		cfg.Senders = 8
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = time.Minute
+	}
+	if cfg.Spawn == nil || cfg.Dir == "" {
+		return nil, errors.New("loadtest: Spawn and Dir are required")
+	}
+	if cfg.Progress == nil {
+		cfg.Progress = io.Discard
+	}
+	v, err := variants.Lookup(cfg.Variant)
+	if err != nil {
+		return nil, fmt.Errorf("loadtest: %w", err)
+	}
+	if v.Hidden() {
+		return nil, fmt.Errorf("loadtest: %s has hidden moves; the load test plays open variants", cfg.Variant)
+	}
+	r := &run{cfg: cfg, v: v, router: newRouter()}
+	r.budget.Store(int64(cfg.Moves))
+	if cfg.Kills > 0 {
+		// Moves go on until the last kill: Moves is then the least played.
+		r.budget.Store(1 << 62)
+	}
+	rep := &Report{Games: cfg.Games}
+
+	r.hub = mailer.NewHub(domain, password, 1<<20, nil)
+	r.hub.Keep = func(rcpt string) bool { return strings.HasPrefix(strings.ToLower(rcpt), "games") }
+	r.hub.Delivered = r.router.deliver
+	if err := r.hub.Start("127.0.0.1:0", "127.0.0.1:0"); err != nil {
+		return nil, err
+	}
+	defer r.hub.Close()
+	if r.subs, err = newSubmitter(r.hub.SMTPAddr(), cfg.Senders); err != nil {
+		return nil, err
+	}
+	defer r.subs.close()
+
+	cfgPath, err := writeConfig(cfg.Dir, r.hub)
+	if err != nil {
+		return nil, err
+	}
+	r.d = &daemonProc{spawn: func() *exec.Cmd { return cfg.Spawn(cfgPath) }, log: filepath.Join(cfg.Dir, "daemon.log")}
+	if err := r.d.start(); err != nil {
+		return nil, err
+	}
+	defer r.d.kill()
+	stopSampler := r.d.sample()
+
+	// Set-up: every game created and accepted through the service, by mail.
+	start := time.Now()
+	games := make([]*game, cfg.Games)
+	if err := r.each(ctx, len(games), 64, func(i int) error {
+		g, err := r.setUp(i)
+		games[i] = g
+		return err
+	}); err != nil {
+		return rep, err
+	}
+	rep.Setup = time.Since(start)
+	fmt.Fprintf(cfg.Progress, "%d games set up in %v\n", cfg.Games, rep.Setup.Round(time.Millisecond))
+
+	// The moves, with the kills and the junk beside them.
+	playCtx, stopPlay := context.WithCancel(ctx)
+	defer stopPlay()
+	if cfg.Rate > 0 {
+		r.pace = pacer(playCtx, cfg.Rate)
+	}
+	var side sync.WaitGroup
+	killErr := make(chan error, 1)
+	side.Go(func() { killErr <- r.killLoop(playCtx, &rep.Kills) })
+	junkSent := make(chan int, 1)
+	side.Go(func() { junkSent <- r.junk(playCtx) })
+	start = time.Now()
+	err = r.each(ctx, len(games), len(games), func(i int) error { return r.play(games[i]) })
+	rep.Elapsed = time.Since(start)
+	stopPlay()
+	side.Wait()
+	rep.Junk = <-junkSent
+	if kerr := <-killErr; err == nil {
+		err = kerr
+	}
+	rep.Moves = int(r.played.Load())
+	rep.MovesPerSecond = float64(rep.Moves) / rep.Elapsed.Seconds()
+	slices.Sort(r.lat)
+	rep.P50, rep.P90, rep.P99 = pct(r.lat, 50), pct(r.lat, 90), pct(r.lat, 99)
+	if len(r.lat) > 0 {
+		rep.Max = r.lat[len(r.lat)-1]
+	}
+	rep.RSSMax = stopSampler()
+	rep.HWM = r.d.hwm()
+	if err != nil {
+		return rep, err
+	}
+
+	// Let the junk's answers and any retried mail come in, then stop the
+	// daemon the way an operator would, and compare.
+	time.Sleep(500 * time.Millisecond)
+	if err := r.d.stop(); err != nil {
+		return rep, err
+	}
+	rep.Duplicates = r.router.duplicates()
+	var kinds []string
+	for k := range junkKinds {
+		kinds = append(kinds, fmt.Sprintf("junk%dx", k))
+	}
+	rep.JunkAnswersByKind = r.router.countTo(kinds...)
+	for _, n := range rep.JunkAnswersByKind {
+		rep.JunkAnswers += n
+	}
+	return rep, r.check(games, rep)
+}
+
+// each runs f(0..n-1) with at most par at once and returns the first error.
+func (r *run) each(ctx context.Context, n, par int, f func(i int) error) error {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, par)
+	var first error
+	var mu sync.Mutex
+	for i := range n {
+		if ctx.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := f(i); err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if first == nil {
+		first = ctx.Err()
+	}
+	return first
+}
+
+// pct is the p-th percentile of sorted durations.
+func pct(d []time.Duration, p int) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	return d[min(len(d)-1, (len(d)*p+99)/100-1)]
+}
+
+// pacer ticks rate times a second, with a small burst allowance.
+func pacer(ctx context.Context, rate float64) <-chan struct{} {
+	ch := make(chan struct{}, max(1, int(rate/20)))
+	go func() {
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		owed := 0.0
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			owed += rate / 50
+			for ; owed >= 1; owed-- {
+				select {
+				case ch <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	return ch
+}
+
+// writeConfig writes the daemon's configuration: the hub as its external
+// IMAP and SMTP server, rate limits out of the way of players who move
+// every second, a short outbox retry so a restart resends promptly.
+func writeConfig(dir string, hub *mailer.Hub) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("loadtest: %w", err)
+	}
+	host, iport, _ := strings.Cut(hub.IMAPAddr(), ":")
+	_, sport, _ := strings.Cut(hub.SMTPAddr(), ":")
+	text := fmt.Sprintf(`[service]
+address = %q
+data_dir = %q
+log_level = "warn"
+default_time = "30d"
+
+[imap]
+host = %q
+port = %s
+security = "plain"
+username = %q
+password = %q
+poll_interval = "2s"
+
+[smtp]
+host = %q
+port = %s
+security = "plain"
+username = %q
+password = %q
+
+[limits]
+replies_per_hour = 100000
+outbox_retry_backoff = "1s"
+outbox_retry_ceiling = "5s"
+`, service, filepath.Join(dir, "data"), host, iport, service, password, host, sport, service, password)
+	path := filepath.Join(dir, "bottlepost.toml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		return "", fmt.Errorf("loadtest: %w", err)
+	}
+	return path, nil
+}
+
+// check opens the store the daemon left and compares every game's position
+// and move count with what was played: a move lost, or applied twice,
+// shows.
+func (r *run) check(games []*game, rep *Report) error {
+	data := filepath.Join(r.cfg.Dir, "data")
+	st, err := store.Open(filepath.Join(data, "bottlepost.db"), store.Options{KeyFile: filepath.Join(data, "bottlepost.key"), ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("loadtest: open the daemon's store: %w", err)
+	}
+	defer st.Close()
+	var problems []string
+	err = st.View(func(tx *store.Tx) error {
+		for _, g := range games {
+			sg, err := tx.Game(g.id)
+			if err != nil {
+				return fmt.Errorf("loadtest: game %d: %w", g.id, err)
+			}
+			s, err := r.v.Unmarshal(sg.State)
+			if err != nil {
+				return fmt.Errorf("loadtest: game %d: %w", g.id, err)
+			}
+			if s.Ply() != g.state.Ply() {
+				problems = append(problems, fmt.Sprintf("game %d: %d plies stored, %d played", g.id, s.Ply(), g.state.Ply()))
+				continue
+			}
+			want, got := rules.NewView(g.state, rules.ViewReferee).ASCII(), rules.NewView(s, rules.ViewReferee).ASCII()
+			if want != got {
+				problems = append(problems, fmt.Sprintf("game %d: stored position\n%s\nplayed\n%s", g.id, got, want))
+				continue
+			}
+			rep.Checked++
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("loadtest: %d games differ from what was played:\n%s", len(problems), strings.Join(problems[:min(5, len(problems))], "\n"))
+	}
+	return nil
+}
+
+// daemonProc is the daemon's process, started again after each kill.
+type daemonProc struct {
+	spawn func() *exec.Cmd
+	log   string
+
+	mu  sync.Mutex
+	cmd *exec.Cmd
+}
+
+func (p *daemonProc) start() error {
+	f, err := os.OpenFile(p.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("loadtest: daemon log: %w", err)
+	}
+	cmd := p.spawn()
+	cmd.Stdout, cmd.Stderr = f, f
+	if err := cmd.Start(); err != nil {
+		f.Close()
+		return fmt.Errorf("loadtest: start the daemon: %w", err)
+	}
+	go func() { cmd.Wait(); f.Close() }()
+	p.mu.Lock()
+	p.cmd = cmd
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *daemonProc) current() *exec.Cmd {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cmd
+}
+
+// crash kills the daemon with SIGKILL and waits until it is gone.
+func (p *daemonProc) crash() {
+	cmd := p.current()
+	cmd.Process.Kill()
+	for cmd.ProcessState == nil && cmd.Process.Signal(syscall.Signal(0)) == nil {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// kill is the last resort on the way out.
+func (p *daemonProc) kill() {
+	if cmd := p.current(); cmd != nil {
+		cmd.Process.Kill()
+	}
+}
+
+// stop ends the daemon with SIGTERM, as an operator would, and checks it
+// stopped cleanly within a minute.
+func (p *daemonProc) stop() error {
+	cmd := p.current()
+	cmd.Process.Signal(syscall.SIGTERM)
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if cmd.Process.Signal(syscall.Signal(0)) != nil {
+			if cmd.ProcessState != nil && !cmd.ProcessState.Success() {
+				return fmt.Errorf("loadtest: the daemon stopped with %v (see %s)", cmd.ProcessState, p.log)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("loadtest: the daemon did not stop within a minute of SIGTERM (see %s)", p.log)
+}
+
+// procStatus reads a field in kB of /proc/PID/status, in bytes (0 when
+// unavailable).
+func procStatus(pid int, field string) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// sample watches the daemon's resident set until the returned function is
+// called, which returns the largest seen.
+func (p *daemonProc) sample() func() int64 {
+	var peak atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			if cmd := p.current(); cmd != nil {
+				if rss := procStatus(cmd.Process.Pid, "VmRSS"); rss > peak.Load() {
+					peak.Store(rss)
+				}
+			}
+		}
+	}()
+	return func() int64 { close(done); return peak.Load() }
+}
+
+// hwm is the running daemon's resident high-water mark.
+func (p *daemonProc) hwm() int64 { return procStatus(p.current().Process.Pid, "VmHWM") }
+
+// killLoop kills the daemon Kills times at random moments while moves are
+// played, starting it again each time.
+func (r *run) killLoop(ctx context.Context, n *int) error {
+	if r.cfg.Kills == 0 {
+		return nil
+	}
+	rnd := rand.New(rand.NewPCG(r.cfg.Seed, 7))
+	for *n < r.cfg.Kills {
+		wait := time.Duration(50+rnd.IntN(450)) * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+		r.d.crash()
+		*n++
+		if err := r.d.start(); err != nil {
+			return err
+		}
+		if *n%10 == 0 {
+			fmt.Fprintf(r.cfg.Progress, "%d kills, %d moves played\n", *n, r.played.Load())
+		}
+	}
+	// The last kill is done: the moves stop once the least asked for are played.
+	for r.played.Load() < int64(r.cfg.Moves) && ctx.Err() == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
+	r.budget.Store(0)
+	return nil
+}
