@@ -68,6 +68,17 @@ type Config struct {
 	Timeout time.Duration
 	// Progress, if set, gets a line now and then.
 	Progress io.Writer
+	// IMAP, if set, is a real IMAP server (Dovecot, say) holding the
+	// service's mailbox: the daemon reads it there, and the players' mail
+	// to the service is delivered into it with APPEND, as a mail server's
+	// local delivery would. The replies still go out through the hub's SMTP.
+	IMAP *IMAPServer
+}
+
+// IMAPServer is an IMAP server and the account of the service's mailbox.
+type IMAPServer struct {
+	Addr               string // host:port, loopback (the daemon speaks plain IMAP to it)
+	Username, Password string
 }
 
 // Report is what a run measured.
@@ -180,12 +191,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer r.hub.Close()
-	if r.subs, err = newSubmitter(r.hub.SMTPAddr(), cfg.Senders); err != nil {
+	if r.subs, err = newSubmitter(r.hub.SMTPAddr(), cfg.Senders, cfg.IMAP); err != nil {
 		return nil, err
 	}
 	defer r.subs.close()
 
-	cfgPath, err := writeConfig(cfg.Dir, r.hub)
+	cfgPath, err := writeConfig(cfg.Dir, r.hub, cfg.IMAP)
 	if err != nil {
 		return nil, err
 	}
@@ -325,12 +336,17 @@ func pacer(ctx context.Context, rate float64) <-chan struct{} {
 // writeConfig writes the daemon's configuration: the hub as its external
 // IMAP and SMTP server, rate limits out of the way of players who move
 // every second, a short outbox retry so a restart resends promptly.
-func writeConfig(dir string, hub *mailer.Hub) (string, error) {
+func writeConfig(dir string, hub *mailer.Hub, imapServer *IMAPServer) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("loadtest: %w", err)
 	}
 	host, iport, _ := strings.Cut(hub.IMAPAddr(), ":")
 	_, sport, _ := strings.Cut(hub.SMTPAddr(), ":")
+	imapUser, imapPass := service, password
+	if imapServer != nil {
+		host, iport, _ = strings.Cut(imapServer.Addr, ":")
+		imapUser, imapPass = imapServer.Username, imapServer.Password
+	}
 	text := fmt.Sprintf(`[service]
 address = %q
 data_dir = %q
@@ -356,7 +372,7 @@ password = %q
 replies_per_hour = 100000
 outbox_retry_backoff = "1s"
 outbox_retry_ceiling = "5s"
-`, service, filepath.Join(dir, "data"), host, iport, service, password, host, sport, service, password)
+`, service, filepath.Join(dir, "data"), host, iport, imapUser, imapPass, "127.0.0.1", sport, service, password)
 	path := filepath.Join(dir, "bottlepost.toml")
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		return "", fmt.Errorf("loadtest: %w", err)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bottlepost/bottlepost/internal/dovecottest"
 )
 
 // The source reads mail over TLS: implicit TLS through a TLS-terminating
@@ -44,7 +46,7 @@ func TestIMAPSourceTLS(t *testing.T) {
 // STARTTLS against a real Dovecot with ssl = yes and the test certificate.
 func TestIMAPSourceStartTLSDovecot(t *testing.T) {
 	p := pki(t)
-	addr := startDovecotWith(t, dovecotOptions{CertPEM: p.certPEM, KeyPEM: p.keyPEM})
+	addr := dovecottest.Start(t, dovecottest.Options{CertPEM: p.certPEM, KeyPEM: p.keyPEM})
 	appendTo(t, addr, "INBOX", string(testMail("dovecot tls", 0)))
 
 	// Without the certificate's root the session must fail, saying why.

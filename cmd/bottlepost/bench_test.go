@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bottlepost/bottlepost/internal/dovecottest"
 	"github.com/bottlepost/bottlepost/loadtest"
 )
 
@@ -42,6 +43,26 @@ func TestBenchCommand(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// The load through a real IMAP server: Dovecot holds the service's
+// mailbox, the players' moves are delivered into it, the daemon reads them
+// there; replies go out through the hub. Skipped where Dovecot is not
+// installed (CI installs it).
+func TestBenchWithDovecot(t *testing.T) {
+	addr := dovecottest.Start(t, dovecottest.Options{})
+	old := daemonCommand
+	daemonCommand = testDaemon
+	defer func() { daemonCommand = old }()
+	code, out, stderr := runCLI("bench", "--games", "12", "--moves", "120", "--imap-server", addr,
+		"--imap-user", "games", "--imap-password", dovecottest.Password, "--dir", t.TempDir())
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if !strings.Contains(out, "12 of 12 games checked") {
+		t.Errorf("report:\n%s", out)
+	}
+	t.Logf("\n%s", out)
 }
 
 // The crash loop: while games are played by mail and junk pours in, the

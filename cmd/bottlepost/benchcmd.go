@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	commands["bench"] = command{"bench [--games N] [--moves M] [--rate R] [--kills K] [--junk J] [--dir DIR]  load-test the service through real mail", runBench}
+	commands["bench"] = command{"bench [--games N] [--moves M] [--rate R] [--kills K] [--junk J] [--imap-server ADDR] [--dir DIR]  load-test the service through real mail", runBench}
 }
 
 // daemonCommand runs `bottlepost serve --config PATH` with this very
@@ -41,6 +41,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Variant, "variant", "chess", "the variant played (open variants only)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the players' moves")
 	fs.IntVar(&cfg.Senders, "senders", 8, "SMTP connections the players submit through")
+	imapAddr := fs.String("imap-server", "", "a real IMAP server (host:port on loopback, e.g. Dovecot) holding the service's mailbox; moves are delivered there with APPEND")
+	imapUser := fs.String("imap-user", "games", "the service's account on --imap-server")
+	imapPass := fs.String("imap-password", "", "its password")
 	timeout := fs.Duration("timeout", time.Minute, "longest wait for one reply")
 	profile := fs.String("daemon-cpuprofile", "", "have the daemon write a CPU profile of its run to this file")
 	ownProfile := fs.String("cpuprofile", "", "write a CPU profile of the load generator (players and mail hub) to this file")
@@ -49,6 +52,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Timeout = *timeout
+	if *imapAddr != "" {
+		cfg.IMAP = &loadtest.IMAPServer{Addr: *imapAddr, Username: *imapUser, Password: *imapPass}
+	}
 	if *ownProfile != "" {
 		f, err := os.Create(*ownProfile)
 		if err != nil {

@@ -1,0 +1,137 @@
+// Package dovecottest runs a private Dovecot IMAP server for tests: the
+// mailer's interoperability tests and the load tests against a real IMAP
+// server. It is used by tests only.
+package dovecottest
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Password is every user's password on the private Dovecot.
+const Password = "secret"
+
+// Options change the private Dovecot's configuration.
+type Options struct {
+	// CertPEM and KeyPEM, when set, turn SSL on (ssl = yes): the plain
+	// listener then offers STARTTLS with this certificate.
+	CertPEM, KeyPEM []byte
+}
+
+// Start runs a private Dovecot (Debian's dovecot-imapd, 2.3 config syntax)
+// on a free loopback port and returns its address. Every user name logs in
+// with the password "secret"; mail is kept in a temporary directory removed
+// when the test ends, with the server. The test is skipped, saying why,
+// when Dovecot is not installed or the test does not run as root.
+func Start(t testing.TB, opts Options) string {
+	t.Helper()
+	bin, err := exec.LookPath("dovecot")
+	if err != nil {
+		for _, p := range []string{"/usr/sbin/dovecot", "/usr/local/sbin/dovecot"} {
+			if _, serr := os.Stat(p); serr == nil {
+				bin, err = p, nil
+			}
+		}
+	}
+	if err != nil {
+		t.Skip("dovecot is not installed (Debian: apt-get install dovecot-imapd); the interop test needs a real IMAP server")
+	}
+	if os.Getuid() != 0 {
+		t.Skip("the Dovecot interop test runs Dovecot as root with a private configuration; not root here")
+	}
+	// Mail is stored as the unprivileged nobody (Dovecot refuses uid 0), so the
+	// tree must be reachable by it: t.TempDir's parent is private.
+	dir, err := os.MkdirTemp("", "bottlepost-dovecot-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for _, sub := range []string{"", "mail", "home"} {
+		os.MkdirAll(filepath.Join(dir, sub), 0o777)
+		os.Chmod(filepath.Join(dir, sub), 0o777)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	ssl := "ssl = no"
+	if opts.CertPEM != nil {
+		for name, data := range map[string][]byte{"cert.pem": opts.CertPEM, "key.pem": opts.KeyPEM} {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ssl = fmt.Sprintf("ssl = yes\nssl_cert = <%[1]s/cert.pem\nssl_key = <%[1]s/key.pem", dir)
+	}
+	conf := fmt.Sprintf(`base_dir = %[1]s/run
+state_dir = %[1]s/state
+log_path = %[1]s/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+%[3]s
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+mail_location = maildir:%[1]s/mail/%%u
+passdb {
+  driver = static
+  args = password=secret
+}
+userdb {
+  driver = static
+  args = uid=65534 gid=65534 home=%[1]s/home/%%u
+}
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = %[2]d
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service anvil {
+  chroot =
+}
+service imap-login {
+  chroot =
+}
+`, dir, port, ssl)
+	cfg := filepath.Join(dir, "dovecot.conf")
+	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-F", "-c", cfg)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(dir, "dovecot.log"))
+			t.Logf("dovecot output:\n%s\n%s", out.String(), log)
+		}
+	})
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	for end := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return addr
+		}
+		if time.Now().After(end) {
+			log, _ := os.ReadFile(filepath.Join(dir, "dovecot.log"))
+			t.Fatalf("dovecot did not listen on %s: %v\n%s\n%s", addr, err, out.String(), log)
+		}
+	}
+}
