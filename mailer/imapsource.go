@@ -43,7 +43,7 @@ type IMAPConfig struct {
 	// MaxBytes is the size above which a message is not fetched.
 	MaxBytes int64
 	// Workers is how many messages (of different senders) are handed to the
-	// Handler at once; default 16. The Handler must be safe for concurrent use.
+	// Handler at once; default 64. The Handler must be safe for concurrent use.
 	Workers   int
 	TLSConfig *tls.Config
 	// Timeout is the longest the server may stay silent while it owes an
@@ -104,7 +104,7 @@ func NewIMAPSource(cfg IMAPConfig, log *slog.Logger) (*IMAPSource, error) {
 		cfg.Timeout = time.Minute
 	}
 	if cfg.Workers <= 0 {
-		cfg.Workers = 16
+		cfg.Workers = 64
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -309,10 +309,11 @@ func (s *IMAPSource) idle(ctx context.Context, c *imapclient.Client, wake chan s
 
 // fetchNew handles every unseen message. Sizes are checked first; the
 // bodies are fetched without setting \Seen, fetchChunk messages to a
-// command, and handed over concurrently (see handleAll); the handled ones
-// of each chunk are flagged \Seen at once in one command (so a connection
-// lost later does not hand them over again), and all are then moved away
-// together. pending reports a message left for retry.
+// command, and handed to the workers as they arrive (see pipeline), so
+// that the next chunk is on its way while the last is handled. Each
+// message handled is flagged \Seen at once (so a connection lost later
+// does not hand it over again), and all are then moved away together.
+// pending reports a message left for retry.
 func (s *IMAPSource) fetchNew(c *imapclient.Client, handle Handler, wd *watchdog) (pending bool, err error) {
 	data, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagSeen, imap.FlagDeleted}}, nil).Wait()
 	if err != nil {
@@ -328,18 +329,10 @@ func (s *IMAPSource) fetchNew(c *imapclient.Client, handle Handler, wd *watchdog
 	}
 	slices.SortFunc(sizes, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
 	now := time.Now()
+	var chunks [][]imap.UID
 	var todo []imap.UID
 	var oversized imap.UIDSet
 	chunkBytes := int64(0)
-	flush := func() error {
-		if len(todo) == 0 {
-			return nil
-		}
-		p, err := s.fetchChunk(c, todo, handle, wd, now)
-		pending = pending || p
-		todo, chunkBytes = nil, 0
-		return err
-	}
 	for _, m := range sizes {
 		if r, ok := s.retries[m.UID]; ok && now.Before(r.next) {
 			pending = true
@@ -351,18 +344,24 @@ func (s *IMAPSource) fetchNew(c *imapclient.Client, handle Handler, wd *watchdog
 			continue
 		}
 		if len(todo) == fetchChunk || (len(todo) > 0 && chunkBytes+m.RFC822Size > fetchChunkBytes) {
-			if err := flush(); err != nil {
-				return pending, err
-			}
+			chunks = append(chunks, todo)
+			todo, chunkBytes = nil, 0
 		}
 		todo = append(todo, m.UID)
 		chunkBytes += m.RFC822Size
 	}
-	if err := flush(); err != nil {
-		return pending, err
+	if len(todo) > 0 {
+		chunks = append(chunks, todo)
 	}
 	if err := s.markHandled(c, oversized); err != nil {
 		return pending, err
+	}
+	if len(chunks) > 0 {
+		p, err := s.fetchAndHandle(c, chunks, handle, wd, now)
+		pending = pending || p
+		if err != nil {
+			return pending, err
+		}
 	}
 	return pending, s.moveHandled(c)
 }
@@ -374,26 +373,15 @@ const (
 	fetchChunkBytes = 8 << 20
 )
 
-// fetchChunk fetches the bodies of uids in one command and hands them to
-// the handler; each message handled is flagged \Seen at once (workers send
-// their STORE commands side by side on the one connection). When flagging
-// fails the connection is taken for broken: no further message is handed
-// over, and the error ends the session.
-func (s *IMAPSource) fetchChunk(c *imapclient.Client, uids []imap.UID, handle Handler, wd *watchdog, now time.Time) (pending bool, err error) {
-	section := &imap.FetchItemBodySection{Peek: true}
-	msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
-	if err != nil {
-		return false, fmt.Errorf("mailer: imap: fetch %d messages: %w", len(uids), err)
-	}
-	// Some may have been expunged meanwhile; the order is the mailbox's.
-	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
-	raws := make([][]byte, len(msgs))
-	for i, m := range msgs {
-		raws[i] = m.FindBodySection(section)
-	}
+// fetchAndHandle fetches the chunks' bodies, one command each, and feeds
+// them to a pipeline of workers; each message handled is flagged \Seen at
+// once (the workers send their STORE commands side by side on the one
+// connection). When a command fails the connection is taken for broken:
+// no further message is handed over, and the error ends the session.
+func (s *IMAPSource) fetchAndHandle(c *imapclient.Client, chunks [][]imap.UID, handle Handler, wd *watchdog, now time.Time) (pending bool, err error) {
 	var mu sync.Mutex
-	flag := func(i int) error {
-		uid := msgs[i].UID
+	flag := func(id uint32) error {
+		uid := imap.UID(id)
 		defer wd.bound()()
 		if err := c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
 			return fmt.Errorf("mailer: imap: flag %d seen: %w", uid, err)
@@ -405,88 +393,141 @@ func (s *IMAPSource) fetchChunk(c *imapclient.Client, uids []imap.UID, handle Ha
 		}
 		return nil
 	}
-	wd.pause() // the handler may take its time; each flag has its own bound
-	errs, broken := handleAll(raws, handle, s.cfg.Workers, flag)
-	wd.resume()
-	for i, m := range msgs {
-		switch err := errs[i]; {
+	wd.pause() // the handler may take its time; each command has its own bound
+	defer wd.resume()
+	p := newPipeline(s.cfg.Workers, handle, flag)
+	section := &imap.FetchItemBodySection{Peek: true}
+	var fetchErr error
+	for _, uids := range chunks {
+		if p.isBroken() {
+			break
+		}
+		stop := wd.bound()
+		msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		stop()
+		if err != nil {
+			fetchErr = fmt.Errorf("mailer: imap: fetch %d messages: %w", len(uids), err)
+			break
+		}
+		// Some may have been expunged meanwhile; the order is the mailbox's.
+		slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
+		for _, m := range msgs {
+			p.add(uint32(m.UID), m.FindBodySection(section))
+		}
+	}
+	results, broken := p.finish()
+	for id, err := range results {
+		uid := imap.UID(id)
+		switch {
 		case err == errNotHandled:
 			pending = true
 		case err != nil:
-			r := s.retries[m.UID]
+			r := s.retries[uid]
 			r.n++
 			r.next = now.Add(min(s.cfg.MinBackoff<<min(r.n, 16), s.cfg.MaxBackoff))
-			s.retries[m.UID] = r
-			s.log.Error("message not handled; it stays for retry", "uid", m.UID, "attempt", r.n, "err", err)
+			s.retries[uid] = r
+			s.log.Error("message not handled; it stays for retry", "uid", uid, "attempt", r.n, "err", err)
 			pending = true
 		default:
-			delete(s.retries, m.UID)
+			delete(s.retries, uid)
 		}
 	}
-	return pending, broken
+	return pending, errors.Join(fetchErr, broken)
 }
 
-// errNotHandled marks a message handleAll did not hand over because the
+// errNotHandled marks a message the pipeline did not hand over because the
 // connection broke first.
 var errNotHandled = errors.New("mailer: not handled")
 
-// handleAll hands raws to handle, up to workers at a time, and returns each
-// one's result; after each message handled without error, done(i) records
-// it. Mail of one sender is handled in the order given, one after the other
+// pipeline hands messages to a fixed set of workers as they are added.
+// Mail of one sender goes to one worker and is handled in the order added
 // (a player's "move" and then "resign" must not swap); different senders'
-// mail concurrently, so that the game service can commit many messages
-// together. When done fails, nothing more is handed over (those left get
-// errNotHandled) and its error is returned.
-func handleAll(raws [][]byte, handle Handler, workers int, done func(i int) error) ([]error, error) {
-	errs := make([]error, len(raws))
-	var keys []string
-	groups := map[string][]int{}
-	for i, raw := range raws {
-		k := senderKey(raw)
-		if _, ok := groups[k]; !ok {
-			keys = append(keys, k)
+// mail goes to different workers, so that the game service can commit many
+// messages together. After each message handled without error, done(id)
+// records it; when done fails, nothing more is handed over (what is left
+// gets errNotHandled).
+type pipeline struct {
+	handle Handler
+	done   func(id uint32) error
+	queues []chan pipeItem
+	assign map[string]int // sender key → worker
+	next   int
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	broken  error
+	results map[uint32]error
+}
+
+type pipeItem struct {
+	id  uint32
+	raw []byte
+}
+
+func newPipeline(workers int, handle Handler, done func(id uint32) error) *pipeline {
+	p := &pipeline{handle: handle, done: done, queues: make([]chan pipeItem, max(workers, 1)),
+		assign: map[string]int{}, results: map[uint32]error{}}
+	for i := range p.queues {
+		q := make(chan pipeItem, 8)
+		p.queues[i] = q
+		p.wg.Go(func() { p.work(q) })
+	}
+	return p
+}
+
+func (p *pipeline) work(q <-chan pipeItem) {
+	for it := range q {
+		if p.isBroken() {
+			p.record(it.id, errNotHandled)
+			continue
 		}
-		groups[k] = append(groups[k], i)
-	}
-	var (
-		mu     sync.Mutex
-		broken error
-	)
-	isBroken := func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return broken != nil
-	}
-	work := make(chan []int)
-	var wg sync.WaitGroup
-	for range min(max(workers, 1), len(keys)) {
-		wg.Go(func() {
-			for g := range work {
-				for _, i := range g {
-					if isBroken() {
-						errs[i] = errNotHandled
-						continue
-					}
-					if errs[i] = handle(raws[i]); errs[i] != nil {
-						continue
-					}
-					if err := done(i); err != nil {
-						mu.Lock()
-						if broken == nil {
-							broken = err
-						}
-						mu.Unlock()
-					}
-				}
+		err := p.handle(it.raw)
+		p.record(it.id, err)
+		if err != nil {
+			continue
+		}
+		if err := p.done(it.id); err != nil {
+			p.mu.Lock()
+			if p.broken == nil {
+				p.broken = err
 			}
-		})
+			p.mu.Unlock()
+		}
 	}
-	for _, k := range keys {
-		work <- groups[k]
+}
+
+func (p *pipeline) record(id uint32, err error) {
+	p.mu.Lock()
+	p.results[id] = err
+	p.mu.Unlock()
+}
+
+func (p *pipeline) isBroken() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.broken != nil
+}
+
+// add hands a message over; it waits while its worker's queue is full.
+func (p *pipeline) add(id uint32, raw []byte) {
+	k := senderKey(raw)
+	w, ok := p.assign[k]
+	if !ok {
+		w = p.next % len(p.queues)
+		p.next++
+		p.assign[k] = w
 	}
-	close(work)
-	wg.Wait()
-	return errs, broken
+	p.queues[w] <- pipeItem{id, raw}
+}
+
+// finish waits for everything added and returns each message's result and
+// the error that broke the hand-over, if any.
+func (p *pipeline) finish() (map[uint32]error, error) {
+	for _, q := range p.queues {
+		close(q)
+	}
+	p.wg.Wait()
+	return p.results, p.broken
 }
 
 // senderKey is the lowercased address in a raw message's From field, or

@@ -431,7 +431,21 @@ func TestHubIdleReportsEarlierMail(t *testing.T) {
 	}
 }
 
-// handleAll keeps each sender's mail in order and handles different
+// handleAll runs raws through a pipeline and returns the results in order.
+func handleAll(raws [][]byte, handle Handler, workers int, done func(i int) error) ([]error, error) {
+	p := newPipeline(workers, handle, func(id uint32) error { return done(int(id)) })
+	for i, raw := range raws {
+		p.add(uint32(i), raw)
+	}
+	results, broken := p.finish()
+	errs := make([]error, len(raws))
+	for i := range raws {
+		errs[i] = results[uint32(i)]
+	}
+	return errs, broken
+}
+
+// The pipeline keeps each sender's mail in order and handles different
 // senders side by side: Alice's first message waits until Bob's has been
 // handled, which can only happen when they run concurrently; Alice's three
 // come in the order given. A failed flag stops the hand-over.
