@@ -26,7 +26,7 @@ const (
 const (
 	settingHeartbeat = "heartbeat"
 	settingOutages   = "outages"
-	settingDigests   = "digests"
+	settingDigests   = "digests" // the digest schedules of older versions, moved to the players
 )
 
 // Outage is a span during which the service was not running. Every clock
@@ -213,7 +213,18 @@ func (h *handling) claim(l *loaded, side int) error {
 	return h.finish(l, rules.Outcome{Status: rules.Win, Winner: rules.Side(side), Reason: l.sides()[1-side] + " lost on time (claimed)"})
 }
 
-// digestEntry is one player's daily digest schedule.
+// digestSchedule is a player's daily digest, kept in the player's service
+// data; when it is next due is the store's Player.Due, so that a tick finds
+// the players due in the store's player deadline index without reading the
+// others.
+type digestSchedule struct {
+	Spec    string `json:"spec"`
+	LastDay string `json:"last_day,omitempty"` // the local date of the last digest
+}
+
+// digestEntry is one player's digest schedule as older versions kept it: all
+// of them in one setting (settingDigests), read and written whole by every
+// tick and every digest command. moveDigests moves them to the players.
 type digestEntry struct {
 	Spec    string    `json:"spec"`
 	Next    time.Time `json:"next"`
@@ -261,34 +272,66 @@ func digestSpec(arg string, tz string) (string, error) {
 	return arg, nil
 }
 
-func (h *handling) digests() (map[string]*digestEntry, error) {
-	m := map[string]*digestEntry{}
+// moveDigests moves the digest schedules an older version kept in one
+// setting to the players' service data and deadlines, and deletes the
+// setting: once, after an upgrade.
+func (h *handling) moveDigests() error {
 	b, err := h.tx.Setting(settingDigests)
 	if err != nil || b == nil {
-		return m, err
-	}
-	return m, json.Unmarshal(b, &m)
-}
-
-func (h *handling) putDigests(m map[string]*digestEntry) error {
-	b, err := json.Marshal(m)
-	if err != nil {
 		return err
 	}
-	return h.tx.PutSetting(settingDigests, b)
+	m := map[string]*digestEntry{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		// Unreadable, they would stop every tick before its heartbeat: the players
+		// set their digests again.
+		h.s.log.Error("digest schedules of an older version dropped: unreadable", "err", err)
+		return h.tx.PutSetting(settingDigests, nil)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		e := m[k]
+		id, err := strconv.ParseUint(k, 10, 64)
+		if err != nil || e == nil {
+			continue
+		}
+		p, err := h.tx.Player(id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		pm := decodePlayerMeta(p)
+		pm.Digest = &digestSchedule{Spec: e.Spec, LastDay: e.LastDay}
+		p.Due = e.Next.UTC()
+		if y := p.Due.Year(); y < 1970 || y > 9999 {
+			p.Due = h.now // due at once: the tick computes the next one from the schedule
+		}
+		p.Meta = pm.encode()
+		if err := h.tx.PutPlayer(p); err != nil {
+			return err
+		}
+		if h.player != nil && h.player.ID == id {
+			h.player, h.pmeta = p, pm // the sender's copy must not undo it
+		}
+	}
+	h.s.log.Info("digest schedules moved to the players", "players", len(keys))
+	return h.tx.PutSetting(settingDigests, nil)
 }
 
 // digest sets or clears the sender's daily digest.
 func (h *handling) digest(c Command, reply *draft) error {
-	m, err := h.digests()
-	if err != nil {
+	if err := h.moveDigests(); err != nil {
 		return err
 	}
-	key := strconv.FormatUint(h.player.ID, 10)
 	if strings.EqualFold(c.Arg, "off") {
-		delete(m, key)
+		h.pmeta.Digest = nil
+		h.player.Due = time.Time{}
 		reply.notices = append(reply.notices, "Your daily digest is off.")
-		return h.putDigests(m)
+		return h.savePlayer()
 	}
 	spec, err := digestSpec(c.Arg, h.pmeta.TZ)
 	if err != nil {
@@ -302,10 +345,11 @@ func (h *handling) digest(c Command, reply *draft) error {
 	if next.IsZero() {
 		return userf("the schedule %q never fires", spec)
 	}
-	m[key] = &digestEntry{Spec: spec, Next: next.UTC()}
+	h.pmeta.Digest = &digestSchedule{Spec: spec}
+	h.player.Due = next.UTC()
 	reply.notices = append(reply.notices, fmt.Sprintf("You will get a digest of the games where it is your move (schedule %q); the next one %s.",
 		spec, next.In(h.pmeta.location()).Format("Mon 2 Jan 2006 15:04 MST")))
-	return h.putDigests(m)
+	return h.savePlayer()
 }
 
 // TickResult counts what a tick did.
@@ -386,66 +430,102 @@ func (s *Service) internal(tx *store.Tx, now time.Time) *handling {
 	return &handling{s: s, tx: tx, in: &Incoming{}, now: now, drafts: map[draftKey]*draft{}}
 }
 
+// digestBatch is how many players' digests one transaction sends at most.
+const digestBatch = 100
+
+// sendDigests sends the digests due at now: it finds the players due in the
+// store's player deadline index (nothing else is read when none is due) and
+// sends them in transactions of at most digestBatch players.
 func (s *Service) sendDigests(now time.Time) (int, error) {
 	sent := 0
-	err := s.st.Update(func(tx *store.Tx) error {
-		h := s.internal(tx, now)
-		if err := h.loadOutages(); err != nil {
-			return err
-		}
-		m, err := h.digests()
-		if err != nil {
-			return err
-		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		changed := false
-		for _, k := range keys {
-			e := m[k]
-			if now.Before(e.Next) {
-				continue
-			}
-			sched, err := parseCron(e.Spec)
+	for {
+		var (
+			due    []store.PlayerDue
+			legacy bool
+		)
+		err := s.st.View(func(tx *store.Tx) error {
+			b, err := tx.Setting(settingDigests)
 			if err != nil {
-				delete(m, k)
-				changed = true
-				continue
-			}
-			e.Next = sched.Next(now).UTC()
-			changed = true
-			id, _ := strconv.ParseUint(k, 10, 64)
-			p, err := tx.Player(id)
-			if errors.Is(err, store.ErrNotFound) {
-				delete(m, k)
-				continue
-			} else if err != nil {
 				return err
 			}
-			pm := decodePlayerMeta(p)
-			day := now.In(pm.location()).Format("2006-01-02")
-			if e.LastDay == day {
-				continue // at most one digest per local day (a repeated hour when clocks go back)
-			}
-			e.LastDay = day
-			if h.digestFor(p, pm) {
-				sent++
-			}
-		}
-		if _, err := h.flush(); err != nil {
+			legacy = b != nil
+			due, err = tx.DuePlayers(now, digestBatch)
 			return err
+		})
+		if err != nil {
+			return sent, &SystemError{Err: err}
 		}
-		if changed {
-			return h.putDigests(m)
+		if legacy {
+			if err := s.st.Update(func(tx *store.Tx) error { return s.internal(tx, now).moveDigests() }); err != nil {
+				return sent, &SystemError{Err: err}
+			}
+			continue
 		}
-		return nil
-	})
-	if err != nil {
-		return sent, &SystemError{Err: err}
+		if len(due) == 0 {
+			return sent, nil
+		}
+		n, moved := 0, 0
+		err = s.st.Update(func(tx *store.Tx) error {
+			n, moved = 0, 0
+			h := s.internal(tx, now)
+			if err := h.loadOutages(); err != nil {
+				return err
+			}
+			for _, d := range due {
+				p, err := tx.Player(d.Player)
+				if errors.Is(err, store.ErrNotFound) {
+					continue
+				} else if err != nil {
+					return err
+				}
+				if p.Due.IsZero() || p.Due.After(now) {
+					continue // changed since
+				}
+				if h.nextDigest(p, now) {
+					n++
+				}
+				if err := tx.PutPlayer(p); err != nil {
+					return err
+				}
+				moved++
+			}
+			_, err := h.flush()
+			return err
+		})
+		if err != nil {
+			return sent, &SystemError{Err: err}
+		}
+		sent += n
+		if len(due) < digestBatch || moved == 0 {
+			return sent, nil // moved == 0: entries nobody can move (Verify reports them)
+		}
 	}
-	return sent, nil
+}
+
+// nextDigest handles a player whose digest is due at now: it queues the
+// digest (at most one per local day: a repeated hour when clocks go back) and
+// sets when the next is due, or clears the deadline when the player has no
+// valid schedule. It reports whether a digest was queued; the caller stores p.
+func (h *handling) nextDigest(p *store.Player, now time.Time) bool {
+	pm := decodePlayerMeta(p)
+	p.Due = time.Time{}
+	if pm.Digest == nil {
+		return false
+	}
+	sched, err := parseCron(pm.Digest.Spec)
+	if err != nil {
+		pm.Digest = nil
+		p.Meta = pm.encode()
+		return false
+	}
+	p.Due = sched.Next(now).UTC()
+	day := now.In(pm.location()).Format("2006-01-02")
+	if pm.Digest.LastDay == day {
+		return false
+	}
+	pm.Digest.LastDay = day
+	p.Meta = pm.encode()
+	return h.digestFor(p, pm)
 }
 
 // digestFor queues a player's digest, listing the games where it is their

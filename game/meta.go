@@ -79,6 +79,9 @@ type playerMeta struct {
 		Used  int       `json:"used,omitempty"` // days taken in Year
 		Until time.Time `json:"until,omitzero"`
 	} `json:"vacation"`
+	// Digest is the daily digest the player asked for; store.Player.Due is
+	// when it is next due.
+	Digest *digestSchedule `json:"digest,omitempty"`
 }
 
 func decodePlayerMeta(p *store.Player) *playerMeta {

@@ -93,6 +93,7 @@ func (h *handling) newGame(c Command) error {
 	} else {
 		meta.Phase = phaseOpen
 		seats[1-mySide] = h.player // the open seat is held by the challenger until someone matches
+		g.Match = openMatch(v.ID(), ruleset, tc.String())
 	}
 	for i, p := range seats {
 		g.Seats[i] = store.Seat{Player: p.ID, Address: p.Address}
@@ -161,10 +162,22 @@ func (h *handling) addOpponentGame(p *store.Player, id uint64) error {
 	return h.tx.PutPlayer(fresh)
 }
 
+// openMatch is the match key an open challenge is listed under in the store
+// (store.Game.Match) while it waits for an opponent: its terms.
+func openMatch(variant, ruleset, tc string) string {
+	return "open " + variant + " " + ruleset + " " + tc
+}
+
 // matchOpen looks for an open challenge with the same terms by someone else
-// and, if there is one, seats the sender in it and starts the game.
+// and, if there is one, seats the sender in it and starts the game. It reads
+// the store's match index, not every game: only the challenges with these
+// terms are loaded, oldest first.
 func (h *handling) matchOpen(variant, ruleset, tc string) (*loaded, error) {
-	ids, err := h.tx.Games()
+	if err := h.listOpenChallenges(); err != nil {
+		return nil, err
+	}
+	key := openMatch(variant, ruleset, tc)
+	ids, err := h.tx.Matching(key, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -183,6 +196,7 @@ func (h *handling) matchOpen(variant, ruleset, tc string) (*loaded, error) {
 		open := 1 - ch
 		l.g.Seats[open] = store.Seat{Player: h.player.ID, Address: h.player.Address}
 		l.seats[open] = h.player
+		l.g.Match = "" // no longer waiting: out of the index with the save below
 		tok, err := store.NewToken(h.s.rand)
 		if err != nil {
 			return nil, err
@@ -460,4 +474,48 @@ func (h *handling) vacation(c Command, reply *draft) error {
 	reply.notices = append(reply.notices, fmt.Sprintf("Your clocks stand still until %s. You have %d vacation days left this year.",
 		until.In(h.pmeta.location()).Format("Mon 2 Jan 2006 15:04 MST"), h.s.cfg.VacationDays-h.pmeta.Vacation.Used))
 	return nil
+}
+
+// settingOpenListed records that every open challenge is listed in the
+// store's match index. Databases from before the index (store schema 1) hold
+// open challenges without a match key; the first match after the upgrade
+// lists them, once.
+const settingOpenListed = "open-challenges-listed"
+
+// listOpenChallenges lists the open challenges of an older database under
+// their match keys, once per database: it reads every active game, so it
+// runs only while the setting says it has not run yet.
+func (h *handling) listOpenChallenges() error {
+	done, err := h.tx.Setting(settingOpenListed)
+	if err != nil || done != nil {
+		return err
+	}
+	ids, err := h.tx.Games()
+	if err != nil {
+		return err
+	}
+	listed := 0
+	for _, id := range ids {
+		g, err := h.tx.Game(id)
+		if err != nil {
+			h.s.log.Error("open challenges: game skipped: it cannot be read", "game", id, "err", err)
+			continue
+		}
+		m, err := decodeGameMeta(g)
+		if err != nil || m.Phase != phaseOpen || g.Match != "" {
+			continue
+		}
+		g.Match = openMatch(g.Variant, g.Ruleset, m.Time)
+		if err := h.tx.PutGame(g); err != nil {
+			return err
+		}
+		if l, ok := h.games[id]; ok {
+			l.g.Match = g.Match // a copy loaded earlier in this transaction must not undo it
+		}
+		listed++
+	}
+	if len(ids) > 0 {
+		h.s.log.Info("open challenges listed in the match index", "games read", len(ids), "listed", listed)
+	}
+	return h.tx.PutSetting(settingOpenListed, []byte("1"))
 }

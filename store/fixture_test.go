@@ -19,6 +19,7 @@ var update = flag.Bool("update", false, "rewrite testdata/schema-v<current>.db f
 // later program must still open them, migrate them and find the same content.
 var fixtureChecks = map[string]func(*testing.T, *Store){
 	"schema-v1.db": checkFixtureV1,
+	"schema-v2.db": checkFixtureV2,
 }
 
 func TestFixture(t *testing.T) {
@@ -88,8 +89,9 @@ func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
 var fixtureTime = time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC)
 
 // buildFixture writes the fixture of the current version: an archived open game, an
-// active hidden game with secret moves, tokens, mails (one failed once), processed ids and
-// deadlines.
+// active hidden game with secret moves, tokens, mails (one failed once), processed ids,
+// deadlines, and (since version 2) a game listed under a match key and a player with a
+// deadline.
 func buildFixture(t *testing.T, path string) {
 	dir := t.TempDir()
 	st := openTest(t, dir)
@@ -130,6 +132,22 @@ func buildFixture(t *testing.T, path string) {
 		if err := tx.PutSetting("service.heartbeat", []byte("2026-02-01T09:00:00Z")); err != nil {
 			return err
 		}
+		o, err := createGame(tx, false, fixtureTime)
+		if err != nil {
+			return err
+		}
+		o.Match = "fide 3d/move"
+		if err := tx.PutGame(o); err != nil {
+			return err
+		}
+		p, err := tx.Player(3)
+		if err != nil {
+			return err
+		}
+		p.Due = fixtureTime.Add(20 * time.Hour)
+		if err := tx.PutPlayer(p); err != nil {
+			return err
+		}
 		return tx.MarkFailed(mails[len(mails)-1].ID, "451 4.3.0 try again later", fixtureTime.Add(30*time.Hour))
 	})
 	if err != nil {
@@ -147,12 +165,49 @@ func buildFixture(t *testing.T, path string) {
 	t.Logf("wrote %s", path)
 }
 
-// checkFixtureV1 checks what buildFixture of version 1 wrote.
+// checkFixtureV1 checks what buildFixture of version 1 wrote; once migrated, the match
+// index is there and empty.
 func checkFixtureV1(t *testing.T, st *Store) {
+	checkFixture(t, st, []uint64{2})
+	st.View(func(tx *Tx) error {
+		if ids, err := tx.Matching("fide 3d/move", 0); err != nil || len(ids) != 0 {
+			t.Errorf("games matching in a version 1 database: %v, %v", ids, err)
+		}
+		if due, err := tx.DuePlayers(fixtureTime.Add(1000*time.Hour), 0); err != nil || len(due) != 0 {
+			t.Errorf("players due in a version 1 database: %v, %v", due, err)
+		}
+		return nil
+	})
+}
+
+// checkFixtureV2 checks what buildFixture of version 2 wrote: version 1's content, game 3
+// listed under a match key, and player 3's deadline.
+func checkFixtureV2(t *testing.T, st *Store) {
+	checkFixture(t, st, []uint64{2, 3})
+	st.View(func(tx *Tx) error {
+		if ids, err := tx.Matching("fide 3d/move", 0); err != nil || !slices.Equal(ids, []uint64{3}) {
+			t.Errorf("games matching: %v, %v", ids, err)
+		}
+		if g, err := tx.Game(3); err != nil || g.Match != "fide 3d/move" || g.Status != StatusActive {
+			t.Errorf("game 3: %+v, %v", g, err)
+		}
+		due, err := tx.DuePlayers(fixtureTime.Add(1000*time.Hour), 0)
+		if err != nil || len(due) != 1 || due[0].Player != 3 || !due[0].At.Equal(fixtureTime.Add(20*time.Hour)) {
+			t.Errorf("players due: %v, %v", due, err)
+		}
+		if p, err := tx.Player(3); err != nil || !p.Due.Equal(fixtureTime.Add(20*time.Hour)) || p.Name != "Alice" {
+			t.Errorf("player 3: %+v, %v", p, err)
+		}
+		return nil
+	})
+}
+
+// checkFixture checks the content every fixture has, and that active are the active games.
+func checkFixture(t *testing.T, st *Store, active []uint64) {
 	err := st.View(func(tx *Tx) error {
 		ids, err := tx.Games()
-		if err != nil || !slices.Equal(ids, []uint64{2}) {
-			t.Errorf("active games %v, %v", ids, err)
+		if err != nil || !slices.Equal(ids, active) {
+			t.Errorf("active games %v, %v; want %v", ids, err, active)
 		}
 		a, err := tx.Game(1)
 		if err != nil {

@@ -23,6 +23,7 @@ func FuzzDecodeRecord(f *testing.F) {
 
 func FuzzDecodeGame(f *testing.F) {
 	f.Add(codecCases()[3].encode())
+	f.Add(codecCases()[8].encode()) // listed under a match key (format 2)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		g, err := decodeGame(b)
 		if err == nil && !bytes.Equal(encodeGame(g, g.State), b) {
@@ -36,6 +37,7 @@ func FuzzDecodeOther(f *testing.F) {
 	for which, i := range []int{2, 4, 5, 6, 7} { // sealed part, player, token, mail, processed
 		f.Add(uint8(which), cases[i].encode())
 	}
+	f.Add(uint8(1), cases[9].encode()) // a player with a deadline (format 2)
 	f.Fuzz(func(t *testing.T, which uint8, b []byte) {
 		var again []byte
 		switch which % 5 {

@@ -7,13 +7,14 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// schemaVersion is the layout this program writes. Version 1 is the first release.
+// schemaVersion is the layout this program writes. Version 1 is the first release; version
+// 2 added the match and player deadline indexes.
 //
 // To change the layout: raise schemaVersion, add the step from the old version to
 // migrations, keep the decoders of the old record formats the step needs, and add a fixture
 // of the new version (go test ./store -run TestFixture -update). The fixtures of every older
 // version stay under testdata/ and TestFixture keeps opening them.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // migration upgrades a database from one schema version to the next, inside the
 // transaction that Open runs; if it fails, nothing of the upgrade is written.
@@ -22,8 +23,21 @@ type migration struct {
 	run      func(tx *bolt.Tx) error
 }
 
-// migrations[v] upgrades version v to v+1. There are none yet.
-var migrations = map[uint64]migration{}
+// migrations[v] upgrades version v to v+1.
+var migrations = map[uint64]migration{
+	// Version 2 adds the match index (Game.Match, game records of format 2) and the player
+	// deadline index (Player.Due, player records of format 2). Records of version 1 have
+	// neither, so both indexes start empty; the game service lists its waiting games and
+	// moves its digest schedule itself.
+	1: {describe: "add the match and player deadline indexes", run: func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketMatches, bucketPlayerDue} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+}
 
 // migrateTo runs the steps from version from up to version to.
 func migrateTo(tx *bolt.Tx, from, to uint64, steps map[uint64]migration, log *slog.Logger) error {

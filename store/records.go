@@ -9,10 +9,12 @@ import (
 // Format bytes of the stored records. A change of layout gets a new byte and a decoder for
 // the old one (see migrate.go).
 const (
-	gameFormat    = 1
+	gameFormat    = 1 // a game not listed under a match key
+	gameMatched   = 2 // gameFormat followed by Game.Match (only when it is not empty)
 	recordFormat  = 1
 	secretFormat  = 1
-	playerFormat  = 1
+	playerFormat  = 1 // a player without a deadline
+	playerDue     = 2 // playerFormat followed by Player.Due (only when it is set)
 	tokenFormat   = 1
 	mailFormat    = 1
 	processFormat = 1
@@ -90,8 +92,14 @@ type Game struct {
 	Meta []byte
 	// Deadlines of this game. PutGame keeps the deadline index in step with this list.
 	Deadlines []Deadline
-	Created   time.Time
-	Updated   time.Time
+	// Match lists the game under a key of the service's choosing while it is not empty,
+	// e.g. the terms of an open challenge that waits for an opponent: Matching(key) finds
+	// it without reading any other game. CreateGame and PutGame keep the match index in
+	// step with it; Archive empties it. Opaque to the store, stored in the clear, at most
+	// MaxMatch bytes.
+	Match   string
+	Created time.Time
+	Updated time.Time
 
 	// Records is the number of log records (the next record's index).
 	Records uint32
@@ -152,6 +160,10 @@ type Player struct {
 	// Meta is the game service's own data about the player (time zone, vacation, game
 	// list): opaque to the store, versioned by the service.
 	Meta []byte
+	// Due is when the game service must next act for the player (a daily digest), or zero
+	// for never. PutPlayer keeps the player deadline index in step with it; DuePlayers
+	// finds the players due without reading the others.
+	Due time.Time
 }
 
 // TokenRef is what a reply token stands for: a player's seat in a game.
@@ -339,8 +351,12 @@ func decodeSecret(b []byte) (*secretPart, error) {
 
 // encodeGame encodes g with state as given (already sealed for a hidden game).
 func encodeGame(g *Game, state []byte) []byte {
-	e := enc{b: make([]byte, 0, 160+len(state)+len(g.PublicState)+len(g.Meta))}
-	e.u8(gameFormat)
+	e := enc{b: make([]byte, 0, 160+len(state)+len(g.PublicState)+len(g.Meta)+len(g.Match))}
+	if g.Match != "" {
+		e.u8(gameMatched)
+	} else {
+		e.u8(gameFormat)
+	}
 	e.uvarint(g.ID)
 	e.str(g.Variant)
 	e.str(g.Ruleset)
@@ -364,6 +380,9 @@ func encodeGame(g *Game, state []byte) []byte {
 	e.bytes(g.PublicState)
 	e.bytes(state)
 	e.bytes(g.Meta)
+	if g.Match != "" {
+		e.str(g.Match)
+	}
 	return e.b
 }
 
@@ -371,8 +390,9 @@ func encodeGame(g *Game, state []byte) []byte {
 func decodeGame(b []byte) (*Game, error) {
 	d := dec{b: b}
 	g := new(Game)
-	if v := d.u8(); d.err == nil && v != gameFormat {
-		return nil, fmt.Errorf("store: game record has format %d, want %d: %w", v, gameFormat, ErrCorrupt)
+	format := d.u8()
+	if d.err == nil && format != gameFormat && format != gameMatched {
+		return nil, fmt.Errorf("store: game record has format %d, want %d or %d: %w", format, gameFormat, gameMatched, ErrCorrupt)
 	}
 	g.ID = d.uvarint()
 	g.Variant = d.str()
@@ -399,6 +419,9 @@ func decodeGame(b []byte) (*Game, error) {
 	g.PublicState = d.bytes()
 	state := d.bytes()
 	g.Meta = d.bytes()
+	if format == gameMatched {
+		g.Match = d.str() // an empty one is not canonical: such a record has format 1
+	}
 	if err := canonical(&d, b, func() []byte { return encodeGame(g, state) }); err != nil {
 		return nil, fmt.Errorf("store: game record: %w", err)
 	}
@@ -408,19 +431,27 @@ func decodeGame(b []byte) (*Game, error) {
 
 func encodePlayer(p *Player) []byte {
 	var e enc
-	e.u8(playerFormat)
+	if p.Due.IsZero() {
+		e.u8(playerFormat)
+	} else {
+		e.u8(playerDue)
+	}
 	e.uvarint(p.ID)
 	e.str(p.Name)
 	e.str(p.Address)
 	e.time(p.Created)
 	e.bytes(p.Meta)
+	if !p.Due.IsZero() {
+		e.time(p.Due)
+	}
 	return e.b
 }
 
 func decodePlayer(b []byte) (*Player, error) {
 	d := dec{b: b}
 	p := new(Player)
-	if v := d.u8(); d.err == nil && v != playerFormat {
+	format := d.u8()
+	if d.err == nil && format != playerFormat && format != playerDue {
 		d.fail(errBad)
 	}
 	p.ID = d.uvarint()
@@ -428,6 +459,9 @@ func decodePlayer(b []byte) (*Player, error) {
 	p.Address = d.str()
 	p.Created = d.time()
 	p.Meta = d.bytes()
+	if format == playerDue {
+		p.Due = d.time()
+	}
 	if err := canonical(&d, b, func() []byte { return encodePlayer(p) }); err != nil {
 		return nil, fmt.Errorf("store: player record: %w", err)
 	}

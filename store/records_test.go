@@ -29,6 +29,9 @@ func codecCases() []codecCase {
 		State: []byte("sealed"), PublicState: []byte("pub"), Deadlines: []Deadline{{at, DeadlineTimeout}},
 		Created: at, Updated: at.Add(time.Hour), Records: 80, Head: Digest{0xff}}
 	player := &Player{ID: 3, Name: "Zoë", Address: "zoe@example.org", Created: at}
+	listed := &Game{ID: 6, Variant: "fide", Ruleset: "fide/1", TimeControl: "5d", Seats: [2]Seat{{1, "a@x.org"}, {1, "a@x.org"}},
+		State: []byte("start"), Meta: []byte(`{"phase":"open"}`), Created: at, Updated: at, Head: Digest{1}, Match: "open fide 5d"}
+	due := &Player{ID: 4, Name: "Ann", Address: "ann@example.org", Created: at, Meta: []byte("{}"), Due: at.Add(20 * time.Hour)}
 	token := &TokenRef{Game: 5, Player: 3, Side: Black}
 	mail := &Mail{ID: 9, Game: 5, From: "ref@x", To: []string{"a@x.org", "b@y.org"}, Data: []byte("sealed mail"),
 		Created: at, Attempts: 2, NextTry: at.Add(time.Minute), LastError: "451"}
@@ -41,6 +44,8 @@ func codecCases() []codecCase {
 		{"token", token, func() []byte { return encodeToken(token) }, func(b []byte) (any, error) { return decodeToken(b) }},
 		{"mail", mail, func() []byte { return encodeMail(mail) }, func(b []byte) (any, error) { return decodeMail(b) }},
 		{"processed", at, func() []byte { return encodeProcessed(at) }, func(b []byte) (any, error) { return decodeProcessed(b) }},
+		{"listed game", listed, func() []byte { return encodeGame(listed, listed.State) }, func(b []byte) (any, error) { return decodeGame(b) }},
+		{"player with a deadline", due, func() []byte { return encodePlayer(due) }, func(b []byte) (any, error) { return decodePlayer(b) }},
 	}
 }
 

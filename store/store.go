@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -33,9 +34,12 @@ var (
 	bucketProcessed = []byte("processed") // SHA-256(Message-ID)[:16] → when processed
 	bucketDeadlines = []byte("deadlines") // UTC instant ‖ game id ‖ kind → empty
 	bucketSettings  = []byte("settings")  // name → the game service's own small values
+	bucketMatches   = []byte("matches")   // len ‖ match key ‖ game id → empty (schema 2)
+	bucketPlayerDue = []byte("playerdue") // UTC instant ‖ player id → empty (schema 2)
 
 	allBuckets = [][]byte{bucketMeta, bucketGames, bucketArchive, bucketLog, bucketPlayers,
-		bucketAddresses, bucketTokens, bucketOutbox, bucketProcessed, bucketDeadlines, bucketSettings}
+		bucketAddresses, bucketTokens, bucketOutbox, bucketProcessed, bucketDeadlines, bucketSettings,
+		bucketMatches, bucketPlayerDue}
 
 	metaSchema   = []byte("schema")
 	metaKeyCheck = []byte("keycheck")
@@ -68,6 +72,8 @@ type Store struct {
 	vault    *vault
 	log      *slog.Logger
 	readOnly bool
+	group    committer // Batch's group commit
+	counts   counters  // what Stats reports
 }
 
 // Open opens (or creates) the database at path with its master key file.
@@ -301,16 +307,107 @@ func (s *Store) Update(fn func(*Tx) error) error {
 }
 
 // Batch is Update for many concurrent callers: their functions share one transaction and one
-// fsync. fn may run more than once (when another function in the batch fails, the batch is
-// rolled back and run again without it), so fn must set its results afresh on every run and
-// must have no effects outside the transaction. Batch returns once fn's writes are durable.
+// fsync (group commit). A call that finds no commit under way is committed at once, alone;
+// calls arriving while a commit runs wait for it and then go in together in the next, up to
+// maxGroup at a time. So a lone caller pays what Update costs, and under load one fsync
+// serves many. fn may run more than once (when another function in the group fails, the
+// group is rolled back and run again without it, and the failing one runs alone), so fn must
+// set its results afresh on every run and must have no effects outside the transaction. A
+// panic in fn becomes its error. Batch returns once fn's writes are durable.
 func (s *Store) Batch(fn func(*Tx) error) error {
-	var fnErr error
-	err := s.db.Batch(func(btx *bolt.Tx) error {
-		fnErr = fn(&Tx{s: s, tx: btx})
-		return fnErr
-	})
-	return s.mapCommit(err, fnErr)
+	c := &batchCall{fn: fn, done: make(chan struct{})}
+	g := &s.group
+	g.mu.Lock()
+	g.queue = append(g.queue, c)
+	if !g.leading {
+		g.leading = true
+		go s.lead()
+	}
+	g.mu.Unlock()
+	<-c.done
+	return c.err
+}
+
+// maxGroup is the most calls of Batch committed in one transaction.
+const maxGroup = 1000
+
+// committer is the state of Batch's group commit.
+type committer struct {
+	mu      sync.Mutex
+	queue   []*batchCall
+	leading bool // a goroutine is committing the queue
+	commits int  // transactions committed or tried (tests read it under mu)
+}
+
+// batchCall is one waiting call of Batch.
+type batchCall struct {
+	fn   func(*Tx) error
+	err  error
+	done chan struct{}
+}
+
+// lead commits the queued calls, group after group, until none is left.
+func (s *Store) lead() {
+	g := &s.group
+	for {
+		g.mu.Lock()
+		n := min(len(g.queue), maxGroup)
+		if n == 0 {
+			g.leading = false
+			g.mu.Unlock()
+			return
+		}
+		calls := g.queue[:n:n]
+		g.queue = append([]*batchCall(nil), g.queue[n:]...)
+		g.mu.Unlock()
+		s.commitGroup(calls)
+	}
+}
+
+// commitGroup runs calls in one transaction. When one fails, the transaction is rolled
+// back, that call runs alone (its result is then its own), and the others are tried again
+// together.
+func (s *Store) commitGroup(calls []*batchCall) {
+	for len(calls) > 0 {
+		failed := -1
+		var fnErr error
+		s.group.mu.Lock()
+		s.group.commits++
+		s.group.mu.Unlock()
+		err := s.db.Update(func(btx *bolt.Tx) error {
+			tx := &Tx{s: s, tx: btx}
+			for i, c := range calls {
+				if fnErr = safeCall(c.fn, tx); fnErr != nil {
+					failed = i
+					return fnErr
+				}
+			}
+			return nil
+		})
+		if failed < 0 {
+			err = s.mapCommit(err, nil)
+			for _, c := range calls {
+				c.err = err
+				close(c.done)
+			}
+			return
+		}
+		solo := calls[failed]
+		solo.err = s.Update(func(tx *Tx) error { return safeCall(solo.fn, tx) })
+		close(solo.done)
+		calls = append(calls[:failed:failed], calls[failed+1:]...)
+	}
+}
+
+// safeCall runs fn, turning a panic into an error so that one caller's bug does not take
+// down the goroutine committing everybody's work.
+func safeCall(fn func(*Tx) error, tx *Tx) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("store: transaction function panicked: %v", r)
+		}
+	}()
+	return fn(tx)
 }
 
 // mapCommit turns a failure of bbolt's commit into the store's errors; errors returned by
@@ -434,7 +531,9 @@ func writeNew(dst, op string, write func(tmp string) error) error {
 
 // Verify checks the whole database: bbolt's page consistency check, every game's record,
 // sealed parts, commitments and hash chain (see Tx.VerifyGame), and that the deadline index
-// holds exactly the active games' deadlines. It returns the problems found, joined;
+// holds exactly the active games' deadlines, the match index exactly their match keys and
+// the player deadline index exactly the players' deadlines.
+// It returns the problems found, joined;
 // ErrCorrupt or ErrTampered match them.
 func (s *Store) Verify(ctx context.Context) error {
 	return s.db.View(func(btx *bolt.Tx) error {
@@ -444,6 +543,7 @@ func (s *Store) Verify(ctx context.Context) error {
 		}
 		tx := &Tx{s: s, tx: btx}
 		deadlines := map[string]bool{} // index keys the games call for
+		matches := map[string]bool{}
 		for _, b := range [][]byte{bucketGames, bucketArchive} {
 			err := btx.Bucket(b).ForEach(func(k, _ []byte) error {
 				if err := ctx.Err(); err != nil {
@@ -461,6 +561,9 @@ func (s *Store) Verify(ctx context.Context) error {
 				g, _ := tx.rawGame(id)
 				for _, dl := range g.Deadlines {
 					deadlines[string(deadlineKey(id, dl))] = true
+				}
+				if g.Match != "" {
+					matches[string(matchKey(g.Match, id))] = true
 				}
 				return nil
 			})
@@ -481,6 +584,7 @@ func (s *Store) Verify(ctx context.Context) error {
 		for k := range deadlines {
 			errs = append(errs, fmt.Errorf("store: the deadline index lacks %q: %w", k, ErrCorrupt))
 		}
+		errs = append(errs, tx.verifyIndexes(matches)...)
 		return errors.Join(errs...)
 	})
 }

@@ -89,6 +89,9 @@ func (tx *Tx) CreateGame(g *Game) error {
 	if err := tx.writeGame(g, games); err != nil {
 		return err
 	}
+	if err := tx.indexMatch(id, "", g.Match); err != nil {
+		return err
+	}
 	return tx.indexDeadlines(id, nil, g.Deadlines)
 }
 
@@ -103,7 +106,7 @@ func (tx *Tx) checkGame(g *Game) error {
 			return err
 		}
 	}
-	return nil
+	return validMatch(g)
 }
 
 // writeGame seals the state of a hidden game and writes the game record.
@@ -120,6 +123,7 @@ func (tx *Tx) writeGame(g *Game, b *bolt.Bucket) error {
 
 // rawGame reads a game record as stored (state still sealed).
 func (tx *Tx) rawGame(id uint64) (*Game, error) {
+	tx.s.counts.gamesRead.Add(1)
 	v := tx.bucket(bucketGames).Get(be64(id))
 	archived := false
 	if v == nil {
@@ -170,8 +174,8 @@ func (tx *Tx) liveGame(g *Game) (*Game, error) {
 	return old, nil
 }
 
-// PutGame replaces a game's stored record with g (state, status, deadlines, …) and keeps
-// the deadline index in step. g must have been loaded in, or updated by Append in, this
+// PutGame replaces a game's stored record with g (state, status, deadlines, match key, …)
+// and keeps the deadline and match indexes in step. g must have been loaded in, or updated by Append in, this
 // transaction's view of the log (else ErrConflict); Hidden cannot change.
 func (tx *Tx) PutGame(g *Game) error {
 	old, err := tx.liveGame(g)
@@ -185,6 +189,9 @@ func (tx *Tx) PutGame(g *Game) error {
 		return err
 	}
 	if err := tx.writeGame(g, tx.bucket(bucketGames)); err != nil {
+		return err
+	}
+	if err := tx.indexMatch(g.ID, old.Match, g.Match); err != nil {
 		return err
 	}
 	return tx.indexDeadlines(g.ID, old.Deadlines, g.Deadlines)
@@ -205,7 +212,9 @@ func (tx *Tx) indexDeadlines(game uint64, old, new []Deadline) error {
 	return nil
 }
 
-// Games returns the ids of the games that are not archived, in creation order.
+// Games returns the ids of the games that are not archived, in creation order. It reads
+// the keys of every such game: for maintenance and tests, not for each request (Matching
+// and DueDeadlines find games without reading the others).
 func (tx *Tx) Games() ([]uint64, error) {
 	var ids []uint64
 	err := tx.bucket(bucketGames).ForEach(func(k, _ []byte) error {
@@ -218,8 +227,8 @@ func (tx *Tx) Games() ([]uint64, error) {
 	return ids, err
 }
 
-// Archive moves a game that is no longer active to the archive and drops its deadlines. Its
-// log, tokens and players stay; Game still loads it (with Archived set).
+// Archive moves a game that is no longer active to the archive and drops its deadlines and
+// its match key. Its log, tokens and players stay; Game still loads it (with Archived set).
 func (tx *Tx) Archive(id uint64) error {
 	g, err := tx.rawGame(id)
 	if err != nil {
@@ -234,7 +243,10 @@ func (tx *Tx) Archive(id uint64) error {
 	if err := tx.indexDeadlines(id, g.Deadlines, nil); err != nil {
 		return err
 	}
-	g.Deadlines = nil
+	if err := tx.indexMatch(id, g.Match, ""); err != nil {
+		return err
+	}
+	g.Deadlines, g.Match = nil, ""
 	if err := tx.del(tx.bucket(bucketGames), be64(id)); err != nil {
 		return err
 	}
@@ -453,14 +465,20 @@ func (tx *Tx) VerifyGame(id uint64) error {
 
 // ---- players and tokens
 
-// PutPlayer stores a player, assigning p.ID when it is zero. The address must be unique
-// (ErrExists otherwise).
+// PutPlayer stores a player, assigning p.ID when it is zero, and keeps the player deadline
+// index in step with p.Due. The address must be unique (ErrExists otherwise).
 func (tx *Tx) PutPlayer(p *Player) error {
 	addr := normAddress(p.Address)
 	if addr == "" || !strings.Contains(addr, "@") {
 		return fmt.Errorf("store: player %q: address %q is not a mail address: %w", p.Name, p.Address, ErrInvalid)
 	}
+	if !p.Due.IsZero() {
+		if err := validDeadline(Deadline{At: p.Due}); err != nil {
+			return fmt.Errorf("store: player %q: %w", p.Address, err)
+		}
+	}
 	players, addrs := tx.bucket(bucketPlayers), tx.bucket(bucketAddresses)
+	var oldDue time.Time
 	if v := addrs.Get([]byte(addr)); v != nil && (len(v) != 8 || beUint64(v) != p.ID) {
 		return fmt.Errorf("store: address %s belongs to another player: %w", p.Address, ErrExists)
 	}
@@ -471,6 +489,7 @@ func (tx *Tx) PutPlayer(p *Player) error {
 		}
 		p.ID = id
 	} else if old, err := tx.Player(p.ID); err == nil {
+		oldDue = old.Due
 		if oldAddr := normAddress(old.Address); oldAddr != addr {
 			if err := tx.del(addrs, []byte(oldAddr)); err != nil {
 				return err
@@ -482,6 +501,9 @@ func (tx *Tx) PutPlayer(p *Player) error {
 		return fmt.Errorf("store: player %d was never assigned: %w", p.ID, ErrInvalid)
 	}
 	if err := tx.put(players, be64(p.ID), encodePlayer(p)); err != nil {
+		return err
+	}
+	if err := tx.indexPlayerDue(p.ID, oldDue, p.Due); err != nil {
 		return err
 	}
 	return tx.put(addrs, []byte(addr), be64(p.ID))
