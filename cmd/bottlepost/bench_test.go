@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 func testDaemon(configPath string) *exec.Cmd {
 	c := exec.Command(os.Args[0], "serve", "--config", configPath)
 	c.Env = append(os.Environ(), "BOTTLEPOST_TEST_MAIN=1")
-	return c
+	return dieWithParent(c)
 }
 
 // The bench subcommand end to end, small: games set up by mail, moves

@@ -26,7 +26,7 @@ var daemonCommand = func(configPath string) *exec.Cmd {
 	if err != nil {
 		self = os.Args[0]
 	}
-	return exec.Command(self, "serve", "--config", configPath)
+	return dieWithParent(exec.Command(self, "serve", "--config", configPath))
 }
 
 func runBench(args []string, stdout, stderr io.Writer) int {
