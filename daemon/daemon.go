@@ -41,7 +41,7 @@ type Daemon struct {
 
 	imapCfg mailer.IMAPConfig
 	ctl     net.Listener // the control socket, bound by Start
-	pruned  time.Time // the last pruning of processed message ids (hourly)
+	pruned  time.Time    // the last pruning of processed message ids (hourly)
 }
 
 // Options are the daemon's collaborators; zero values mean the real thing.
@@ -270,7 +270,7 @@ func (d *Daemon) HandleRaw(raw []byte) error {
 		in.InReplyTo = m.InReplyTo[0]
 	}
 	in.Recipients = m.Recipients()
-	in.Quiet = !d.limiter.Allow(m.From.Address)
+	in.Allow = func() bool { return d.limiter.Allow(m.From.Address) }
 	res, err := d.svc.Handle(in)
 	if err != nil {
 		var se *game.SystemError
@@ -279,7 +279,7 @@ func (d *Daemon) HandleRaw(raw []byte) error {
 		}
 		return err
 	}
-	d.log.Debug("mail handled", "from", m.From.Address, "id", m.MessageID, "mails", res.Mails, "refused", res.Refused, "duplicate", res.Duplicate, "quiet", in.Quiet)
+	d.log.Debug("mail handled", "from", m.From.Address, "id", m.MessageID, "mails", res.Mails, "refused", res.Refused, "duplicate", res.Duplicate)
 	if res.Mails > 0 {
 		d.kick()
 	}

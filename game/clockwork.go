@@ -427,7 +427,7 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 
 // internal is a handling with no incoming message, for time-driven work.
 func (s *Service) internal(tx *store.Tx, now time.Time) *handling {
-	return &handling{s: s, tx: tx, in: &Incoming{}, now: now, drafts: map[draftKey]*draft{}}
+	return &handling{s: s, tx: tx, in: &Incoming{}, quiet: func() bool { return false }, now: now, drafts: map[draftKey]*draft{}}
 }
 
 // digestBatch is how many players' digests one transaction sends at most.

@@ -108,7 +108,7 @@ func (h *handling) flush() (int, error) {
 	n := 0
 	for _, k := range h.order {
 		d := h.drafts[k]
-		if d.empty() || (h.in.Quiet && k.to == h.from) {
+		if d.empty() || (k.to == h.from && h.quiet()) {
 			continue
 		}
 		data, err := h.render(d)

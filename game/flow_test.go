@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
@@ -383,4 +384,70 @@ func TestMessageIDsArePerSenderAndSynthesized(t *testing.T) {
 	if res := handle(alice, tokA, "Nf3", d.Add(2*time.Minute)); !res.Duplicate {
 		t.Errorf("a redelivered mail without Message-ID was handled again")
 	}
+}
+
+// The sender's reply allowance (Incoming.Allow, the transport's rate limit)
+// is asked only when a reply to the sender is about to be queued: a flood of
+// forged mail in alice's name (bob's token, a made-up token, the bare
+// address) asks it once at most, for the day's welcome, so alice's own
+// move afterwards still gets its receipt. When the allowance is spent, the
+// move is still played and bob still told; only alice's receipt is held.
+func TestForgeriesDoNotSpendThePlayersAllowance(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	tok := f.last(alice).ReplyTo
+	asked := 0
+	allowance := 1
+	allow := func() bool {
+		asked++
+		allowance--
+		return allowance >= 0
+	}
+	send := func(to string, lines ...string) Result {
+		f.seq++
+		res, err := f.svc.Handle(&Incoming{MessageID: fmt.Sprintf("q%d@x", f.seq), From: alice, Recipients: []string{to},
+			Subject: "Re: [bp-1]", Lines: lines, Allow: allow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.drain()
+		return res
+	}
+	before := len(f.inbox[alice])
+	for i := range 30 {
+		to := []string{f.last(bob).ReplyTo, "games+AAAAAAAAAAAAAAAA@bottlepost.test", "games@bottlepost.test"}[i%3]
+		if res := send(to, "resign"); res.Refused == "" {
+			t.Fatalf("forgery %d to %s was acted on", i, to)
+		}
+	}
+	if asked > 1 {
+		t.Errorf("30 forgeries asked the allowance %d times, want at most once (the day's welcome)", asked)
+	}
+	welcomes := len(f.inbox[alice]) - before
+	allowance = 1
+	asked = 0
+	send(tok, "e4")
+	if asked != 1 || count(f, alice, "Your move e4 was accepted") != 1 {
+		t.Errorf("alice's move: allowance asked %d times, %d receipts", asked, count(f, alice, "Your move e4 was accepted"))
+	}
+	assertMoves(t, f, 1, 1)
+	// Spent: the move is played, bob is told, alice gets nothing.
+	allowance = 0
+	n := len(f.inbox[alice])
+	send(f.last(bob).ReplyTo, "e5") // bob's token from alice: refused, no welcome (already sent today)
+	bobTok := f.last(bob).ReplyTo
+	f.seq++
+	if _, err := f.svc.Handle(&Incoming{MessageID: "b1@x", From: bob, Recipients: []string{bobTok}, Subject: "Re: [bp-1]", Lines: []string{"e5"}}); err != nil {
+		t.Fatal(err)
+	}
+	f.drain()
+	send(tok, "Nf3")
+	assertMoves(t, f, 1, 3)
+	if got := len(f.inbox[alice]) - n; got != 1 { // bob's e5 only
+		t.Errorf("alice got %d mails with her allowance spent, want only the news of bob's move", got)
+	}
+	if count(f, bob, "White played Nf3") != 1 {
+		t.Errorf("bob was not told of Nf3")
+	}
+	t.Logf("welcomes to alice during the forgeries: %d", welcomes)
 }

@@ -18,6 +18,7 @@ type handling struct {
 	s       *Service
 	tx      *store.Tx
 	in      *Incoming
+	quiet   func() bool // the sender may not be answered now (asked only when about to)
 	now     time.Time
 	refused string
 
@@ -104,13 +105,13 @@ func (h *handling) run() error {
 // welcome answers mail that gets no game action: at most once a UTC day per
 // sender, the same text whoever the sender is, so nobody learns who plays.
 func (h *handling) welcome() error {
-	if h.in.Quiet {
-		return nil // no mail goes out: the day's welcome is not used up
-	}
 	key := "welcome:" + h.from + ":" + h.now.Format("2006-01-02")
 	sent, err := h.tx.Processed(key)
 	if err != nil || sent {
 		return err
+	}
+	if h.quiet() {
+		return nil // no mail goes out: the day's welcome is not used up
 	}
 	if err := h.tx.MarkProcessed(key, h.now); err != nil {
 		return err

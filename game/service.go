@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-msgauth/authres"
@@ -70,6 +71,13 @@ type Incoming struct {
 	// Quiet handles the commands but sends the sender no reply (the
 	// transport's per-sender rate limit is spent); others are still told.
 	Quiet bool
+	// Allow, if set, is asked whether the sender may be answered now (the
+	// transport's per-sender rate limit): once, and only when the service
+	// is about to queue a reply to the sender. false is Quiet. So mail that
+	// earns no reply — a forgery refused after the day's welcome went out, a
+	// duplicate — costs the sender's allowance nothing, and forged mail in a
+	// player's name cannot use it up to silence the player's receipts.
+	Allow func() bool
 }
 
 // Service is the game service. It is safe for concurrent use: every Handle
@@ -318,6 +326,8 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 	// forger's copy of it) never suppresses another sender's mail.
 	id = normalize(in.From) + " " + id
 	var res Result
+	// Asked at most once, even when the transaction function runs again.
+	quiet := sync.OnceValue(func() bool { return in.Quiet || (in.Allow != nil && !in.Allow()) })
 	err := s.st.Batch(func(tx *store.Tx) error {
 		res = Result{} // the function may run again: everything from scratch
 		done, err := tx.Processed(id)
@@ -328,7 +338,7 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 			res.Duplicate = true
 			return nil
 		}
-		h := &handling{s: s, tx: tx, in: in, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
+		h := &handling{s: s, tx: tx, in: in, quiet: quiet, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
 		if err := h.run(); err != nil {
 			return err
 		}
