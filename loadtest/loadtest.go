@@ -92,7 +92,12 @@ type Report struct {
 	// Daemon memory: its largest resident set seen, and its Go heap peak
 	// as the kernel reports it (VmHWM) just before the end.
 	RSSMax, HWM int64
-	Kills       int
+	// CPU time (user + system) the daemon and this load generator (the
+	// players and the hub) spent during the moves, per move: what the
+	// machine's cores were shared out between. Without kills only (a
+	// killed daemon's time is lost with it).
+	DaemonCPUPerMove, GeneratorCPUPerMove time.Duration
+	Kills                                 int
 	// Replies delivered more than once (same Message-ID, same recipient):
 	// the outbox's documented retry after a kill.
 	Duplicates int
@@ -113,6 +118,9 @@ func (r *Report) String() string {
 	fmt.Fprintf(&b, "latency (submission to both replies delivered): p50 %v  p90 %v  p99 %v  max %v\n",
 		r.P50.Round(time.Millisecond), r.P90.Round(time.Millisecond), r.P99.Round(time.Millisecond), r.Max.Round(time.Millisecond))
 	fmt.Fprintf(&b, "daemon memory: resident max %.1f MiB, high-water mark %.1f MiB\n", float64(r.RSSMax)/(1<<20), float64(r.HWM)/(1<<20))
+	if r.DaemonCPUPerMove > 0 {
+		fmt.Fprintf(&b, "CPU per move: daemon %v, load generator and hub %v\n", r.DaemonCPUPerMove.Round(time.Microsecond), r.GeneratorCPUPerMove.Round(time.Microsecond))
+	}
 	if r.Kills > 0 {
 		fmt.Fprintf(&b, "daemon killed with SIGKILL %d times; replies delivered twice: %d\n", r.Kills, r.Duplicates)
 	}
@@ -232,8 +240,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	junkSent := make(chan int, 1)
 	side.Go(func() { junkSent <- r.junk(playCtx) })
 	start = time.Now()
+	daemonCPU0, ownCPU0 := r.d.cpu(), ownCPU()
 	err = r.each(ctx, len(games), len(games), func(i int) error { return r.play(games[i]) })
 	rep.Elapsed = time.Since(start)
+	daemonCPU, ownCPUUsed := r.d.cpu()-daemonCPU0, ownCPU()-ownCPU0
 	stopPlay()
 	side.Wait()
 	rep.Junk = <-junkSent
@@ -242,6 +252,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Moves = int(r.played.Load())
 	rep.MovesPerSecond = float64(rep.Moves) / rep.Elapsed.Seconds()
+	if rep.Moves > 0 && cfg.Kills == 0 {
+		rep.DaemonCPUPerMove = daemonCPU / time.Duration(rep.Moves)
+		rep.GeneratorCPUPerMove = ownCPUUsed / time.Duration(rep.Moves)
+	}
 	slices.Sort(r.lat)
 	rep.P50, rep.P90, rep.P99 = pct(r.lat, 50), pct(r.lat, 90), pct(r.lat, 99)
 	if len(r.lat) > 0 {
@@ -527,6 +541,41 @@ func (p *daemonProc) sample() func() int64 {
 		}
 	}()
 	return func() int64 { close(done); return peak.Load() }
+}
+
+// cpu is the CPU time the running daemon has used (user + system), from
+// /proc/PID/stat; 0 when unavailable.
+func (p *daemonProc) cpu() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.current().Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name (which may hold spaces) in parentheses.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	var utime, stime int64
+	fmt.Sscan(f[11], &utime)
+	fmt.Sscan(f[12], &stime)
+	return time.Duration(utime+stime) * time.Second / clockTicks
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc/PID/stat times
+// (100 on every Linux architecture Go supports).
+const clockTicks = 100
+
+// ownCPU is the CPU time this process has used.
+func ownCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // hwm is the running daemon's resident high-water mark.
