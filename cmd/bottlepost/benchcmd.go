@@ -30,6 +30,7 @@ var daemonCommand = func(configPath string) *exec.Cmd {
 }
 
 func runBench(args []string, stdout, stderr io.Writer) int {
+	tuneGC()
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg loadtest.Config

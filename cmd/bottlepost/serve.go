@@ -28,6 +28,7 @@ var signals = func() (stop <-chan os.Signal, reload <-chan os.Signal, release fu
 }
 
 func runServe(args []string, stdout, stderr io.Writer) int {
+	tuneGC()
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("config", "", "the configuration file (default: none, the embedded mail hub)")
