@@ -67,16 +67,18 @@ type IMAP struct {
 	ProcessedFolder string   `toml:"processed_folder"` // where handled mail goes; "" to only flag it
 	PollInterval    Duration `toml:"poll_interval"`    // when the server has no IDLE
 	IdleRefresh     Duration `toml:"idle_refresh"`     // re-issue IDLE this often
+	Timeout         Duration `toml:"timeout"`          // longest silence while the server owes an answer
 }
 
 // SMTP is the submission server outgoing mail goes through.
 type SMTP struct {
-	Host     string `toml:"host"` // empty: use the embedded hub
-	Port     int    `toml:"port"`
-	Security string `toml:"security"` // "tls", "starttls" or "plain" (loopback only)
-	Username string `toml:"username"`
-	Password Secret `toml:"password"`
-	HELO     string `toml:"helo"`
+	Host     string   `toml:"host"` // empty: use the embedded hub
+	Port     int      `toml:"port"`
+	Security string   `toml:"security"` // "tls", "starttls" or "plain" (loopback only)
+	Username string   `toml:"username"`
+	Password Secret   `toml:"password"`
+	HELO     string   `toml:"helo"`
+	Timeout  Duration `toml:"timeout"` // longest wait for any step of a submission
 }
 
 // Maildir is an optional second source of incoming mail.
@@ -110,8 +112,8 @@ func Defaults() Config {
 			DefaultTime: "3d", TimeoutPolicy: "loss", VacationDays: 30, ReminderBefore: Duration(24 * time.Hour),
 		},
 		Hub:      Hub{IMAPListen: "127.0.0.1:1143", SMTPListen: "127.0.0.1:2525", Domain: "localhost", Password: Secret{Value: "bottlepost"}},
-		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", ProcessedFolder: "bottlepost-processed", PollInterval: Duration(time.Minute), IdleRefresh: Duration(25 * time.Minute)},
-		SMTP:     SMTP{Security: "starttls", Port: 587, HELO: "localhost"},
+		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", ProcessedFolder: "bottlepost-processed", PollInterval: Duration(time.Minute), IdleRefresh: Duration(25 * time.Minute), Timeout: Duration(time.Minute)},
+		SMTP:     SMTP{Security: "starttls", Port: 587, HELO: "localhost", Timeout: Duration(time.Minute)},
 		Maildir:  Maildir{PollInterval: Duration(10 * time.Second)},
 		Limits:   Limits{MaxMessageBytes: 1 << 20, RepliesPerHour: 30, ProcessedRetention: Duration(90 * 24 * time.Hour), OutboxMaxAttempts: 50, OutboxRetryBackoff: Duration(30 * time.Second), OutboxRetryCeiling: Duration(6 * time.Hour)},
 		Schedule: Schedule{Sweep: "@every 1m", OutageGap: Duration(5 * time.Minute)},
@@ -223,6 +225,11 @@ func (c *Config) Validate() error {
 		c.checkServer("smtp", c.SMTP.Host, &c.SMTP.Port, c.SMTP.Security, 465, 587, bad)
 		if err := c.SMTP.Password.resolve("smtp.password"); err != nil {
 			bad("%v", err)
+		}
+	}
+	for name, d := range map[string]Duration{"imap.timeout": c.IMAP.Timeout, "smtp.timeout": c.SMTP.Timeout} {
+		if d < Duration(time.Second) || d > Duration(time.Hour) {
+			bad("%s %v: want between 1s and 1h", name, time.Duration(d))
 		}
 	}
 	if c.Limits.MaxMessageBytes < 1024 {

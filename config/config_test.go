@@ -68,6 +68,8 @@ func TestStrictLoading(t *testing.T) {
 		{"unknown key with position", "[service]\naddress = \"g@x.org\"\ncolour = \"red\"\n", "line 3, column 1: unknown key service.colour"},
 		{"unknown section", "[servce]\naddress = \"g@x.org\"\n", "unknown key servce"},
 		{"bad duration", "[imap]\npoll_interval = \"soon\"\n", `"soon" is not a duration`},
+		{"imap timeout too short", "[imap]\ntimeout = \"10ms\"\n", "imap.timeout 10ms: want between 1s and 1h"},
+		{"smtp timeout too long", "[smtp]\ntimeout = \"2h\"\n", "smtp.timeout 2h0m0s: want between 1s and 1h"},
 		{"bad type", "[service]\nvacation_days = \"many\"\n", "line 2"},
 		{"plus in address", "[service]\naddress = \"g+x@x.org\"\n", "without '+'"},
 		{"hub off loopback", "[hub]\nimap_listen = \"0.0.0.0:1143\"\n", "loopback only"},

@@ -149,6 +149,8 @@ func (d *Daemon) Start() error {
 	d.imapCfg.Mailbox = d.cfg.IMAP.Mailbox
 	d.imapCfg.PollInterval = time.Duration(d.cfg.IMAP.PollInterval)
 	d.imapCfg.IdleRefresh = time.Duration(d.cfg.IMAP.IdleRefresh)
+	d.imapCfg.Timeout = time.Duration(d.cfg.IMAP.Timeout)
+	smtpCfg.Timeout = time.Duration(d.cfg.SMTP.Timeout)
 	d.imapCfg.MaxBytes = d.cfg.Limits.MaxMessageBytes
 	sender, err := mailer.NewSender(smtpCfg)
 	if err != nil {
