@@ -274,6 +274,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return rep, err
 	}
 	rep.Duplicates = r.router.duplicates()
+	// Every reply a player got was one the players waited for: anything
+	// left is a reply nobody expected (a move handled twice answers "not
+	// your turn"), which the game-by-game waits alone could mistake for news.
+	if left := r.router.leftover("w", "b"); len(left) > 0 {
+		return rep, fmt.Errorf("loadtest: %d mails to the players that answer nothing they sent, e.g. to %s: %q", len(left), left[0].to, left[0].subject)
+	}
 	var kinds []string
 	for k := range junkKinds {
 		kinds = append(kinds, fmt.Sprintf("junk%dx", k))
@@ -442,8 +448,9 @@ type daemonProc struct {
 	spawn func() *exec.Cmd
 	log   string
 
-	mu  sync.Mutex
-	cmd *exec.Cmd
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	exited <-chan error // cmd.Wait's result, once it has exited
 }
 
 func (p *daemonProc) start() error {
@@ -457,31 +464,30 @@ func (p *daemonProc) start() error {
 		f.Close()
 		return fmt.Errorf("loadtest: start the daemon: %w", err)
 	}
-	go func() { cmd.Wait(); f.Close() }()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait(); f.Close() }()
 	p.mu.Lock()
-	p.cmd = cmd
+	p.cmd, p.exited = cmd, exited
 	p.mu.Unlock()
 	return nil
 }
 
-func (p *daemonProc) current() *exec.Cmd {
+func (p *daemonProc) current() (*exec.Cmd, <-chan error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.cmd
+	return p.cmd, p.exited
 }
 
 // crash kills the daemon with SIGKILL and waits until it is gone.
 func (p *daemonProc) crash() {
-	cmd := p.current()
+	cmd, exited := p.current()
 	cmd.Process.Kill()
-	for cmd.ProcessState == nil && cmd.Process.Signal(syscall.Signal(0)) == nil {
-		time.Sleep(time.Millisecond)
-	}
+	<-exited
 }
 
 // kill is the last resort on the way out.
 func (p *daemonProc) kill() {
-	if cmd := p.current(); cmd != nil {
+	if cmd, _ := p.current(); cmd != nil {
 		cmd.Process.Kill()
 	}
 }
@@ -489,17 +495,17 @@ func (p *daemonProc) kill() {
 // stop ends the daemon with SIGTERM, as an operator would, and checks it
 // stopped cleanly within a minute.
 func (p *daemonProc) stop() error {
-	cmd := p.current()
+	cmd, exited := p.current()
 	cmd.Process.Signal(syscall.SIGTERM)
-	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		if cmd.Process.Signal(syscall.Signal(0)) != nil {
-			if cmd.ProcessState != nil && !cmd.ProcessState.Success() {
-				return fmt.Errorf("loadtest: the daemon stopped with %v (see %s)", cmd.ProcessState, p.log)
-			}
-			return nil
+	select {
+	case err := <-exited:
+		if err != nil {
+			return fmt.Errorf("loadtest: the daemon stopped with %v (see %s)", err, p.log)
 		}
+		return nil
+	case <-time.After(time.Minute):
+		return fmt.Errorf("loadtest: the daemon did not stop within a minute of SIGTERM (see %s)", p.log)
 	}
-	return fmt.Errorf("loadtest: the daemon did not stop within a minute of SIGTERM (see %s)", p.log)
 }
 
 // procStatus reads a field in kB of /proc/PID/status, in bytes (0 when
@@ -533,7 +539,7 @@ func (p *daemonProc) sample() func() int64 {
 				return
 			case <-t.C:
 			}
-			if cmd := p.current(); cmd != nil {
+			if cmd, _ := p.current(); cmd != nil {
 				if rss := procStatus(cmd.Process.Pid, "VmRSS"); rss > peak.Load() {
 					peak.Store(rss)
 				}
@@ -546,7 +552,8 @@ func (p *daemonProc) sample() func() int64 {
 // cpu is the CPU time the running daemon has used (user + system), from
 // /proc/PID/stat; 0 when unavailable.
 func (p *daemonProc) cpu() time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.current().Process.Pid))
+	cmd, _ := p.current()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
 	if err != nil {
 		return 0
 	}
@@ -579,7 +586,10 @@ func ownCPU() time.Duration {
 }
 
 // hwm is the running daemon's resident high-water mark.
-func (p *daemonProc) hwm() int64 { return procStatus(p.current().Process.Pid, "VmHWM") }
+func (p *daemonProc) hwm() int64 {
+	cmd, _ := p.current()
+	return procStatus(cmd.Process.Pid, "VmHWM")
+}
 
 // killLoop kills the daemon Kills times at random moments while moves are
 // played, starting it again each time.

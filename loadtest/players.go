@@ -8,6 +8,7 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"net/mail"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,7 @@ type delivery struct {
 	inReplyTo string
 	replyTo   string
 	game      uint64 // from the subject's tag; 0 without one
+	to        string // set by leftover
 }
 
 // router hands the hub's deliveries to whoever waits for a recipient's
@@ -118,6 +120,24 @@ func (r *router) await(addr string, timeout time.Duration, what string, match fu
 		case <-time.After(min(left, 200*time.Millisecond)):
 		}
 	}
+}
+
+// leftover lists the mails nobody took to recipients whose local part,
+// without its trailing digits, is one of names.
+func (r *router) leftover(names ...string) []*delivery {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []*delivery
+	for addr, b := range r.boxes {
+		local, _, _ := strings.Cut(addr, "@")
+		if slices.Contains(names, strings.TrimRight(local, "0123456789")) {
+			for _, d := range b.mail {
+				d.to = addr
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }
 
 // duplicates counts mails delivered more than once to the same recipient.

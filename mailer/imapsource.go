@@ -73,6 +73,7 @@ type IMAPSource struct {
 type retry struct {
 	n    int
 	next time.Time
+	key  string // the sender's: later mail of the sender waits for this one
 }
 
 // NewIMAPSource checks cfg and builds a source.
@@ -320,6 +321,17 @@ func (s *IMAPSource) fetchNew(c *imapclient.Client, handle Handler, wd *watchdog
 		return false, fmt.Errorf("mailer: imap: search: %w", err)
 	}
 	uids := data.AllUIDs()
+	// A message waiting for a retry that is gone (deleted, or read by
+	// someone else) no longer holds its sender's later mail back.
+	present := make(map[imap.UID]bool, len(uids))
+	for _, u := range uids {
+		present[u] = true
+	}
+	for u := range s.retries {
+		if !present[u] {
+			delete(s.retries, u)
+		}
+	}
 	if len(uids) == 0 {
 		return false, s.moveHandled(c)
 	}
@@ -368,9 +380,12 @@ func (s *IMAPSource) fetchNew(c *imapclient.Client, handle Handler, wd *watchdog
 
 // fetchChunk is at most fetchChunk messages a FETCH brings, and about the
 // most bytes (a single bigger message still comes alone).
+// The byte bound keeps a chunk's transfer well within the timeout on a slow
+// link (the watchdog bounds each command as a whole): 1 MiB in a minute is
+// 17 KB/s.
 const (
 	fetchChunk      = 64
-	fetchChunkBytes = 8 << 20
+	fetchChunkBytes = 1 << 20
 )
 
 // fetchAndHandle fetches the chunks' bodies, one command each, and feeds
@@ -396,6 +411,9 @@ func (s *IMAPSource) fetchAndHandle(c *imapclient.Client, chunks [][]imap.UID, h
 	wd.pause() // the handler may take its time; each command has its own bound
 	defer wd.resume()
 	p := newPipeline(s.cfg.Workers, handle, flag)
+	for _, r := range s.retries {
+		p.block(r.key) // a sender whose earlier mail waits for a retry: the rest waits too
+	}
 	section := &imap.FetchItemBodySection{Peek: true}
 	var fetchErr error
 	for _, uids := range chunks {
@@ -412,7 +430,8 @@ func (s *IMAPSource) fetchAndHandle(c *imapclient.Client, chunks [][]imap.UID, h
 		// Some may have been expunged meanwhile; the order is the mailbox's.
 		slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
 		for _, m := range msgs {
-			p.add(uint32(m.UID), m.FindBodySection(section))
+			_, retried := s.retries[m.UID]
+			p.add(uint32(m.UID), m.FindBodySection(section), retried)
 		}
 	}
 	results, broken := p.finish()
@@ -423,6 +442,7 @@ func (s *IMAPSource) fetchAndHandle(c *imapclient.Client, chunks [][]imap.UID, h
 			pending = true
 		case err != nil:
 			r := s.retries[uid]
+			r.key = p.keys[id]
 			r.n++
 			r.next = now.Add(min(s.cfg.MinBackoff<<min(r.n, 16), s.cfg.MaxBackoff))
 			s.retries[uid] = r
@@ -445,7 +465,10 @@ var errNotHandled = errors.New("mailer: not handled")
 // mail goes to different workers, so that the game service can commit many
 // messages together. After each message handled without error, done(id)
 // records it; when done fails, nothing more is handed over (what is left
-// gets errNotHandled).
+// gets errNotHandled). When a sender's message fails, the sender is
+// blocked: its later mail gets errNotHandled (it stays unseen) until the
+// failed one, offered again as a retry, goes through. At most
+// pipelineBytes of mail wait in the pipeline at once (at least one message).
 type pipeline struct {
 	handle Handler
 	done   func(id uint32) error
@@ -454,19 +477,29 @@ type pipeline struct {
 	next   int
 	wg     sync.WaitGroup
 
-	mu      sync.Mutex
-	broken  error
-	results map[uint32]error
+	mu       sync.Mutex
+	room     *sync.Cond // signalled when bytes leave the pipeline
+	inflight int        // bytes of mail added and not yet handled
+	broken   error
+	blocked  map[string]bool   // senders whose earlier mail waits for a retry
+	keys     map[uint32]string // each message's sender key
+	results  map[uint32]error
 }
 
 type pipeItem struct {
-	id  uint32
-	raw []byte
+	id    uint32
+	raw   []byte
+	key   string
+	retry bool // the message failed before: it may pass its sender's block
 }
+
+// pipelineBytes bounds the mail waiting in a pipeline.
+const pipelineBytes = 16 << 20
 
 func newPipeline(workers int, handle Handler, done func(id uint32) error) *pipeline {
 	p := &pipeline{handle: handle, done: done, queues: make([]chan pipeItem, max(workers, 1)),
-		assign: map[string]int{}, results: map[uint32]error{}}
+		assign: map[string]int{}, blocked: map[string]bool{}, keys: map[uint32]string{}, results: map[uint32]error{}}
+	p.room = sync.NewCond(&p.mu)
 	for i := range p.queues {
 		q := make(chan pipeItem, 8)
 		p.queues[i] = q
@@ -475,15 +508,35 @@ func newPipeline(workers int, handle Handler, done func(id uint32) error) *pipel
 	return p
 }
 
+// block holds back a sender's mail (see pipeline).
+func (p *pipeline) block(key string) {
+	p.mu.Lock()
+	p.blocked[key] = true
+	p.mu.Unlock()
+}
+
 func (p *pipeline) work(q <-chan pipeItem) {
 	for it := range q {
-		if p.isBroken() {
-			p.record(it.id, errNotHandled)
-			continue
+		p.mu.Lock()
+		skip := p.broken != nil || (p.blocked[it.key] && !it.retry)
+		p.mu.Unlock()
+		err := errNotHandled
+		if !skip {
+			err = p.handle(it.raw)
 		}
-		err := p.handle(it.raw)
-		p.record(it.id, err)
-		if err != nil {
+		p.mu.Lock()
+		p.results[it.id] = err
+		p.inflight -= len(it.raw)
+		p.room.Broadcast()
+		switch {
+		case skip:
+		case err != nil:
+			p.blocked[it.key] = true
+		case it.retry:
+			delete(p.blocked, it.key)
+		}
+		p.mu.Unlock()
+		if skip || err != nil {
 			continue
 		}
 		if err := p.done(it.id); err != nil {
@@ -496,20 +549,15 @@ func (p *pipeline) work(q <-chan pipeItem) {
 	}
 }
 
-func (p *pipeline) record(id uint32, err error) {
-	p.mu.Lock()
-	p.results[id] = err
-	p.mu.Unlock()
-}
-
 func (p *pipeline) isBroken() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.broken != nil
 }
 
-// add hands a message over; it waits while its worker's queue is full.
-func (p *pipeline) add(id uint32, raw []byte) {
+// add hands a message over; it waits while its worker's queue is full or
+// the pipeline holds pipelineBytes. retry marks a message that failed before.
+func (p *pipeline) add(id uint32, raw []byte, retry bool) {
 	k := senderKey(raw)
 	w, ok := p.assign[k]
 	if !ok {
@@ -517,7 +565,14 @@ func (p *pipeline) add(id uint32, raw []byte) {
 		p.next++
 		p.assign[k] = w
 	}
-	p.queues[w] <- pipeItem{id, raw}
+	p.mu.Lock()
+	for p.inflight > 0 && p.inflight+len(raw) > pipelineBytes {
+		p.room.Wait()
+	}
+	p.inflight += len(raw)
+	p.keys[id] = k
+	p.mu.Unlock()
+	p.queues[w] <- pipeItem{id: id, raw: raw, key: k, retry: retry}
 }
 
 // finish waits for everything added and returns each message's result and

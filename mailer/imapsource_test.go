@@ -191,12 +191,16 @@ func TestIMAPSourceSkipsOversized(t *testing.T) {
 }
 
 // A Handler error keeps the message: it stays in INBOX without \Seen and is
-// offered again (with backoff) until the handler takes it; other mail goes
-// on meanwhile.
+// offered again (with backoff) until the handler takes it. Other senders'
+// mail goes on meanwhile; the same sender's later mail waits behind it, so
+// it is not handled out of order.
 func TestIMAPSourceHandlerErrorKeepsMessage(t *testing.T) {
 	h := startTestHub(t, nil)
 	deliverHub(t, h, "fails", 0)
-	deliverHub(t, h, "works", 0)
+	if err := h.Deliver([]string{"games@example.org"}, bytes.Replace(testMail("works", 0), []byte("From: alice@"), []byte("From: bob@"), 1)); err != nil {
+		t.Fatal(err)
+	}
+	deliverHub(t, h, "later", 0) // alice again
 	var healed atomic.Bool
 	rec := newRecorder()
 	rec.fail = func(subject string, n int) error {
@@ -211,8 +215,11 @@ func TestIMAPSourceHandlerErrorKeepsMessage(t *testing.T) {
 	stop := runSource(t, src, rec.handle)
 	eventually(t, 5*time.Second, "the failing message offered three times", func() bool { return rec.count("fails") >= 3 })
 	eventually(t, 5*time.Second, "the good message moved", func() bool { return boxCount(t, h.IMAPAddr(), "processed") == 1 })
-	wantBox(t, h.IMAPAddr(), "INBOX", false, "fails")
+	wantBox(t, h.IMAPAddr(), "INBOX", false, "fails", "later")
 	wantBox(t, h.IMAPAddr(), "processed", true, "works")
+	if n := rec.count("later"); n != 0 {
+		t.Errorf("alice's later mail was handled %d times before her failed one", n)
+	}
 	if !strings.Contains(logs.String(), "message not handled; it stays for retry") || !strings.Contains(logs.String(), "store is down") {
 		t.Errorf("the failure was not logged with its reason:\n%s", logs)
 	}
@@ -227,7 +234,13 @@ func TestIMAPSourceHandlerErrorKeepsMessage(t *testing.T) {
 	if n := rec.count("works"); n != 1 {
 		t.Errorf("the good message was handled %d times, want 1", n)
 	}
-	wantBox(t, h.IMAPAddr(), "processed", true, "works", "fails")
+	if n := rec.count("later"); n != 1 {
+		t.Errorf("alice's later mail was handled %d times, want 1", n)
+	}
+	if got := strings.Join(rec.order, "|"); !strings.HasSuffix(got, "fails|later") {
+		t.Errorf("handled %q: alice's later mail must come right after her failed one heals", got)
+	}
+	wantBox(t, h.IMAPAddr(), "processed", true, "works", "fails", "later")
 }
 
 // The link to the server drops (a proxy cuts it): while idle, and in the
@@ -435,7 +448,7 @@ func TestHubIdleReportsEarlierMail(t *testing.T) {
 func handleAll(raws [][]byte, handle Handler, workers int, done func(i int) error) ([]error, error) {
 	p := newPipeline(workers, handle, func(id uint32) error { return done(int(id)) })
 	for i, raw := range raws {
-		p.add(uint32(i), raw)
+		p.add(uint32(i), raw, false)
 	}
 	results, broken := p.finish()
 	errs := make([]error, len(raws))
@@ -501,5 +514,54 @@ func TestHandleAllOrderPerSenderConcurrentAcross(t *testing.T) {
 	}
 	if left != 3 {
 		t.Errorf("%d messages left for the next pass, want 3", left)
+	}
+}
+
+// When a sender's message fails (a system error: it stays for a retry),
+// the sender's later mail is held back, not handled before it; other
+// senders go on. Offered again as a retry, the failed one goes first and
+// releases the rest.
+func TestPipelineHoldsASendersMailBehindAFailure(t *testing.T) {
+	msg := func(from, subject string) []byte {
+		return []byte("From: " + from + "\r\nSubject: " + subject + "\r\n\r\nbody\r\n")
+	}
+	subjectOf := func(raw []byte) string {
+		return string(raw[bytes.Index(raw, []byte("Subject: "))+9 : bytes.Index(raw, []byte("\r\n\r\n"))])
+	}
+	failing := true
+	var handled []string
+	var mu sync.Mutex
+	handle := func(raw []byte) error {
+		s := subjectOf(raw)
+		if s == "a1" && failing {
+			return errors.New("the store is busy")
+		}
+		mu.Lock()
+		handled = append(handled, s)
+		mu.Unlock()
+		return nil
+	}
+	ok := func(uint32) error { return nil }
+	p := newPipeline(4, handle, ok)
+	p.add(1, msg("alice@x.test", "a1"), false)
+	p.add(2, msg("bob@x.test", "b1"), false)
+	p.add(3, msg("alice@x.test", "a2"), false)
+	res, _ := p.finish()
+	if res[1] == nil || res[3] != errNotHandled || res[2] != nil {
+		t.Fatalf("first pass: a1 %v, b1 %v, a2 %v; want a1's error, b1 handled, a2 held back", res[1], res[2], res[3])
+	}
+	if strings.Join(handled, " ") != "b1" {
+		t.Errorf("handled %q in the first pass, want only b1", handled)
+	}
+	// The next pass: alice is blocked until a1 (a retry) goes through.
+	failing = false
+	handled = nil
+	p = newPipeline(4, handle, ok)
+	p.block(senderKey(msg("alice@x.test", "")))
+	p.add(1, msg("alice@x.test", "a1"), true)
+	p.add(3, msg("alice@x.test", "a2"), false)
+	res, _ = p.finish()
+	if res[1] != nil || res[3] != nil || strings.Join(handled, " ") != "a1 a2" {
+		t.Errorf("second pass: a1 %v, a2 %v, handled %q; want a1 then a2", res[1], res[3], handled)
 	}
 }

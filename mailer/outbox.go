@@ -320,7 +320,8 @@ func (o *Outbox) send(batch []store.Mail) (sent int, err error) {
 		launch()
 	}
 	conn.Close()
-	return sent, settle()
+	err = settle() // before sent is read: settle adds to it
+	return sent, err
 }
 
 // markWindow bounds the accepted mails waiting to be marked sent beside
