@@ -21,6 +21,18 @@ type running struct {
 
 func startDaemon(t testing.TB, edit func(*config.Config)) *running {
 	t.Helper()
+	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	d, cfg, cancel, done := launch(t, edit, log, nil)
+	r := &running{d: d, cancel: cancel, done: done, cfg: cfg}
+	t.Cleanup(r.stop)
+	return r
+}
+
+// launch starts a daemon on its embedded hub with ephemeral loopback ports
+// and a fresh data directory (edit adjusts the configuration) and runs it
+// (see runDaemon).
+func launch(t testing.TB, edit func(*config.Config), log *slog.Logger, prepare func(*Daemon)) (*Daemon, config.Config, context.CancelFunc, chan error) {
+	t.Helper()
 	cfg := config.Defaults()
 	cfg.Service.DataDir = t.TempDir()
 	cfg.Hub.IMAPListen, cfg.Hub.SMTPListen = "127.0.0.1:0", "127.0.0.1:0"
@@ -31,7 +43,15 @@ func startDaemon(t testing.TB, edit func(*config.Config)) *running {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	d, cancel, done := runDaemon(t, cfg, log, prepare)
+	return d, cfg, cancel, done
+}
+
+// runDaemon builds a daemon from cfg, starts it (prepare, if set, runs
+// between Start and Run) and runs it until cancel; Run's result comes on
+// done. It fails the test if the daemon cannot start.
+func runDaemon(t testing.TB, cfg config.Config, log *slog.Logger, prepare func(*Daemon)) (*Daemon, context.CancelFunc, chan error) {
+	t.Helper()
 	d, err := New(cfg, Options{Logger: log})
 	if err != nil {
 		t.Fatal(err)
@@ -40,11 +60,13 @@ func startDaemon(t testing.TB, edit func(*config.Config)) *running {
 		d.Close()
 		t.Fatal(err)
 	}
+	if prepare != nil {
+		prepare(d)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{d: d, cancel: cancel, done: make(chan error, 1), cfg: cfg}
-	go func() { r.done <- d.Run(ctx) }()
-	t.Cleanup(r.stop)
-	return r
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	return d, cancel, done
 }
 
 func (r *running) stop() {

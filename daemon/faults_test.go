@@ -28,7 +28,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -562,6 +561,7 @@ func newRig(t *testing.T, dataDir string, edit func(*config.Config)) *rig {
 	cfg.SMTP.Username, cfg.SMTP.Password = "games", config.Secret{Source: rigPassword}
 	cfg.Limits.OutboxRetryBackoff = config.Duration(50 * time.Millisecond)
 	cfg.Limits.OutboxRetryCeiling = config.Duration(400 * time.Millisecond)
+	quickTimeouts(&cfg)
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -575,18 +575,7 @@ func newRig(t *testing.T, dataDir string, edit func(*config.Config)) *rig {
 // start builds and runs the daemon; it fails the test if it cannot.
 func (r *rig) start() {
 	r.t.Helper()
-	d, err := New(r.cfg, Options{Logger: r.lg})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	if err := d.Start(); err != nil {
-		d.Close()
-		r.t.Fatal(err)
-	}
-	quicken(r.t, d)
-	ctx, cancel := context.WithCancel(context.Background())
-	r.d, r.cancel, r.done = d, cancel, make(chan error, 1)
-	go func() { r.done <- d.Run(ctx) }()
+	r.d, r.cancel, r.done = runDaemon(r.t, r.cfg, r.lg, quicken)
 	r.t.Cleanup(func() { r.stop() })
 }
 
@@ -606,26 +595,20 @@ func (r *rig) stop() error {
 	}
 }
 
-// quicken shortens the timeouts the configuration has no field for: the
-// IMAP source's silence timeout (default one minute, here 2 s) and
-// reconnection backoff (1 s doubling to 5 min; here 50 to 500 ms), and the
-// SMTP command timeout (one minute; here 1 s: a server on loopback answers
-// within milliseconds, so a second of silence is a hung server). It runs
-// between Start and Run and changes nothing else.
-func quicken(t testing.TB, d *Daemon) {
-	t.Helper()
-	d.imapCfg.Timeout = 2 * time.Second
+// quickTimeouts shortens the IMAP silence timeout (default one minute,
+// here 2 s) and the SMTP timeout (one minute; here 1 s: a server on
+// loopback answers within milliseconds, so a second of silence is a hung
+// server).
+func quickTimeouts(cfg *config.Config) {
+	cfg.IMAP.Timeout = config.Duration(2 * time.Second)
+	cfg.SMTP.Timeout = config.Duration(time.Second)
+}
+
+// quicken shortens what the configuration has no field for: the IMAP
+// source's reconnection backoff (1 s doubling to 5 min; here 50 to 500 ms).
+// It runs between Start and Run and changes nothing else.
+func quicken(d *Daemon) {
 	d.imapCfg.MinBackoff, d.imapCfg.MaxBackoff = 50*time.Millisecond, 500*time.Millisecond
-	if d.cfg.Embedded() {
-		return
-	}
-	s := d.cfg.SMTP
-	sender, err := mailer.NewSender(mailer.SMTPConfig{Addr: net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), Security: s.Security,
-		Username: s.Username, Password: s.Password.Value, HELO: s.HELO, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.outbox.Sender = sender
 }
 
 // ---- players and games ----

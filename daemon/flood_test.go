@@ -51,29 +51,14 @@ type hubRig struct {
 // fresh data directory; edit adjusts the configuration) until the test ends.
 func launchHub(t *testing.T, edit func(*config.Config)) *hubRig {
 	t.Helper()
-	cfg := config.Defaults()
-	cfg.Service.DataDir = t.TempDir()
-	cfg.Hub.IMAPListen, cfg.Hub.SMTPListen = "127.0.0.1:0", "127.0.0.1:0"
-	cfg.IMAP.PollInterval = config.Duration(50 * time.Millisecond)
-	if edit != nil {
-		edit(&cfg)
-	}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
 	lg, buf := captureLogger(t)
-	d, err := New(cfg, Options{Logger: lg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Start(); err != nil {
-		d.Close()
-		t.Fatal(err)
-	}
-	quicken(t, d)
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &hubRig{d: d, hub: d.Hub(), cfg: cfg, log: buf, cancel: cancel, done: make(chan error, 1)}
-	go func() { r.done <- d.Run(ctx) }()
+	d, cfg, cancel, done := launch(t, func(c *config.Config) {
+		quickTimeouts(c)
+		if edit != nil {
+			edit(c)
+		}
+	}, lg, quicken)
+	r := &hubRig{d: d, hub: d.Hub(), cfg: cfg, log: buf, cancel: cancel, done: done}
 	t.Cleanup(func() { r.stop(t) })
 	return r
 }
