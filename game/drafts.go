@@ -133,79 +133,104 @@ func (d *draft) empty() bool {
 	return false
 }
 
+// render turns a draft into the bytes of a mail: the template data, the
+// templates, then the message.
 func (h *handling) render(d *draft) ([]byte, error) {
+	md, refs, err := h.mailData(d)
+	if err != nil {
+		return nil, err
+	}
+	return h.compose(d, md, refs)
+}
+
+// mailData gathers what a draft's templates show, and the References of
+// its game thread.
+func (h *handling) mailData(d *draft) (mailData, []string, error) {
 	md := mailData{Address: h.s.cfg.Address, Notices: d.notices, Errors: d.errors, Ignored: d.ignored,
 		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromAddr, Newcomer: d.newcomer,
 		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp}
 	for _, v := range variants.All() {
 		md.Variants = append(md.Variants, v.ID())
 	}
-	pm := &playerMeta{}
-	if p, err := h.tx.PlayerByAddress(d.to); err == nil {
-		pm = decodePlayerMeta(p)
-	}
 	var refs []string
 	if d.kind == "welcome" {
 		md.Personal = d.replyTo
 	}
-	subject := d.subject
+	md.Subject = d.subject
 	if l := d.game; l != nil {
-		sides := l.sides()
-		md.Game = &gameInfo{Tag: strings.Trim(mailer.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: l.seats[0].Address,
-			Black: l.seats[1].Address, Sides: sides}
-		if tc, err := ParseTimeControl(l.meta.Time); err == nil {
-			md.Game.Time = tc.Describe()
+		pm := &playerMeta{}
+		if p, err := h.tx.PlayerByAddress(d.to); err == nil {
+			pm = decodePlayerMeta(p)
 		}
-		switch {
-		case d.viewer == rules.ViewPublic:
-			// Observers learn the sides, not who plays them.
-			md.Game.White, md.Game.Black = sides[0]+" player", sides[1]+" player"
-		case l.meta.Phase == phaseOpen:
-			md.Game.Black, md.Game.White = "(open)", "(open)"
-			if l.meta.Challenger == 0 {
-				md.Game.White = l.seats[0].Address
-			} else {
-				md.Game.Black = l.seats[1].Address
-			}
+		if err := h.gameData(l, d, pm, &md); err != nil {
+			return md, nil, err
 		}
-		subject = fmt.Sprintf("%s %s: %s v %s", mailer.FormatTag(l.g.ID), l.v.Name(), md.Game.White, md.Game.Black)
-		md.Chain = l.g.Head.String()
 		refs = append(refs, l.meta.Root)
-		viewer := d.viewer
-		if l.meta.Phase == phaseOver && (d.final || d.kind == "audit") {
-			viewer = rules.ViewReferee // the game is over: nothing is secret any more
-		}
-		if d.board || d.final {
-			md.Board = l.state.View(viewer).ASCII()
-		}
-		if l.meta.Phase == phasePlay && d.kind != "history" && d.kind != "audit" {
-			toMove := l.state.ToMove()
-			switch {
-			case d.viewer == rules.Viewer(toMove):
-				md.Turn = "It is your move."
-			case d.viewer <= rules.ViewBlack:
-				md.Turn = fmt.Sprintf("Waiting for %s's move.", sides[toMove])
-			default:
-				md.Turn = sides[toMove] + " to move."
-			}
-			md.Deadline = h.deadlineText(l, pm)
-		}
-		if d.lastMoves || d.history || d.final {
-			if err := h.fillRecord(l, d, &md); err != nil {
-				return nil, err
-			}
-		}
-		if d.kind == "invitation" && d.to != "" {
-			md.VariantHelp = l.v.Help()
-		}
-		if d.final {
-			md.Result = l.g.Result + " — " + l.meta.Reason
+	}
+	if md.Subject == "" {
+		md.Subject = "bottlepost"
+	}
+	return md, refs, nil
+}
+
+// gameData fills in what a game mail shows the draft's recipient: the
+// players, the subject, the board, whose turn and the deadline, the record.
+func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) error {
+	sides := l.sides()
+	md.Game = &gameInfo{Tag: strings.Trim(mailer.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: l.seats[0].Address,
+		Black: l.seats[1].Address, Sides: sides}
+	if tc, err := ParseTimeControl(l.meta.Time); err == nil {
+		md.Game.Time = tc.Describe()
+	}
+	switch {
+	case d.viewer == rules.ViewPublic:
+		// Observers learn the sides, not who plays them.
+		md.Game.White, md.Game.Black = sides[0]+" player", sides[1]+" player"
+	case l.meta.Phase == phaseOpen:
+		md.Game.Black, md.Game.White = "(open)", "(open)"
+		if l.meta.Challenger == 0 {
+			md.Game.White = l.seats[0].Address
+		} else {
+			md.Game.Black = l.seats[1].Address
 		}
 	}
-	if subject == "" {
-		subject = "bottlepost"
+	md.Subject = fmt.Sprintf("%s %s: %s v %s", mailer.FormatTag(l.g.ID), l.v.Name(), md.Game.White, md.Game.Black)
+	md.Chain = l.g.Head.String()
+	viewer := d.viewer
+	if l.meta.Phase == phaseOver && (d.final || d.kind == "audit") {
+		viewer = rules.ViewReferee // the game is over: nothing is secret any more
 	}
-	md.Subject = subject
+	if d.board || d.final {
+		md.Board = l.state.View(viewer).ASCII()
+	}
+	if l.meta.Phase == phasePlay && d.kind != "history" && d.kind != "audit" {
+		toMove := l.state.ToMove()
+		switch {
+		case d.viewer == rules.Viewer(toMove):
+			md.Turn = "It is your move."
+		case d.viewer <= rules.ViewBlack:
+			md.Turn = fmt.Sprintf("Waiting for %s's move.", sides[toMove])
+		default:
+			md.Turn = sides[toMove] + " to move."
+		}
+		md.Deadline = h.deadlineText(l, pm)
+	}
+	if d.lastMoves || d.history || d.final {
+		if err := h.fillRecord(l, d, md); err != nil {
+			return err
+		}
+	}
+	if d.kind == "invitation" && d.to != "" {
+		md.VariantHelp = l.v.Help()
+	}
+	if d.final {
+		md.Result = l.g.Result + " — " + l.meta.Reason
+	}
+	return nil
+}
+
+// compose executes a draft's text and HTML templates and writes the mail.
+func (h *handling) compose(d *draft, md mailData, refs []string) ([]byte, error) {
 	var txt, html strings.Builder
 	if err := templates.Text.ExecuteTemplate(&txt, d.kind+".txt", md); err != nil {
 		return nil, fmt.Errorf("game: template %s.txt: %w", d.kind, err)
@@ -223,7 +248,7 @@ func (h *handling) render(d *draft) ([]byte, error) {
 	} else if len(refs) > 0 {
 		inReply = refs[0]
 	}
-	o := &Outgoing{To: d.to, Subject: subject, ReplyTo: d.replyTo, MessageID: id, InReplyTo: inReply,
+	o := &Outgoing{To: d.to, Subject: md.Subject, ReplyTo: d.replyTo, MessageID: id, InReplyTo: inReply,
 		References: refs, Text: txt.String(), HTML: html.String()}
 	return o.Bytes(h.s.from, h.now), nil
 }

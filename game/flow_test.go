@@ -63,41 +63,6 @@ func TestWelcomeOncePerDayToUnknownSenders(t *testing.T) {
 	}
 }
 
-func TestChessGameByMail(t *testing.T) {
-	f := newFixture(t, Config{})
-	startChess(t, f)
-	// Fool's mate, with a receipt to the mover and the news to the other side.
-	f.reply(alice, "f3")
-	f.mustContain(f.last(alice), "Your move f3 was accepted.", "Waiting for Black's move.")
-	f.mustContain(f.last(bob), "White played f3.", "It is your move.", "Deadline: ")
-	f.reply(bob, "e5")
-	f.reply(alice, "1. g4")
-	f.reply(bob, "Qh4#")
-	for _, who := range []string{alice, bob} {
-		m := f.last(who)
-		f.mustContain(m, "Game over: Black wins: checkmate", "Result: 0-1", "f3", "Qh4#")
-		if !strings.Contains(m.HTML, "<pre") {
-			t.Errorf("final mail to %s has no <pre> board", who)
-		}
-	}
-	// The game is archived; moves are refused with a clear answer.
-	f.reply(alice, "e4")
-	f.mustContain(f.last(alice), "is over")
-	err := f.st.View(func(tx *store.Tx) error {
-		g, err := tx.Game(1)
-		if err != nil {
-			return err
-		}
-		if !g.Archived || g.Result != "0-1" {
-			t.Errorf("game not archived with its result: %+v", g)
-		}
-		return tx.VerifyGame(1)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestThreading(t *testing.T) {
 	f := newFixture(t, Config{})
 	startChess(t, f)
@@ -239,96 +204,6 @@ func TestAuthenticationResults(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestDrawResignAndOpenChallenges(t *testing.T) {
-	f := newFixture(t, Config{})
-	startChess(t, f)
-	f.reply(alice, "draw")
-	f.mustContain(f.last(bob), "White offers a draw")
-	f.reply(bob, "draw")
-	f.mustContain(f.last(alice), "Game over: drawn: draw agreed", "Result: 1/2-1/2")
-
-	// Open challenges are matched by the next player with the same terms.
-	pb := f.personal(bob)
-	f.send(bob, pb, "new", "new chess time 5d")
-	f.mustContain(f.last(bob), "open challenge")
-	f.send(alice, f.svc.replyAddress(f.svc.accountToken(alice)), "new", "new chess time 5d")
-	f.mustContain(f.last(alice), "The game has begun")
-	f.mustContain(f.last(bob), "The game has begun")
-	side := "White"
-	if !strings.Contains(f.last(bob).Text, "You play White") {
-		side = "Black"
-	}
-	f.reply(bob, "resign")
-	f.mustContain(f.last(alice), side+" resigned")
-}
-
-func TestGamesTimezoneVacation(t *testing.T) {
-	f := newFixture(t, Config{VacationDays: 10})
-	startChess(t, f)
-	f.reply(bob, "timezone Europe/Berlin")
-	f.mustContain(f.last(bob), "Deadlines will be shown in Europe/Berlin")
-	f.reply(alice, "e4")
-	f.mustContain(f.last(bob), "Deadline: Tue 24 Nov 2026 10:00 CET (UTC+01:00)")
-	f.reply(bob, "timezone Mars/Olympus")
-	f.mustContain(f.last(bob), "is not a time zone name")
-	f.reply(bob, "vacation 4 days")
-	f.mustContain(f.last(bob), "6 vacation days left")
-	f.mustContain(f.last(alice), "Black is on vacation until")
-	f.reply(bob, "games")
-	f.mustContain(f.last(bob), "[bp-1] Chess v alice@example.org as Black: YOUR MOVE, deadline Sat 28 Nov 2026 10:00 CET")
-	f.reply(bob, "vacation 7 days")
-	f.mustContain(f.last(bob), "you have 6 vacation days left this year (of 10); you asked for 7")
-}
-
-func TestObserverSeesOnlyPublic(t *testing.T) {
-	f := newFixture(t, Config{})
-	startChess(t, f)
-	po := f.personal(eve)
-	f.send(eve, po, "watch", "observe 1")
-	f.mustContain(f.last(eve), "You now observe game 1", "what both sides know")
-	f.reply(alice, "e4")
-	f.mustContain(f.last(eve), "White played e4.")
-	f.send(eve, po, "watch", "observe 1")
-	f.mustContain(f.last(eve), "you already observe game 1")
-	for _, m := range f.inbox[eve] {
-		if strings.Contains(m.Text, alice) || strings.Contains(m.Text, bob) || strings.Contains(m.Subject, alice) {
-			t.Errorf("an observer learned who plays:\n%s\n%s", m.Subject, m.Text)
-		}
-	}
-	f.send(eve, po, "watch", "observe 1 off")
-	f.mustContain(f.last(eve), "You no longer observe game 1.")
-	n := len(f.inbox[eve])
-	f.reply(bob, "e5")
-	if len(f.inbox[eve]) != n {
-		t.Errorf("an observer who stopped still gets the moves")
-	}
-	// Challenges are private: nobody observes a game that has not begun.
-	f.send(alice, f.svc.replyAddress(f.svc.accountToken(alice)), "n", "new chess vs "+ref)
-	f.send(eve, po, "watch", "observe 2")
-	f.mustContain(f.last(eve), "game 2 is not being played")
-}
-
-func TestRefereeAuditAndAdjudicate(t *testing.T) {
-	f := newFixture(t, Config{Referees: []string{ref}})
-	startChess(t, f)
-	f.reply(alice, "e4")
-	pr := f.personal(ref)
-	n := len(f.inbox[alice]) + len(f.inbox[bob])
-	f.send(ref, pr, "audit", "audit 1")
-	a := f.last(ref)
-	f.mustContain(a, "Referee's audit of game bp-1", "1. White  e4", "1 of 1 moves replay legally", "hash chain: intact")
-	if len(f.inbox[alice])+len(f.inbox[bob]) != n {
-		t.Errorf("the players were told of the audit")
-	}
-	// A referee who plays a game may not audit it while it is on.
-	f.cfgReferee(alice)
-	f.send(alice, f.svc.replyAddress(f.svc.accountToken(alice)), "audit", "audit 1")
-	f.mustContain(f.last(alice), "you play in game 1: another referee must audit it")
-	f.send(ref, pr, "adj", "adjudicate 1 1-0 Black abandoned the game")
-	f.mustContain(f.last(ref), "Game 1 adjudicated 1-0")
-	f.mustContain(f.last(bob), "White wins: adjudicated by the referee: Black abandoned the game")
 }
 
 // TestSeatTokensNeverLookPersonal: whatever the random seat tokens are, a

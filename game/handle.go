@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/mailer"
-	"github.com/bottlepost/bottlepost/rules"
-	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -293,11 +291,7 @@ func (h *handling) exec(c Command, reply *draft) error {
 	case VerbDraw:
 		return h.draw(l, side, d)
 	case VerbResign:
-		if l.meta.Phase != phasePlay {
-			return h.notPlaying(l)
-		}
-		winner := 1 - side
-		return h.finish(l, rules.Outcome{Status: rules.Win, Winner: rules.Side(winner), Reason: l.sides()[side] + " resigned"})
+		return h.resign(l, side)
 	}
 	return userf("%s is not available here", c.Verb)
 }
@@ -312,127 +306,9 @@ func (h *handling) notPlaying(l *loaded) error {
 	return userf("game %d is not being played", l.g.ID)
 }
 
-func (h *handling) help(c Command) error {
-	d := h.draft(h.from, nil, "help")
-	d.subject = "bottlepost: help"
-	if c.Variant != "" {
-		v, err := variants.Lookup(c.Variant)
-		if err != nil {
-			return userf("%s", strings.TrimPrefix(err.Error(), "variants: "))
-		}
-		d.variantHelp = v.Help()
-		d.subject = "bottlepost: help " + v.Name()
-	}
-	return nil
-}
-
-func (h *handling) timezone(c Command, reply *draft) error {
-	loc, err := time.LoadLocation(c.Arg)
-	if err != nil || c.Arg == "" || strings.EqualFold(c.Arg, "local") {
-		return userf("%q is not a time zone name; use one like Europe/Berlin, America/New_York or UTC", c.Arg)
-	}
-	h.pmeta.TZ = loc.String()
-	if err := h.savePlayer(); err != nil {
-		return err
-	}
-	name, off := h.now.In(loc).Zone()
-	reply.notices = append(reply.notices, fmt.Sprintf("Deadlines will be shown in %s (now %s, UTC%s).", loc, name, offset(off)))
-	return nil
-}
-
 func (h *handling) savePlayer() error {
 	h.player.Meta = h.pmeta.encode()
 	return h.tx.PutPlayer(h.player)
-}
-
-func offset(sec int) string {
-	sign := "+"
-	if sec < 0 {
-		sign, sec = "-", -sec
-	}
-	return fmt.Sprintf("%s%02d:%02d", sign, sec/3600, sec%3600/60)
-}
-
-func (h *handling) listGames() error {
-	d := h.draft(h.from, nil, "games")
-	d.subject = "bottlepost: your games"
-	for _, id := range h.pmeta.Games {
-		l := h.listed(id)
-		if l == nil {
-			continue
-		}
-		side := l.side(h.player.ID)
-		if l.meta.Phase == phaseOpen {
-			side = l.meta.Challenger // both seats are the challenger's until matched
-		}
-		if side < 0 {
-			continue
-		}
-		opp := l.seats[1-side].Address
-		if l.meta.Phase == phaseOpen {
-			opp = "anyone"
-		}
-		var status string
-		switch l.meta.Phase {
-		case phaseChallenge:
-			status = "challenge, waiting for an answer"
-		case phaseOpen:
-			status = "open challenge, waiting for an opponent"
-		case phasePlay:
-			if int(l.state.ToMove()) == side {
-				status = "YOUR MOVE, deadline " + h.deadlineText(l, h.pmeta)
-			} else {
-				status = "waiting for " + opp
-			}
-		default:
-			status = l.meta.Reason
-		}
-		d.games = append(d.games, fmt.Sprintf("[bp-%d] %s v %s as %s: %s", id, l.v.Name(), opp, l.sides()[side], status))
-	}
-	return nil
-}
-
-// maxObservers bounds the mails one move can cause.
-const maxObservers = 20
-
-func (h *handling) observe(c Command) error {
-	l, err := h.game(c.Game)
-	if err != nil {
-		return err
-	}
-	at := -1
-	for i, o := range l.meta.Observers {
-		if o == h.from {
-			at = i
-		}
-	}
-	if c.Arg == "off" {
-		if at < 0 {
-			return userf("you do not observe game %d", c.Game)
-		}
-		l.meta.Observers = append(l.meta.Observers[:at], l.meta.Observers[at+1:]...)
-		h.touch(l)
-		d := h.draft(h.from, nil, "notice")
-		d.notices = append(d.notices, fmt.Sprintf("You no longer observe game %d.", c.Game))
-		return nil
-	}
-	switch {
-	case l.side(h.player.ID) >= 0:
-		return userf("you play in game %d; you get its mail already", c.Game)
-	case l.meta.Phase != phasePlay:
-		// Challenges are private, and an ended game has nothing more to send.
-		return userf("game %d is not being played", c.Game)
-	case at >= 0:
-		return userf("you already observe game %d", c.Game)
-	case len(l.meta.Observers) >= maxObservers:
-		return userf("game %d has the most observers it takes (%d)", c.Game, maxObservers)
-	}
-	l.meta.Observers = append(l.meta.Observers, h.from)
-	h.touch(l)
-	d := h.draft(h.from, l, "update")
-	d.notices = append(d.notices, fmt.Sprintf("You now observe game %d. You will get the board after every move, showing only what both players may know. Write observe %d off to stop.", c.Game, c.Game))
-	d.board = true
-	return nil
 }
 
 func (h *handling) touch(l *loaded) {

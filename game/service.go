@@ -7,6 +7,14 @@
 // games, logs, secrets and the outbox live) and templates (how mails read).
 // It does no network I/O: the mailer delivers messages to Handle and drains
 // the outbox the service fills.
+//
+// One file per command family: handle.go parses and dispatches a message;
+// challenge.go (new, accept, decline), move.go, finish.go (draw, resign, the
+// end of a game), claim.go, vacation.go, timezone.go, observe.go, help.go,
+// games.go (games, the open-challenge list), referee.go (audit, adjudicate),
+// digests.go. Time-driven work: deadlines.go (Tick, reminders, timeouts),
+// outages.go (heartbeat, recovery), migrate.go (older versions' data).
+// Mails: drafts.go (collecting and rendering), compose.go (writing).
 package game
 
 import (

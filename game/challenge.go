@@ -1,0 +1,295 @@
+package game
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/variants"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// newGame answers "new": it checks the terms, matches an open challenge of
+// the same terms when no opponent is named, or creates the game and mails
+// the challenge (and the invitation).
+func (h *handling) newGame(c Command) error {
+	v, ruleset, tc, err := h.challengeTerms(c)
+	if err != nil {
+		return err
+	}
+	if c.Opponent == "" {
+		if l, err := h.matchOpen(v.ID(), ruleset, tc.String()); err != nil || l != nil {
+			return err
+		}
+	}
+	var rnd [9]byte
+	if _, err := h.s.rand.Read(rnd[:]); err != nil {
+		return err
+	}
+	seed := binary.BigEndian.Uint64(rnd[:8])
+	mySide := int(rnd[8] & 1)
+	switch c.Color {
+	case "white":
+		mySide = 0
+	case "black", "red":
+		mySide = 1
+	}
+	state, err := v.New(rules.Options{Ruleset: ruleset, Seed: seed})
+	if err != nil {
+		return userf("%s", err.Error())
+	}
+	opp, newcomer, err := h.opponent(c)
+	if err != nil {
+		return err
+	}
+	l, err := h.createGame(v, ruleset, tc, state, seed, mySide, opp)
+	if err != nil {
+		return err
+	}
+	return h.announceChallenge(l, tc, mySide, opp, newcomer)
+}
+
+// challengeTerms resolves a "new" command's variant, ruleset and time
+// control, and refuses challenges to oneself or to the service.
+func (h *handling) challengeTerms(c Command) (rules.Variant, string, TimeControl, error) {
+	v, err := variants.Lookup(c.Variant)
+	if err != nil {
+		return nil, "", TimeControl{}, userf("%s", strings.TrimPrefix(err.Error(), "variants: "))
+	}
+	ruleset := v.Rulesets()[0]
+	if c.Rules != "" {
+		ruleset = ""
+		for _, r := range v.Rulesets() {
+			if strings.EqualFold(r, c.Rules) {
+				ruleset = r
+			}
+		}
+		if ruleset == "" {
+			return nil, "", TimeControl{}, userf("%s has no ruleset %q (it has: %s)", v.Name(), c.Rules, strings.Join(v.Rulesets(), ", "))
+		}
+	}
+	tcText := c.Time
+	if tcText == "" {
+		tcText = h.s.cfg.DefaultTime
+	}
+	tc, err := ParseTimeControl(tcText)
+	if err != nil {
+		return nil, "", TimeControl{}, userf("%s", strings.TrimPrefix(err.Error(), "game: "))
+	}
+	if c.Opponent != "" && normalize(c.Opponent) == h.from {
+		return nil, "", TimeControl{}, userf("you cannot challenge yourself")
+	}
+	if c.Opponent != "" && h.s.ours(c.Opponent) {
+		return nil, "", TimeControl{}, userf("bottlepost referees games; it does not play them: challenge a person")
+	}
+	return v, ruleset, tc, nil
+}
+
+// opponent finds or registers the named opponent of a challenge; newcomer
+// says the service had never heard of them. An open challenge has none.
+func (h *handling) opponent(c Command) (opp *store.Player, newcomer bool, err error) {
+	if c.Opponent == "" {
+		return nil, false, nil
+	}
+	opp, err = h.tx.PlayerByAddress(normalize(c.Opponent))
+	if errors.Is(err, store.ErrNotFound) {
+		opp = &store.Player{Address: normalize(c.Opponent), Created: h.now}
+		if err := h.tx.PutPlayer(opp); err != nil {
+			return nil, false, err
+		}
+		return opp, true, nil
+	} else if err != nil {
+		return nil, false, err
+	}
+	return opp, false, nil
+}
+
+// createGame stores a new game in its challenge phase (open when opp is
+// nil): the game, its setup on the chain, its tokens and the challenger's
+// list of games.
+func (h *handling) createGame(v rules.Variant, ruleset string, tc TimeControl, state rules.State, seed uint64, mySide int, opp *store.Player) (*loaded, error) {
+	data, err := state.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	g := &store.Game{Variant: v.ID(), Ruleset: ruleset, TimeControl: tc.String(), Status: store.StatusActive,
+		Hidden: v.Hidden(), State: data, Created: h.now, Updated: h.now}
+	meta := &gameMeta{Phase: phaseChallenge, Challenger: mySide, Time: tc.String(), DrawOffer: -1, TimedOut: -1, Seed: seed}
+	meta.Clocks = [2]Clock{tc.NewClock(), tc.NewClock()}
+	seats := [2]*store.Player{}
+	seats[mySide] = h.player
+	if opp != nil {
+		seats[1-mySide] = opp
+	} else {
+		meta.Phase = phaseOpen
+		seats[1-mySide] = h.player // the open seat is held by the challenger until someone matches
+		g.Match = openMatch(v.ID(), ruleset, tc.String())
+	}
+	for i, p := range seats {
+		g.Seats[i] = store.Seat{Player: p.ID, Address: p.Address}
+	}
+	g.Meta = meta.encode()
+	if err := h.tx.CreateGame(g); err != nil {
+		return nil, err
+	}
+	// The setup goes on the chain first, so that an exported game can be replayed.
+	if _, err := h.tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.Side(mySide),
+		Text: startText(ruleset, seed), Public: startText(ruleset, seed), At: h.now}); err != nil {
+		return nil, err
+	}
+	root, err := h.messageID("game-" + fmt.Sprint(g.ID))
+	if err != nil {
+		return nil, err
+	}
+	meta.Root = root
+	for i := range meta.Tokens {
+		if opp == nil && i != mySide {
+			continue // the open seat gets its token when someone takes it
+		}
+		if meta.Tokens[i], err = store.NewToken(h.s.rand); err != nil {
+			return nil, err
+		}
+		if err := h.tx.PutToken(meta.Tokens[i], store.TokenRef{Game: g.ID, Player: seats[i].ID, Side: store.Side(i)}); err != nil {
+			return nil, err
+		}
+	}
+	l := &loaded{g: g, meta: meta, v: v, state: state, seats: seats}
+	if h.games == nil {
+		h.games = map[uint64]*loaded{}
+	}
+	h.games[g.ID] = l
+	if err := h.save(l); err != nil {
+		return nil, err
+	}
+	h.pmeta.addGame(g.ID)
+	if err := h.savePlayer(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// announceChallenge drafts the challenger's confirmation and, for a named
+// opponent, the invitation, and adds the game to the opponent's list.
+func (h *handling) announceChallenge(l *loaded, tc TimeControl, mySide int, opp *store.Player, newcomer bool) error {
+	sides := l.v.Sides()
+	d := h.draft(h.from, l, "challenge")
+	d.yourSide = sides[mySide]
+	if opp == nil {
+		d.notices = append(d.notices, fmt.Sprintf("Your open challenge [bp-%d] for %s (%s) is waiting: the next player who sends the same new command is matched with you.", l.g.ID, l.v.Name(), tc.Describe()))
+		return nil
+	}
+	d.notices = append(d.notices, fmt.Sprintf("Your challenge to %s for a game of %s has been sent. You will hear as soon as it is answered.", opp.Address, l.v.Name()))
+	inv := h.draft(opp.Address, l, "invitation")
+	inv.yourSide = sides[1-mySide]
+	inv.newcomer = newcomer
+	inv.fromAddr = h.from
+	inv.inReplyTo = ""
+	return h.addOpponentGame(opp, l.g.ID)
+}
+
+func (h *handling) addOpponentGame(p *store.Player, id uint64) error {
+	fresh, err := h.tx.Player(p.ID)
+	if err != nil {
+		return err
+	}
+	m := decodePlayerMeta(fresh)
+	m.addGame(id)
+	fresh.Meta = m.encode()
+	return h.tx.PutPlayer(fresh)
+}
+
+// openMatch is the match key an open challenge is listed under in the store
+// (store.Game.Match) while it waits for an opponent: its terms.
+func openMatch(variant, ruleset, tc string) string {
+	return "open " + variant + " " + ruleset + " " + tc
+}
+
+// matchOpen looks for an open challenge with the same terms by someone else
+// and, if there is one, seats the sender in it and starts the game. It reads
+// the store's match index, not every game: only the challenges with these
+// terms are loaded, oldest first.
+func (h *handling) matchOpen(variant, ruleset, tc string) (*loaded, error) {
+	if err := h.listOpenChallenges(); err != nil {
+		return nil, err
+	}
+	key := openMatch(variant, ruleset, tc)
+	ids, err := h.tx.Matching(key, 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		l := h.listed(id)
+		if l == nil {
+			continue
+		}
+		if l.meta.Phase != phaseOpen || l.g.Variant != variant || l.g.Ruleset != ruleset || l.meta.Time != tc {
+			continue
+		}
+		ch := l.meta.Challenger
+		if l.g.Seats[ch].Player == h.player.ID {
+			continue
+		}
+		open := 1 - ch
+		l.g.Seats[open] = store.Seat{Player: h.player.ID, Address: h.player.Address}
+		l.seats[open] = h.player
+		l.g.Match = "" // no longer waiting: out of the index with the save below
+		tok, err := store.NewToken(h.s.rand)
+		if err != nil {
+			return nil, err
+		}
+		l.meta.Tokens[open] = tok
+		if err := h.save(l); err != nil {
+			return nil, err
+		}
+		if err := h.tx.PutToken(tok, store.TokenRef{Game: id, Player: h.player.ID, Side: store.Side(open)}); err != nil {
+			return nil, err
+		}
+		h.pmeta.addGame(id)
+		if err := h.savePlayer(); err != nil {
+			return nil, err
+		}
+		return l, h.start(l)
+	}
+	return nil, nil
+}
+
+// answer handles accept and decline of a challenge.
+func (h *handling) answer(l *loaded, side int, accept bool, d *draft) error {
+	if l.meta.Phase != phaseChallenge {
+		if l.meta.Phase == phasePlay {
+			return userf("game %d has already started", l.g.ID)
+		}
+		return h.notPlaying(l)
+	}
+	if side == l.meta.Challenger {
+		return userf("you sent this challenge; the other player answers it")
+	}
+	if accept {
+		return h.start(l)
+	}
+	l.meta.Phase = phaseOver
+	l.meta.Reason = "challenge declined"
+	l.g.Status = store.StatusAborted
+	d.notices = append(d.notices, fmt.Sprintf("You declined the challenge from %s.", l.seats[l.meta.Challenger].Address))
+	cd := h.draft(l.seats[l.meta.Challenger].Address, l, "update")
+	cd.notices = append(cd.notices, fmt.Sprintf("%s declined your challenge to a game of %s.", l.seats[side].Address, l.v.Name()))
+	return h.close(l)
+}
+
+// start begins play: clocks run from now, both players get the board.
+func (h *handling) start(l *loaded) error {
+	l.meta.Phase = phasePlay
+	l.meta.TurnStart = h.now
+	if err := h.save(l); err != nil {
+		return err
+	}
+	for side := range 2 {
+		d := h.draft(l.seats[side].Address, l, "update")
+		d.notices = append(d.notices, fmt.Sprintf("The game has begun: %s, %s v %s. You play %s.",
+			l.v.Name(), l.seats[0].Address, l.seats[1].Address, l.sides()[side]))
+		d.board = true
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+package game
+
+import (
+	"github.com/bottlepost/bottlepost/rules"
+)
+
+// claim lets the opponent of a side whose deadline passed win on time
+// (TimeoutNotify policy).
+func (h *handling) claim(l *loaded, side int) error {
+	if l.meta.Phase != phasePlay {
+		return h.notPlaying(l)
+	}
+	if l.meta.TimedOut != 1-side {
+		return userf("there is nothing to claim: %s's deadline has not passed", l.sides()[1-side])
+	}
+	return h.finish(l, rules.Outcome{Status: rules.Win, Winner: rules.Side(side), Reason: l.sides()[1-side] + " lost on time (claimed)"})
+}

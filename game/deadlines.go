@@ -1,0 +1,183 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// Timeout policies.
+const (
+	TimeoutLoss   = "loss"   // the late side loses on time at once
+	TimeoutNotify = "notify" // both are told; the opponent may claim the win
+)
+
+// turnTimes are the instants of the side to move's turn: when it began
+// (after any vacation), the reminders and the deadline, all after outages.
+type turnTimes struct {
+	start, half, dayBefore, deadline time.Time
+}
+
+func (h *handling) turn(l *loaded) turnTimes {
+	tc, _ := ParseTimeControl(l.meta.Time)
+	side := int(l.state.ToMove())
+	start := l.meta.TurnStart
+	base := tc.Deadline(l.meta.Clocks[side], start)
+	dl := extend(base, start, h.stopped(l, side))
+	t := turnTimes{start: start, deadline: dl}
+	t.half = start.Add(dl.Sub(start) / 2)
+	if before := h.s.cfg.ReminderBefore; before > 0 && dl.Sub(start) > before {
+		t.dayBefore = dl.Add(-before)
+	}
+	return t
+}
+
+// deadlines is the deadline index entries a game in play needs: the
+// reminders not yet sent and the timeout.
+func (h *handling) deadlines(l *loaded) []store.Deadline {
+	if l.meta.Phase != phasePlay || l.meta.TimedOut >= 0 {
+		return nil
+	}
+	t := h.turn(l)
+	var out []store.Deadline
+	if !l.meta.RemindedHalf {
+		out = append(out, store.Deadline{At: t.half, Kind: store.DeadlineReminder})
+	}
+	if !l.meta.RemindedDay && !t.dayBefore.IsZero() {
+		out = append(out, store.Deadline{At: t.dayBefore, Kind: store.DeadlineReminder})
+	}
+	return append(out, store.Deadline{At: t.deadline, Kind: store.DeadlineTimeout})
+}
+
+// sweep acts on a game whose indexed deadline has come: a reminder or a
+// timeout, judged on the deadline recomputed now (vacations and outages may
+// have moved it).
+func (h *handling) sweep(l *loaded) error {
+	if l.meta.Phase != phasePlay || l.meta.TimedOut >= 0 {
+		return h.save(l) // nothing to do: drop stale index entries
+	}
+	t := h.turn(l)
+	side := int(l.state.ToMove())
+	switch {
+	case !h.now.Before(t.deadline):
+		return h.timeout(l, side)
+	case !t.dayBefore.IsZero() && !h.now.Before(t.dayBefore) && !l.meta.RemindedDay:
+		l.meta.RemindedDay, l.meta.RemindedHalf = true, true
+		h.remind(l, side, t, "Reminder: your move is due within a day.")
+	case !h.now.Before(t.half) && !l.meta.RemindedHalf:
+		l.meta.RemindedHalf = true
+		h.remind(l, side, t, "Reminder: half of your time for this move is gone.")
+	}
+	return h.save(l)
+}
+
+// remind mails the side to move, at most once a day per player and game.
+func (h *handling) remind(l *loaded, side int, t turnTimes, text string) {
+	if last := l.meta.LastReminder[side]; !last.IsZero() && h.now.Sub(last) < Day {
+		return
+	}
+	l.meta.LastReminder[side] = h.now
+	d := h.draft(l.seats[side].Address, l, "update")
+	d.notices = append(d.notices, text)
+	d.board = true
+}
+
+// timeout applies the timeout policy to the side that let its deadline pass.
+func (h *handling) timeout(l *loaded, side int) error {
+	sides := l.sides()
+	for _, r := range h.s.cfg.Referees {
+		d := h.draft(r, l, "notice")
+		d.notices = append(d.notices, fmt.Sprintf("Game %d: %s (%s) let the deadline pass; policy %q.", l.g.ID, sides[side], l.seats[side].Address, h.s.cfg.TimeoutPolicy))
+	}
+	if h.s.cfg.TimeoutPolicy == TimeoutNotify {
+		l.meta.TimedOut = side
+		d := h.draft(l.seats[1-side].Address, l, "update")
+		d.notices = append(d.notices, fmt.Sprintf("%s's deadline has passed. Reply claim to win on time, or wait for the move.", sides[side]))
+		d2 := h.draft(l.seats[side].Address, l, "update")
+		d2.notices = append(d2.notices, fmt.Sprintf("Your deadline has passed. %s may now claim the game on time; your move still counts if it comes first.", sides[1-side]))
+		d2.board = true
+		return h.save(l)
+	}
+	return h.finish(l, rules.Outcome{Status: rules.Win, Winner: rules.Side(1 - side), Reason: sides[side] + " lost on time"})
+}
+
+// TickResult counts what a tick did.
+type TickResult struct {
+	Reminders, Timeouts, Digests, Games int
+	// Failed counts games that could not be handled (logged).
+	Failed int
+}
+
+// Tick does the time-driven work due at now: reminders and timeouts from
+// the deadline index, and daily digests. Each game is handled in its own
+// transaction, so a tick never holds the store for long and a crash
+// mid-tick repeats nothing that was committed.
+func (s *Service) Tick(now time.Time) (TickResult, error) {
+	now = now.UTC()
+	var res TickResult
+	var due []store.Due
+	if err := s.st.View(func(tx *store.Tx) error {
+		var err error
+		due, err = tx.DueDeadlines(now, 500)
+		return err
+	}); err != nil {
+		return res, &SystemError{Err: err}
+	}
+	seen := map[uint64]bool{}
+	for _, d := range due {
+		if seen[d.Game] {
+			continue
+		}
+		seen[d.Game] = true
+		err := s.st.Update(func(tx *store.Tx) error {
+			h := s.internal(tx, now)
+			if err := h.loadOutages(); err != nil {
+				return err
+			}
+			l, err := h.game(d.Game)
+			if err != nil {
+				return err
+			}
+			phase, timedOut, half, day := l.meta.Phase, l.meta.TimedOut, l.meta.RemindedHalf, l.meta.RemindedDay
+			if err := h.sweep(l); err != nil {
+				return err
+			}
+			switch {
+			case l.meta.Phase != phase || l.meta.TimedOut != timedOut:
+				res.Timeouts++
+			case l.meta.RemindedHalf != half || l.meta.RemindedDay != day:
+				res.Reminders++
+			}
+			_, err = h.flush()
+			return err
+		})
+		if err != nil {
+			// One game that cannot be handled (damaged data, a variant no longer
+			// built, a store error) must not stop the sweep for every other game.
+			var ue *userError
+			if !errors.As(err, &ue) {
+				s.log.Error("sweep: game skipped", "game", d.Game, "err", err)
+				res.Failed++
+			}
+			continue
+		}
+		res.Games++
+	}
+	n, err := s.sendDigests(now)
+	res.Digests = n
+	if err != nil {
+		return res, err
+	}
+	if err := s.Heartbeat(now); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// internal is a handling with no incoming message, for time-driven work.
+func (s *Service) internal(tx *store.Tx, now time.Time) *handling {
+	return &handling{s: s, tx: tx, in: &Incoming{}, quiet: func() bool { return false }, now: now, drafts: map[draftKey]*draft{}}
+}

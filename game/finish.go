@@ -1,0 +1,97 @@
+package game
+
+import (
+	"fmt"
+
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+func (h *handling) draw(l *loaded, side int, d *draft) error {
+	if l.meta.Phase != phasePlay {
+		return h.notPlaying(l)
+	}
+	opp := 1 - side
+	switch l.meta.DrawOffer {
+	case opp:
+		return h.finish(l, rules.Outcome{Status: rules.Draw, Reason: "draw agreed"})
+	case side:
+		return userf("you have offered a draw already; %s has not answered yet", l.sides()[opp])
+	}
+	l.meta.DrawOffer = side
+	d.notices = append(d.notices, fmt.Sprintf("You offered a draw. If %s answers draw, the game is drawn; a move declines it.", l.sides()[opp]))
+	od := h.draft(l.seats[opp].Address, l, "update")
+	od.notices = append(od.notices, fmt.Sprintf("%s offers a draw. Reply draw to accept, or simply move to decline.", l.sides()[side]))
+	od.board = true
+	return h.save(l)
+}
+
+// finish ends a game: the result goes on the record, both players and the
+// observers get the full record with every secret move revealed, and the
+// game moves to the archive.
+func (h *handling) finish(l *loaded, o rules.Outcome) error {
+	l.meta.Phase = phaseOver
+	l.meta.Reason = o.Describe(l.sides())
+	l.meta.Finished = h.now
+	l.g.Status = store.StatusFinished
+	l.g.Result = o.Result()
+	if _, err := h.tx.Append(l.g, store.Entry{Kind: store.KindEvent, Ply: uint32(l.state.Ply()), Side: store.Side(l.state.ToMove()),
+		Text: o.Result() + " " + l.meta.Reason, Public: o.Result() + " " + l.meta.Reason, At: h.now}); err != nil {
+		return err
+	}
+	recipients := []string{l.seats[0].Address, l.seats[1].Address}
+	recipients = append(recipients, l.meta.Observers...)
+	for _, to := range recipients {
+		d := h.draft(to, l, "final")
+		d.notices = append(d.notices, "Game over: "+l.meta.Reason+".")
+		d.final = true
+	}
+	return h.close(l)
+}
+
+// close writes a game that has ended and moves it to the archive.
+func (h *handling) close(l *loaded) error {
+	if err := h.save(l); err != nil {
+		return err
+	}
+	if err := h.tx.Archive(l.g.ID); err != nil {
+		return err
+	}
+	l.g.Archived = true
+	done := map[uint64]bool{}
+	for _, p := range l.seats {
+		if done[p.ID] {
+			continue
+		}
+		done[p.ID] = true
+		if h.player != nil && p.ID == h.player.ID {
+			h.pmeta.dropGame(l.g.ID)
+			if err := h.savePlayer(); err != nil {
+				return err
+			}
+			continue
+		}
+		// Read the player afresh: an earlier command of this mail may have
+		// changed them since the game was loaded.
+		fresh, err := h.tx.Player(p.ID)
+		if err != nil {
+			return err
+		}
+		m := decodePlayerMeta(fresh)
+		m.dropGame(l.g.ID)
+		fresh.Meta = m.encode()
+		if err := h.tx.PutPlayer(fresh); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resign ends a game in play as a loss for the side resigning.
+func (h *handling) resign(l *loaded, side int) error {
+	if l.meta.Phase != phasePlay {
+		return h.notPlaying(l)
+	}
+	winner := 1 - side
+	return h.finish(l, rules.Outcome{Status: rules.Win, Winner: rules.Side(winner), Reason: l.sides()[side] + " resigned"})
+}

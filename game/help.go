@@ -1,0 +1,21 @@
+package game
+
+import (
+	"strings"
+
+	"github.com/bottlepost/bottlepost/rules/variants"
+)
+
+func (h *handling) help(c Command) error {
+	d := h.draft(h.from, nil, "help")
+	d.subject = "bottlepost: help"
+	if c.Variant != "" {
+		v, err := variants.Lookup(c.Variant)
+		if err != nil {
+			return userf("%s", strings.TrimPrefix(err.Error(), "variants: "))
+		}
+		d.variantHelp = v.Help()
+		d.subject = "bottlepost: help " + v.Name()
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+func (h *handling) move(l *loaded, side int, text string, d *draft) error {
+	if l.meta.Phase != phasePlay {
+		return h.notPlaying(l)
+	}
+	if int(l.state.ToMove()) != side {
+		d.board = true
+		return userf("it is not your turn: %s is to move", l.sides()[l.state.ToMove()])
+	}
+	m, err := l.state.Parse(text)
+	var next rules.State
+	var rep *rules.Report
+	if err == nil {
+		next, rep, err = l.state.Apply(m)
+	}
+	if err != nil {
+		d.board = true
+		var me *rules.MoveError
+		if errors.As(err, &me) {
+			msg := fmt.Sprintf("Your move was not played: %s.", me.Player())
+			if len(me.Options) > 0 && me.Kind != rules.Ambiguous {
+				msg += " Legal moves that come close: " + strings.Join(me.Options, ", ") + "."
+			}
+			return &userError{msg}
+		}
+		return err
+	}
+	ply := l.state.Ply()
+	rec, err := h.tx.Append(l.g, store.Entry{Kind: store.KindMove, Ply: uint32(ply), Side: store.Side(side),
+		Text: rep.Text, Secret: rep.Secret, Public: rep.Record[rules.ViewPublic],
+		Lines: [2]string{rep.Record[rules.ViewWhite], rep.Record[rules.ViewBlack]}, At: h.now})
+	if err != nil {
+		return err
+	}
+	h.spend(l, side)
+	l.state = next
+	if l.meta.DrawOffer == 1-side {
+		l.meta.DrawOffer = -1 // a move declines the offer it answers
+	}
+	opp := 1 - side
+	commit := ""
+	if rep.Secret {
+		commit = fmt.Sprintf("%s's hidden move %d: %s", l.sides()[side], ply+1, rec.Commitment)
+	}
+	over := next.Outcome().Over()
+	kind := "update"
+	if over {
+		kind = "final" // the final mail carries the move's news too: one mail, not two
+	}
+	d = h.draft(h.from, l, kind)
+	d.notices = append(d.notices, fmt.Sprintf("Your move %s was accepted.", rep.Text))
+	d.notices = append(d.notices, rep.Notices[side]...)
+	d.board, d.lastMoves = true, true
+	od := h.draft(l.seats[opp].Address, l, kind)
+	od.notices = append(od.notices, rep.Notices[opp]...)
+	if len(rep.Notices[opp]) == 0 {
+		od.notices = append(od.notices, fmt.Sprintf("%s played %s.", l.sides()[side], rep.Record[opp]))
+	}
+	od.board, od.lastMoves = true, true
+	drafts := []*draft{d, od}
+	for _, o := range l.meta.Observers {
+		obs := h.draft(o, l, kind)
+		obs.notices = append(obs.notices, rep.Notices[rules.ViewPublic]...)
+		if len(rep.Notices[rules.ViewPublic]) == 0 {
+			obs.notices = append(obs.notices, fmt.Sprintf("%s played %s.", l.sides()[side], rep.Record[rules.ViewPublic]))
+		}
+		obs.board, obs.lastMoves = true, true
+		drafts = append(drafts, obs)
+	}
+	if commit != "" {
+		for _, dr := range drafts {
+			dr.commitments = append(dr.commitments, commit)
+		}
+	}
+	if over {
+		return h.finish(l, next.Outcome())
+	}
+	return h.save(l)
+}
+
+// spend charges the mover's clock and starts the opponent's turn.
+func (h *handling) spend(l *loaded, side int) {
+	tc, _ := ParseTimeControl(l.meta.Time)
+	// Time the clock stood still (outages, the mover's vacation) is not charged.
+	used := h.now.Sub(l.meta.TurnStart) - overlap(h.stopped(l, side), l.meta.TurnStart, h.now)
+	l.meta.Clocks[side] = tc.Spend(l.meta.Clocks[side], max(used, 0))
+	l.meta.TurnStart = h.now
+	l.meta.RemindedHalf, l.meta.RemindedDay, l.meta.TimedOut = false, false, -1
+}
+
+func (h *handling) deadlineText(l *loaded, pm *playerMeta) string {
+	t := h.turn(l).deadline.In(pm.location())
+	name, off := t.Zone()
+	return fmt.Sprintf("%s %s (UTC%s)", t.Format("Mon 2 Jan 2006 15:04"), name, offset(off))
+}

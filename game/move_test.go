@@ -1,0 +1,43 @@
+package game
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bottlepost/bottlepost/store"
+)
+
+func TestChessGameByMail(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	// Fool's mate, with a receipt to the mover and the news to the other side.
+	f.reply(alice, "f3")
+	f.mustContain(f.last(alice), "Your move f3 was accepted.", "Waiting for Black's move.")
+	f.mustContain(f.last(bob), "White played f3.", "It is your move.", "Deadline: ")
+	f.reply(bob, "e5")
+	f.reply(alice, "1. g4")
+	f.reply(bob, "Qh4#")
+	for _, who := range []string{alice, bob} {
+		m := f.last(who)
+		f.mustContain(m, "Game over: Black wins: checkmate", "Result: 0-1", "f3", "Qh4#")
+		if !strings.Contains(m.HTML, "<pre") {
+			t.Errorf("final mail to %s has no <pre> board", who)
+		}
+	}
+	// The game is archived; moves are refused with a clear answer.
+	f.reply(alice, "e4")
+	f.mustContain(f.last(alice), "is over")
+	err := f.st.View(func(tx *store.Tx) error {
+		g, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		if !g.Archived || g.Result != "0-1" {
+			t.Errorf("game not archived with its result: %+v", g)
+		}
+		return tx.VerifyGame(1)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
