@@ -20,6 +20,7 @@ var update = flag.Bool("update", false, "rewrite testdata/schema-v<current>.db f
 var fixtureChecks = map[string]func(*testing.T, *Store){
 	"schema-v1.db": checkFixtureV1,
 	"schema-v2.db": checkFixtureV2,
+	"schema-v3.db": checkFixtureV3,
 }
 
 func TestFixture(t *testing.T) {
@@ -90,8 +91,8 @@ var fixtureTime = time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC)
 
 // buildFixture writes the fixture of the current version: an archived open game, an
 // active hidden game with secret moves, tokens, mails (one failed once), processed ids,
-// deadlines, and (since version 2) a game listed under a match key and a player with a
-// deadline.
+// deadlines, (since version 2) a game listed under a match key and a player with a
+// deadline, and (since version 3) a side's conditional moves.
 func buildFixture(t *testing.T, path string) {
 	dir := t.TempDir()
 	st := openTest(t, dir)
@@ -148,6 +149,9 @@ func buildFixture(t *testing.T, path string) {
 		if err := tx.PutPlayer(p); err != nil {
 			return err
 		}
+		if err := tx.PutConditionals(h.ID, White, []byte(fixtureConditionals)); err != nil {
+			return err
+		}
 		return tx.MarkFailed(mails[len(mails)-1].ID, "451 4.3.0 try again later", fixtureTime.Add(30*time.Hour))
 	})
 	if err != nil {
@@ -197,6 +201,21 @@ func checkFixtureV2(t *testing.T, st *Store) {
 		}
 		if p, err := tx.Player(3); err != nil || !p.Due.Equal(fixtureTime.Add(20*time.Hour)) || p.Name != "Alice" {
 			t.Errorf("player 3: %+v, %v", p, err)
+		}
+		return nil
+	})
+}
+
+// fixtureConditionals are White's conditional moves in game 2 (since version 3).
+const fixtureConditionals = `{"v":1,"lines":[[["(h)","Sx6-y3"]]]}`
+
+// checkFixtureV3 checks what buildFixture of version 3 wrote: version 2's content and
+// White's conditional moves in game 2.
+func checkFixtureV3(t *testing.T, st *Store) {
+	checkFixtureV2(t, st)
+	st.View(func(tx *Tx) error {
+		if v, err := tx.Conditionals(2, White); err != nil || string(v) != fixtureConditionals {
+			t.Errorf("conditional moves of game 2: %q, %v", v, err)
 		}
 		return nil
 	})

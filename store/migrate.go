@@ -8,13 +8,13 @@ import (
 )
 
 // schemaVersion is the layout this program writes. Version 1 is the first release; version
-// 2 added the match and player deadline indexes.
+// 2 added the match and player deadline indexes; version 3 the sealed conditional moves.
 //
 // To change the layout: raise schemaVersion, add the step from the old version to
 // migrations, keep the decoders of the old record formats the step needs, and add a fixture
 // of the new version (go test ./store -run TestFixture -update). The fixtures of every older
 // version stay under testdata/ and TestFixture keeps opening them.
-const schemaVersion = 2
+const schemaVersion = 3
 
 // migration upgrades a database from one schema version to the next, inside the
 // transaction that Open runs; if it fails, nothing of the upgrade is written.
@@ -36,6 +36,13 @@ var migrations = map[uint64]migration{
 			}
 		}
 		return nil
+	}},
+	// Version 3 adds the bucket of the sides' conditional moves (sealed). A database of
+	// version 2 holds none, so it starts empty; a program of version 2 must not open a
+	// database that may hold some, since its Archive would leave them behind.
+	2: {describe: "add the conditional moves", run: func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists(bucketConditionals)
+		return err
 	}},
 }
 

@@ -36,10 +36,12 @@ var (
 	bucketSettings  = []byte("settings")  // name → the game service's own small values
 	bucketMatches   = []byte("matches")   // len ‖ match key ‖ game id → empty (schema 2)
 	bucketPlayerDue = []byte("playerdue") // UTC instant ‖ player id → empty (schema 2)
+	// game id ‖ side → a side's pending conditional moves, sealed (schema 3)
+	bucketConditionals = []byte("conditionals")
 
 	allBuckets = [][]byte{bucketMeta, bucketGames, bucketArchive, bucketLog, bucketPlayers,
 		bucketAddresses, bucketTokens, bucketOutbox, bucketProcessed, bucketDeadlines, bucketSettings,
-		bucketMatches, bucketPlayerDue}
+		bucketMatches, bucketPlayerDue, bucketConditionals}
 
 	metaSchema   = []byte("schema")
 	metaKeyCheck = []byte("keycheck")
@@ -532,7 +534,8 @@ func writeNew(dst, op string, write func(tmp string) error) error {
 // Verify checks the whole database: bbolt's page consistency check, every game's record,
 // sealed parts, commitments and hash chain (see Tx.VerifyGame), and that the deadline index
 // holds exactly the active games' deadlines, the match index exactly their match keys and
-// the player deadline index exactly the players' deadlines.
+// the player deadline index exactly the players' deadlines, and that every side's
+// conditional moves belong to a game in play and open.
 // It returns the problems found, joined;
 // ErrCorrupt or ErrTampered match them.
 func (s *Store) Verify(ctx context.Context) error {
@@ -585,6 +588,7 @@ func (s *Store) Verify(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("store: the deadline index lacks %q: %w", k, ErrCorrupt))
 		}
 		errs = append(errs, tx.verifyIndexes(matches)...)
+		errs = append(errs, tx.verifyConditionals()...)
 		return errors.Join(errs...)
 	})
 }

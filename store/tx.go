@@ -227,8 +227,8 @@ func (tx *Tx) Games() ([]uint64, error) {
 	return ids, err
 }
 
-// Archive moves a game that is no longer active to the archive and drops its deadlines and
-// its match key. Its log, tokens and players stay; Game still loads it (with Archived set).
+// Archive moves a game that is no longer active to the archive and drops its deadlines, its
+// match key and both sides' conditional moves. Its log, tokens and players stay; Game still loads it (with Archived set).
 func (tx *Tx) Archive(id uint64) error {
 	g, err := tx.rawGame(id)
 	if err != nil {
@@ -244,6 +244,9 @@ func (tx *Tx) Archive(id uint64) error {
 		return err
 	}
 	if err := tx.indexMatch(id, g.Match, ""); err != nil {
+		return err
+	}
+	if err := tx.dropConditionals(id); err != nil {
 		return err
 	}
 	g.Deadlines, g.Match = nil, ""

@@ -56,7 +56,7 @@ func (v *vault) keyCheck() []byte {
 
 // sealContext is what a sealed value is bound to.
 type sealContext struct {
-	purpose string // "record", "state" or "mail"
+	purpose string // "record", "state", "mail" or "conditional"
 	game    uint64
 	index   uint64 // record index or mail id
 	ply     uint32
@@ -81,6 +81,8 @@ func (c sealContext) String() string {
 		return fmt.Sprintf("game %d state", c.game)
 	case "mail":
 		return fmt.Sprintf("outbox mail %d", c.index)
+	case "conditional":
+		return fmt.Sprintf("game %d conditional moves of %s", c.game, Side(c.side))
 	}
 	return fmt.Sprintf("game %d record %d (ply %d, %s)", c.game, c.index, c.ply, Side(c.side))
 }
