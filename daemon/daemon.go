@@ -23,6 +23,7 @@ import (
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/game"
 	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -256,17 +257,17 @@ func (d *Daemon) kick() {
 // with a log line; everything else goes to the game service. An error
 // means the message must be kept and offered again.
 func (d *Daemon) HandleRaw(raw []byte) error {
-	m, err := mailer.Parse(bytes.NewReader(raw), d.cfg.Limits.MaxMessageBytes)
+	m, err := mailfmt.Parse(bytes.NewReader(raw), d.cfg.Limits.MaxMessageBytes)
 	if err != nil {
 		d.log.Info("mail dropped: unreadable", "err", err)
 		return nil
 	}
-	if noise, why := mailer.Classify(m, d.ours); noise != mailer.NotNoise {
+	if noise, why := mailfmt.Classify(m, d.ours); noise != mailfmt.NotNoise {
 		d.log.Info("mail dropped: never answered", "from", m.From.Address, "kind", noise.String(), "why", why)
 		return nil
 	}
 	in := &game.Incoming{MessageID: m.MessageID, From: m.From.Address, FromName: m.From.Name,
-		Subject: m.Subject, References: m.References, Date: m.Date, Lines: mailer.Lines(m.Body),
+		Subject: m.Subject, References: m.References, Date: m.Date, Lines: mailfmt.Lines(m.Body),
 		AuthResults: m.AuthenticationResults}
 	if len(m.InReplyTo) > 0 {
 		in.InReplyTo = m.InReplyTo[0]

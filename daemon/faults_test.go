@@ -40,6 +40,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -644,7 +645,7 @@ func newMatch(t testing.TB, st *store.Store, white, black *Player, hdr map[strin
 	m := &match{hdr: hdr}
 	for i, p := range []*Player{white, black} {
 		began := mustAwait(t, p, "The game has begun")
-		id, ok := mailer.ParseTag(began.Msg.Subject)
+		id, ok := mailfmt.ParseTag(began.Msg.Subject)
 		if !ok || (m.id != 0 && id != m.id) {
 			t.Fatalf("game mail to %s has subject %q", p.Address, began.Msg.Subject)
 		}
@@ -706,7 +707,7 @@ func (m *match) mover() *seat { return m.seats[len(m.sent)%2] }
 func (m *match) send(t testing.TB, mv string) {
 	t.Helper()
 	s := m.mover()
-	id := mustSend(t, s.p, Mail{To: s.token, Subject: "Re: " + mailer.FormatTag(m.id) + " your move", Body: mv, Headers: m.hdr})
+	id := mustSend(t, s.p, Mail{To: s.token, Subject: "Re: " + mailfmt.FormatTag(m.id) + " your move", Body: mv, Headers: m.hdr})
 	m.sent = append(m.sent, mv)
 	m.ids = append(m.ids, id)
 }

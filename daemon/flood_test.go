@@ -20,6 +20,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -293,11 +294,11 @@ var floodKinds = []floodKind{
 	}},
 	{"spoofed: the right token, authentication failed", 6, true, func(f *flood, i int) ([]byte, string, senderClass) {
 		s, m := f.seat()
-		return f.mail(s.p.Address, s.token, "Re: "+mailer.FormatTag(m.id), f.command(), i, map[string]string{"Authentication-Results": authFail}), s.p.Address, never
+		return f.mail(s.p.Address, s.token, "Re: "+mailfmt.FormatTag(m.id), f.command(), i, map[string]string{"Authentication-Results": authFail}), s.p.Address, never
 	}},
 	{"spoofed: the right token, vouched for by an untrusted server", 3, true, func(f *flood, i int) ([]byte, string, senderClass) {
 		s, m := f.seat()
-		return f.mail(s.p.Address, s.token, "Re: "+mailer.FormatTag(m.id), f.command(), i, map[string]string{"Authentication-Results": authForeign}), s.p.Address, never
+		return f.mail(s.p.Address, s.token, "Re: "+mailfmt.FormatTag(m.id), f.command(), i, map[string]string{"Authentication-Results": authForeign}), s.p.Address, never
 	}},
 	{"replayed real moves", 4, false, func(f *flood, i int) ([]byte, string, senderClass) {
 		if len(f.replays) == 0 {
@@ -312,7 +313,7 @@ var floodKinds = []floodKind{
 	{"bounces with a null Return-Path", 4, false, func(f *flood, i int) ([]byte, string, senderClass) {
 		s, m := f.seat()
 		from := fmt.Sprintf("bouncer%d@localhost", i%5)
-		return f.mail(from, s.token, "Undelivered Mail Returned to Sender "+mailer.FormatTag(m.id), "resign\r\n", i,
+		return f.mail(from, s.token, "Undelivered Mail Returned to Sender "+mailfmt.FormatTag(m.id), "resign\r\n", i,
 			map[string]string{"Authentication-Results": authPass, "Return-Path": "<>"}), from, never
 	}},
 	{"delivery reports", 3, false, func(f *flood, i int) ([]byte, string, senderClass) {
@@ -323,7 +324,7 @@ var floodKinds = []floodKind{
 		}
 		body := "--rep\r\nContent-Type: text/plain\r\n\r\nresign\r\n--rep\r\nContent-Type: message/delivery-status\r\n\r\nStatus: 5.1.1\r\n--rep\r\nContent-Type: message/rfc822\r\n\r\nFrom: " +
 			s.p.Address + "\r\nTo: " + s.token + "\r\n\r\nresign\r\n--rep--\r\n"
-		return f.mail(from, s.token, "Delivery Status Notification "+mailer.FormatTag(m.id), body, i, map[string]string{"Authentication-Results": authPass,
+		return f.mail(from, s.token, "Delivery Status Notification "+mailfmt.FormatTag(m.id), body, i, map[string]string{"Authentication-Results": authPass,
 			"Content-Type": `multipart/report; report-type=delivery-status; boundary="rep"`}), from, never
 	}},
 	{"auto-replies", 4, false, func(f *flood, i int) ([]byte, string, senderClass) {
@@ -333,7 +334,7 @@ var floodKinds = []floodKind{
 			delete(hdr, "Auto-Submitted")
 			hdr["X-Autoreply"] = "yes"
 		}
-		return f.mail(s.p.Address, s.token, "Out of office: "+mailer.FormatTag(m.id), "I am away until Monday.\r\nresign\r\n", i, hdr), s.p.Address, onceADay
+		return f.mail(s.p.Address, s.token, "Out of office: "+mailfmt.FormatTag(m.id), "I am away until Monday.\r\nresign\r\n", i, hdr), s.p.Address, onceADay
 	}},
 	{"mailing lists", 4, false, func(f *flood, i int) ([]byte, string, senderClass) {
 		s, m := f.seat()
@@ -343,7 +344,7 @@ var floodKinds = []floodKind{
 			delete(hdr, "List-Id")
 			hdr["List-Unsubscribe"] = "<mailto:leave@lists.localhost>"
 		}
-		return f.mail(from, s.token, "[chess-list] "+mailer.FormatTag(m.id), "resign\r\n", i, hdr), from, never
+		return f.mail(from, s.token, "[chess-list] "+mailfmt.FormatTag(m.id), "resign\r\n", i, hdr), from, never
 	}},
 	{"our own address", 3, false, func(f *flood, i int) ([]byte, string, senderClass) {
 		s, m := f.seat()
@@ -351,7 +352,7 @@ var floodKinds = []floodKind{
 		if i%2 == 1 {
 			from = s.token // a reply address of ours, as a loop brings it back
 		}
-		return f.mail(from, s.token, "Re: "+mailer.FormatTag(m.id), "resign\r\n", i, map[string]string{"Authentication-Results": authPass}), from, never
+		return f.mail(from, s.token, "Re: "+mailfmt.FormatTag(m.id), "resign\r\n", i, map[string]string{"Authentication-Results": authPass}), from, never
 	}},
 }
 
@@ -401,7 +402,7 @@ func (f *flood) otherSeat() (from, to, subject string) {
 		s, m := f.seat()
 		from = f.player()
 		if from != m.seats[0].p.Address && from != m.seats[1].p.Address {
-			return from, s.token, "Re: " + mailer.FormatTag(m.id)
+			return from, s.token, "Re: " + mailfmt.FormatTag(m.id)
 		}
 	}
 }
@@ -600,7 +601,7 @@ func floodRun(t *testing.T, n int, trusted bool) {
 			m.send(t, plies[len(m.sent)])
 			s := m.seats[(len(m.sent)-1)%2]
 			delivered++
-			f.replays = append(f.replays, replay{from: s.p.Address, to: s.token, subject: "Re: " + mailer.FormatTag(m.id) + " your move",
+			f.replays = append(f.replays, replay{from: s.p.Address, to: s.token, subject: "Re: " + mailfmt.FormatTag(m.id) + " your move",
 				body: m.sent[len(m.sent)-1], id: m.ids[len(m.ids)-1]})
 		}
 		deliver(chunk - chunk/2)
@@ -697,7 +698,7 @@ func floodRun(t *testing.T, n int, trusted bool) {
 				t.Fatal(err)
 			}
 			for _, rm := range pl.Inbox {
-				if _, tagged := mailer.ParseTag(rm.Msg.Subject); !tagged {
+				if _, tagged := mailfmt.ParseTag(rm.Msg.Subject); !tagged {
 					got++
 				}
 			}

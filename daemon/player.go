@@ -15,6 +15,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/mailfmt"
 )
 
 // Player is a scripted mail user of the hub: it sends with SMTP and reads
@@ -33,7 +34,7 @@ type Player struct {
 // Received is a mail a Player got.
 type Received struct {
 	Raw     []byte
-	Msg     *mailer.Message
+	Msg     *mailfmt.Message
 	ReplyTo string
 }
 
@@ -150,7 +151,7 @@ func (p *Player) Fetch() ([]*Received, error) {
 	var out []*Received
 	for _, m := range msgs {
 		raw := m.FindBodySection(section)
-		pm, err := mailer.Parse(bytes.NewReader(raw), 1<<24)
+		pm, err := mailfmt.Parse(bytes.NewReader(raw), 1<<24)
 		if err != nil {
 			return nil, fmt.Errorf("%s received a mail that does not parse: %w", p.Address, err)
 		}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
@@ -177,7 +177,7 @@ func (h *handling) mailData(d *draft) (mailData, []string, error) {
 // players, the subject, the board, whose turn and the deadline, the record.
 func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) error {
 	sides := l.sides()
-	md.Game = &gameInfo{Tag: strings.Trim(mailer.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: l.seats[0].Address,
+	md.Game = &gameInfo{Tag: strings.Trim(mailfmt.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: l.seats[0].Address,
 		Black: l.seats[1].Address, Sides: sides}
 	if tc, err := ParseTimeControl(l.meta.Time); err == nil {
 		md.Game.Time = tc.Describe()
@@ -194,7 +194,7 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 			md.Game.Black = l.seats[1].Address
 		}
 	}
-	md.Subject = fmt.Sprintf("%s %s: %s v %s", mailer.FormatTag(l.g.ID), l.v.Name(), md.Game.White, md.Game.Black)
+	md.Subject = fmt.Sprintf("%s %s: %s v %s", mailfmt.FormatTag(l.g.ID), l.v.Name(), md.Game.White, md.Game.Black)
 	md.Chain = l.g.Head.String()
 	viewer := d.viewer
 	if l.meta.Phase == phaseOver && (d.final || d.kind == "audit") {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -215,7 +215,7 @@ func (h *handling) myGame(c Command) (*loaded, int, error) {
 		id = h.seat.Game
 	}
 	if id == 0 {
-		if tag, ok := mailer.ParseTag(h.in.Subject); ok {
+		if tag, ok := mailfmt.ParseTag(h.in.Subject); ok {
 			id = tag
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -72,7 +73,7 @@ func (r *router) deliver(rcpts []string, raw []byte) {
 	if a, err := mail.ParseAddress(d.replyTo); err == nil {
 		d.replyTo = a.Address
 	}
-	d.game, _ = mailer.ParseTag(d.subject)
+	d.game, _ = mailfmt.ParseTag(d.subject)
 	id := m.Header.Get("Message-Id")
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -165,7 +166,7 @@ func (r *router) countTo(names ...string) map[string]int {
 
 // text is the plain-text body of a delivered mail.
 func (d *delivery) text() string {
-	m, err := mailer.Parse(bytes.NewReader(d.raw), 1<<24)
+	m, err := mailfmt.Parse(bytes.NewReader(d.raw), 1<<24)
 	if err != nil {
 		return ""
 	}
@@ -413,7 +414,7 @@ func (r *run) play(g *game) error {
 		}
 		mover := int(g.state.ToMove())
 		start := time.Now()
-		id, err := r.subs.send(g.addr[mover], g.token[mover], fmt.Sprintf("Re: %s move", mailer.FormatTag(g.id)), "", text)
+		id, err := r.subs.send(g.addr[mover], g.token[mover], fmt.Sprintf("Re: %s move", mailfmt.FormatTag(g.id)), "", text)
 		if err != nil {
 			return err
 		}

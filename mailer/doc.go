@@ -1,22 +1,7 @@
-// Package mailer is bottlepost's mail layer: IMAP in, SMTP out and the
-// embedded mail hub, and the parsing that turns one raw RFC 5322 message
-// into something the game service can act on:
-//
-//   - Parse reads a message (size-capped) into a Message: the sender, every
-//     recipient (so the service can find the +TOKEN address the mail was sent
-//     to), the threading and noise-relevant header fields, and Body, the text
-//     chosen from the MIME tree (text/plain preferred, HTML reduced to text,
-//     format=flowed decoded, every charset go-message knows converted to
-//     UTF-8, attachments ignored).
-//   - Lines cuts Body down to the command lines: quoted replies, reply
-//     headers, forwarded messages, signatures and mobile footers removed,
-//     whitespace collapsed, case kept.
-//   - Classify decides whether a message must never be answered (bounces,
-//     auto-replies, bulk and list mail, our own mail coming back).
-//   - RateLimiter caps replies per sender.
-//   - Normalize, SameAddress and PlusToken handle addresses;
-//     FormatTag and ParseTag the game tag carried in subjects.
-//
-// docs/mail.md describes the parsing rules in prose; testdata/corpus holds
-// real-world-style messages from common clients with what each must yield.
+// Package mailer moves bottlepost's mail: IMAP in (IMAPSource, with IDLE or
+// polling), Maildir in and out, SMTP out (Sender and the Outbox drainer), the
+// embedded mail hub (IMAP + SMTP on loopback), and the per-sender reply
+// limit (RateLimiter). It only moves bytes: reading and writing the mail
+// format (parsing, cleaning, classifying, addresses, subject tags,
+// composing) is package mailfmt.
 package mailer

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/bottlepost/bottlepost/mailfmt"
 )
 
 // RateLimit configures a RateLimiter.
@@ -74,7 +76,7 @@ func NewRateLimiter(cfg RateLimit, now func() time.Time) (*RateLimiter, error) {
 // Allow reports whether a reply to addr may be sent now, and if so counts
 // it.
 func (l *RateLimiter) Allow(addr string) bool {
-	key := strings.ToLower(Normalize(addr))
+	key := strings.ToLower(mailfmt.Normalize(addr))
 	if key == "" {
 		key = strings.ToLower(strings.TrimSpace(addr))
 	}

@@ -1,4 +1,4 @@
-package mailer
+package mailfmt
 
 import (
 	"encoding/base64"
@@ -42,7 +42,7 @@ func TestParseSizeLimit(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("message one byte over the limit: got %v, want ErrTooLarge", err)
 	}
-	if err != nil && !strings.HasPrefix(err.Error(), "mailer: ") {
+	if err != nil && !strings.HasPrefix(err.Error(), "mailfmt: ") {
 		t.Errorf("error %q lacks the mailer: prefix", err)
 	}
 	for _, limit := range []int64{0, -1} {
@@ -75,7 +75,7 @@ func TestParseFromErrors(t *testing.T) {
 			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
 				t.Errorf("got %v, want %v", err, tt.wantErr)
 			}
-			if !strings.HasPrefix(err.Error(), "mailer: ") {
+			if !strings.HasPrefix(err.Error(), "mailfmt: ") {
 				t.Errorf("error %q lacks the mailer: prefix", err)
 			}
 		})

@@ -1,4 +1,4 @@
-package mailer
+package mailfmt
 
 import (
 	"bytes"
@@ -20,11 +20,11 @@ import (
 
 // ErrTooLarge is returned, wrapped, by Parse for a message longer than its
 // limit. Test for it with errors.Is.
-var ErrTooLarge = errors.New("mailer: message too large")
+var ErrTooLarge = errors.New("mailfmt: message too large")
 
 // ErrNoFrom is returned, wrapped, by Parse for a message without a From
 // field or whose From field holds no address.
-var ErrNoFrom = errors.New("mailer: no sender address")
+var ErrNoFrom = errors.New("mailfmt: no sender address")
 
 // Message is one parsed incoming mail: the header fields the game service
 // and the noise rules need, and Body, the text chosen from the MIME tree.
@@ -98,7 +98,7 @@ type Message struct {
 // and unreadable optional fields are left empty.
 func Parse(r io.Reader, limit int64) (*Message, error) {
 	if limit <= 0 {
-		return nil, fmt.Errorf("mailer: parse: size limit %d is not positive", limit)
+		return nil, fmt.Errorf("mailfmt: parse: size limit %d is not positive", limit)
 	}
 	readLimit := limit
 	if readLimit < math.MaxInt64 {
@@ -106,7 +106,7 @@ func Parse(r io.Reader, limit int64) (*Message, error) {
 	}
 	raw, err := io.ReadAll(io.LimitReader(r, readLimit))
 	if err != nil {
-		return nil, fmt.Errorf("mailer: parse: reading message: %w", err)
+		return nil, fmt.Errorf("mailfmt: parse: reading message: %w", err)
 	}
 	if int64(len(raw)) > limit {
 		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
@@ -114,7 +114,7 @@ func Parse(r io.Reader, limit int64) (*Message, error) {
 
 	ent, err := message.Read(bytes.NewReader(raw))
 	if err != nil && !message.IsUnknownCharset(err) && !message.IsUnknownEncoding(err) {
-		return nil, fmt.Errorf("mailer: parse: header: %w", err)
+		return nil, fmt.Errorf("mailfmt: parse: header: %w", err)
 	}
 	h := gomail.Header{Header: ent.Header}
 
@@ -163,18 +163,18 @@ func (m *Message) readAddresses(h gomail.Header) error {
 		return ErrNoFrom
 	}
 	if len(froms) > 1 {
-		return fmt.Errorf("mailer: parse: from: %d From fields, want one", len(froms))
+		return fmt.Errorf("mailfmt: parse: from: %d From fields, want one", len(froms))
 	}
 	list, err := addressParser.ParseList(froms[0])
 	if err != nil {
-		return fmt.Errorf("mailer: parse: from %q: %w", clip(froms[0], 80), err)
+		return fmt.Errorf("mailfmt: parse: from %q: %w", clip(froms[0], 80), err)
 	}
 	switch len(list) {
 	case 0:
 		return ErrNoFrom
 	case 1:
 	default:
-		return fmt.Errorf("mailer: parse: from: %d addresses, want one", len(list))
+		return fmt.Errorf("mailfmt: parse: from: %d addresses, want one", len(list))
 	}
 	m.From = cleanAddress(list[0])
 	if s := lenientAddressList(h.Get("Sender")); len(s) > 0 {
