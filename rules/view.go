@@ -15,7 +15,13 @@ type View struct {
 	// Cells holds, per grid cell (index = Square), the text of what the
 	// viewer sees there: a piece ("K", "p"), a stack ("C2"), a mark the
 	// viewer owns ("*" for an own mine); "" for an empty square.
-	Cells   []string
+	Cells []string
+	// Hidden marks, per cell, what the viewer sees there that the other
+	// side cannot: the viewer's own mine or submerged submarine (in the
+	// referee's view, either side's). Nil when no cell holds anything
+	// hidden; a public view never sets it. Renderers mark these cells so a
+	// player knows what the opponent does not.
+	Hidden  []bool
 	ToMove  Side
 	Outcome Outcome
 	// Status lines follow the board: loads, scores, what is airborne, …

@@ -25,11 +25,20 @@ func (s *State) View(v rules.Viewer) *rules.View {
 			both = true
 		}
 		view.Cells[sq] = t
+		if v != rules.ViewPublic && t != p.cellText(sq, nobody) {
+			if view.Hidden == nil {
+				view.Hidden = make([]bool, len(view.Cells))
+			}
+			view.Hidden[sq] = true
+		}
 	}
 	view.Status = s.status(v)
 	view.Legend = legend(v, both)
 	return view
 }
+
+// nobody is the sight of a viewer who sees nothing hidden.
+func nobody(rules.Side) bool { return false }
 
 func (s *State) status(v rules.Viewer) []string {
 	p := &s.p
