@@ -42,7 +42,7 @@ type Daemon struct {
 
 	imapCfg mailer.IMAPConfig
 	ctl     net.Listener // the control socket, bound by Start
-	pruned  time.Time    // the last pruning of processed message ids (hourly)
+	pruned  time.Time    // the last pruning of processed message ids (hourly); only tick, never two at once, uses it
 }
 
 // Options are the daemon's collaborators; zero values mean the real thing.
@@ -76,7 +76,7 @@ func New(cfg config.Config, opt Options) (*Daemon, error) {
 		Address: cfg.Service.Address, Name: cfg.Service.Name, Referees: append([]string(nil), cfg.Service.Referees...),
 		DefaultTime: cfg.Service.DefaultTime, TrustedAuthServ: cfg.Service.TrustedAuthServ,
 		VacationDays: vacationDays(cfg.Service.VacationDays), TimeoutPolicy: cfg.Service.TimeoutPolicy,
-		ReminderBefore: time.Duration(cfg.Service.ReminderBefore),
+		ReminderBefore: time.Duration(cfg.Service.ReminderBefore), OutageGap: time.Duration(cfg.Schedule.OutageGap),
 	}, game.Options{Store: st, Clock: d.now, Logger: d.log})
 	if err != nil {
 		st.Close()
@@ -201,9 +201,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// shorter limits.outbox_retry_backoff waited for the minute (or for the
 	// next mail handled) however short the wait configured.
 	wg.Go(func() { d.outbox.Run(ctx, d.wake, min(time.Minute, time.Duration(d.cfg.Limits.OutboxRetryBackoff))) })
-	c := cron.New(cron.WithLocation(time.UTC))
+	// A sweep still running when the next is due is not started twice: the
+	// next one is skipped (and pruned, which only tick touches, is never
+	// shared).
+	c := cron.New(cron.WithLocation(time.UTC), cron.WithChain(cron.SkipIfStillRunning(cronLogger{d.log})))
 	c.Schedule(sched, cron.FuncJob(func() { d.tick() }))
 	c.Start()
+	wg.Go(func() { d.watchClock(ctx) })
 	<-ctx.Done()
 	<-c.Stop().Done()
 	wg.Wait()
@@ -233,6 +237,41 @@ func (d *Daemon) tick() {
 	} else if n > 0 {
 		d.log.Debug("pruned processed message ids", "n", n)
 	}
+}
+
+// watchClock keeps the heartbeat fresh between sweeps, whatever their
+// schedule, and notices a clock that jumped forward (a suspend, a clock
+// step) as each sweep does: the jump becomes an outage and every running
+// clock is extended by it (game.Service.CheckClock).
+func (d *Daemon) watchClock(ctx context.Context) {
+	t := time.NewTicker(max(time.Duration(d.cfg.Schedule.OutageGap)/4, time.Second))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if _, err := d.svc.CheckClock(d.now()); err != nil {
+			d.log.Error("heartbeat", "err", err)
+		}
+	}
+}
+
+// cronLogger passes the scheduler's messages to the log: a sweep skipped
+// because the last is still running is a warning worth seeing.
+type cronLogger struct{ l *slog.Logger }
+
+func (c cronLogger) Info(msg string, kv ...any) {
+	if msg == "skip" {
+		c.l.Warn("sweep skipped: the previous sweep is still running")
+		return
+	}
+	c.l.Debug("cron: "+msg, kv...)
+}
+
+func (c cronLogger) Error(err error, msg string, kv ...any) {
+	c.l.Error("cron: "+msg, append(kv, "err", err)...)
 }
 
 func (d *Daemon) pruneProcessed() (int, error) {

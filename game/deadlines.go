@@ -109,15 +109,30 @@ type TickResult struct {
 	Reminders, Timeouts, Digests, Games int
 	// Failed counts games that could not be handled (logged).
 	Failed int
+	// Outage is the jump of the clock found before the sweep (zero when
+	// none): every running clock was extended by it.
+	Outage Outage
 }
 
 // Tick does the time-driven work due at now: reminders and timeouts from
 // the deadline index, and daily digests. Each game is handled in its own
 // transaction, so a tick never holds the store for long and a crash
 // mid-tick repeats nothing that was committed.
+//
+// With Config.OutageGap set, it first compares now with the last heartbeat
+// (CheckClock): a clock that jumped forward while the service ran (a
+// suspended machine resumed, an NTP step) is treated exactly like an outage
+// found at start-up, so no game is forfeited for time nobody could play.
 func (s *Service) Tick(now time.Time) (TickResult, error) {
 	now = now.UTC()
 	var res TickResult
+	if s.cfg.OutageGap > 0 {
+		out, err := s.CheckClock(now)
+		if err != nil {
+			return res, err
+		}
+		res.Outage = out
+	}
 	var due []store.Due
 	if err := s.st.View(func(tx *store.Tx) error {
 		var err error

@@ -196,6 +196,11 @@ func TestAuthenticationResults(t *testing.T) {
 		{"spf pass, no dkim", []string{"mx.bottlepost.test; spf=pass smtp.mailfrom=example.org"}, false},
 		{"forged header from another server", []string{"evil.test; dkim=pass header.d=example.org"}, true},
 		{"no header", nil, true},
+		// The trusted server's own header cannot be read: the forged pass
+		// below it must not be believed.
+		{"trusted header unreadable, forged pass below", []string{"mx.bottlepost.test; dkim=pass header.d=example.org; spf", "mx.bottlepost.test; dkim=pass header.d=example.org"}, true},
+		{"trusted header of an unknown version", []string{"mx.bottlepost.test 2; dkim=pass header.d=example.org", "mx.bottlepost.test; dkim=pass header.d=example.org"}, true},
+		{"unreadable header of another server", []string{"evil.test; dkim", "mx.bottlepost.test; dkim=pass header.d=example.org"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

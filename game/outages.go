@@ -112,8 +112,41 @@ func (s *Service) Heartbeat(now time.Time) error {
 // extended by it, before anything is judged late. It returns the outage
 // found (zero when none).
 func (s *Service) Recover(now time.Time, gap time.Duration) (Outage, error) {
+	out, err := s.noticeGap(now, gap)
+	if err == nil && !out.Start.IsZero() {
+		s.log.Warn("the service was down; every clock is extended", "from", out.Start, "to", out.End, "for", out.End.Sub(out.Start))
+	}
+	return out, err
+}
+
+// CheckClock is Recover while the service runs (Config.OutageGap): a
+// heartbeat older than the gap means the clock jumped forward, or the
+// machine slept, since the last one. That span is recorded as an outage
+// exactly as at start-up, logged, and the heartbeat set to now. Tick calls
+// it before sweeping; the daemon also calls it between sweeps, so the
+// heartbeat stays fresh whatever the sweep's schedule.
+func (s *Service) CheckClock(now time.Time) (Outage, error) {
+	if s.cfg.OutageGap <= 0 {
+		return Outage{}, s.Heartbeat(now)
+	}
+	out, err := s.noticeGap(now, s.cfg.OutageGap)
+	if err != nil {
+		return out, err
+	}
+	if !out.Start.IsZero() {
+		s.log.Warn("the clock jumped forward while the service ran (a suspend, or a clock step); every clock is extended",
+			"from", out.Start, "to", out.End, "for", out.End.Sub(out.Start))
+		return out, nil
+	}
+	return out, s.Heartbeat(now)
+}
+
+// noticeGap records the time since the last heartbeat as an outage when it
+// is longer than gap, and sets the heartbeat to now.
+func (s *Service) noticeGap(now time.Time, gap time.Duration) (Outage, error) {
 	var found Outage
 	err := s.st.Update(func(tx *store.Tx) error {
+		found = Outage{}
 		b, err := tx.Setting(settingHeartbeat)
 		if err != nil || b == nil {
 			return err
@@ -147,9 +180,6 @@ func (s *Service) Recover(now time.Time, gap time.Duration) (Outage, error) {
 	})
 	if err != nil {
 		return Outage{}, &SystemError{Err: err}
-	}
-	if !found.Start.IsZero() {
-		s.log.Warn("the service was down; every clock is extended", "from", found.Start, "to", found.End, "for", found.End.Sub(found.Start))
 	}
 	return found, nil
 }

@@ -1,6 +1,10 @@
 package game
 
 import (
+	"bytes"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,5 +63,84 @@ func TestOutagesAndVacationsAreNotChargedToICCFClocks(t *testing.T) {
 	}
 	if got, want := l.meta.Clocks[0].Budget, 50*Day-time.Hour; got != want {
 		t.Errorf("white's budget after the move: %v, want %v (only the hour of play charged)", got, want)
+	}
+}
+
+// TestClockJumpWhileRunning: a clock that jumps forward while the service
+// runs (a suspended machine resumed, an NTP step) is an outage exactly like
+// one found at start-up: the sweep that notices it extends every running
+// clock by the jump, logs it, and forfeits nothing; the clock then runs on
+// from the extended deadline. Jumps within the gap are ordinary time.
+func TestClockJumpWhileRunning(t *testing.T) {
+	const gap = 5 * time.Minute
+	tests := []struct {
+		name    string
+		jump    time.Duration
+		outage  bool
+		over    bool   // alice lost on time at the sweep after the jump
+		display string // alice's deadline afterwards
+	}{
+		{"a suspend of two days", 2 * Day, true, false, "Deadline: Thu 26 Nov 2026 09:00 UTC"},
+		{"an NTP step of ten minutes", 10 * time.Minute, true, false, "Deadline: Tue 24 Nov 2026 09:10 UTC"},
+		{"two minutes, within the gap", 2 * time.Minute, false, false, "Deadline: Tue 24 Nov 2026 09:00 UTC"},
+		{"two hours with the check off", 2 * time.Hour, false, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, Config{})
+			var logs bytes.Buffer
+			cfg := Config{Address: "games@bottlepost.test", OutageGap: gap}
+			if tt.over {
+				cfg.OutageGap = 0
+			}
+			svc, err := New(cfg, Options{Store: f.st, Clock: func() time.Time { return f.now }, Rand: rand.NewChaCha8([32]byte{9}),
+				Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.svc = svc
+			startTimed(t, f, "3d") // alice's deadline: Tue 24 Nov 2026 09:00 UTC
+			f.now = f.now.Add(3*Day - time.Hour)
+			if res := f.tick(); !res.Outage.Start.IsZero() {
+				t.Fatalf("a sweep an hour before the deadline found an outage: %+v", res.Outage)
+			}
+			before := f.now
+			f.now = f.now.Add(tt.jump) // the jump: nothing ran in between
+			res := f.tick()
+			if got := !res.Outage.Start.IsZero(); got != tt.outage {
+				t.Fatalf("outage found = %v (%+v), want %v", got, res.Outage, tt.outage)
+			}
+			if tt.outage {
+				if !res.Outage.Start.Equal(before) || !res.Outage.End.Equal(f.now) {
+					t.Errorf("outage %v – %v, want %v – %v", res.Outage.Start, res.Outage.End, before, f.now)
+				}
+				if !strings.Contains(logs.String(), "the clock jumped forward while the service ran") {
+					t.Errorf("the jump was not logged:\n%s", logs.String())
+				}
+			}
+			if tt.over {
+				assertPhase(t, f, 1, phaseOver)
+				return
+			}
+			assertPhase(t, f, 1, phasePlay)
+			f.reply(alice, "board")
+			f.mustContain(f.last(alice), tt.display)
+			// The clock runs on from the extended deadline, the sweep running
+			// every minute: lost on time once it passes.
+			left := time.Hour
+			if !tt.outage {
+				left -= tt.jump
+			}
+			for range int(left/time.Minute) - 1 {
+				f.now = f.now.Add(time.Minute)
+				if res := f.tick(); !res.Outage.Start.IsZero() {
+					t.Fatalf("a sweep a minute after the last found an outage: %+v", res.Outage)
+				}
+			}
+			assertPhase(t, f, 1, phasePlay)
+			f.now = f.now.Add(2 * time.Minute)
+			f.tick()
+			assertPhase(t, f, 1, phaseOver)
+		})
 	}
 }

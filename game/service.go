@@ -29,6 +29,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/emersion/go-msgauth/authres"
 
@@ -60,6 +61,10 @@ type Config struct {
 	// out (default one day; negative: none). The first goes out when half
 	// the time for a move is gone.
 	ReminderBefore time.Duration
+	// OutageGap, if positive, makes every Tick compare the clock with the
+	// last heartbeat: a longer silence is an outage, as at start-up (see
+	// Service.CheckClock). Zero: only Recover at start-up looks.
+	OutageGap time.Duration
 }
 
 // Incoming is a message as the transport hands it over: already parsed and
@@ -237,9 +242,15 @@ func (s *Service) authFailure(in *Incoming) string {
 	}
 	from := domainOf(in.From)
 	for _, v := range in.AuthResults {
-		id, results, err := authres.Parse(v)
-		if err != nil || !strings.EqualFold(id, s.cfg.TrustedAuthServ) {
+		if !strings.EqualFold(authservID(v), s.cfg.TrustedAuthServ) {
 			continue
+		}
+		// The trusted server's header (it puts its own above any the sender
+		// wrote). One it cannot be read is not skipped for a forgery further
+		// down: the mail is untrusted.
+		_, results, err := authres.Parse(v)
+		if err != nil {
+			return "the Authentication-Results of " + s.cfg.TrustedAuthServ + " cannot be read (" + err.Error() + ")"
 		}
 		var dkimPass, dkimFail, spfPass, spfFail, dmarcPass bool
 		for _, r := range results {
@@ -269,6 +280,17 @@ func (s *Service) authFailure(in *Incoming) string {
 		return "nothing vouches for the sender's domain " + from + " (no aligned DKIM, SPF or DMARC pass)"
 	}
 	return "no Authentication-Results from " + s.cfg.TrustedAuthServ
+}
+
+// authservID is the authserv-id an Authentication-Results value starts with
+// (RFC 8601 2.2): the text before the first ';', without a version number.
+func authservID(v string) string {
+	id, _, _ := strings.Cut(v, ";")
+	id = strings.TrimSpace(id)
+	if i := strings.IndexFunc(id, unicode.IsSpace); i > 0 {
+		id = id[:i]
+	}
+	return id
 }
 
 // domainOf is the lower-cased domain of an address, or of a bare domain.

@@ -57,7 +57,10 @@ type Config struct {
 	// file: `bottlepost serve --config PATH`.
 	Spawn func(configPath string) *exec.Cmd
 	// Kills is how many times the daemon is killed with SIGKILL, at random
-	// moments while moves are under way, and started again.
+	// moments while moves are under way, and started again. A game that ends
+	// before the last kill is followed by a new one (set up by mail, as the
+	// first), so the kills always fall on a daemon under load; a run that
+	// could not do them all fails.
 	Kills int
 	// Junk is how many junk, oversized, malformed and spoofed mails are
 	// mixed into the stream while the moves are played.
@@ -147,8 +150,15 @@ type run struct {
 	v      rules.Variant
 	budget atomic.Int64 // moves still to hand out
 	played atomic.Int64 // moves answered
-	lat    []time.Duration
-	latMu  sync.Mutex
+	// killsDone is set once the last kill is done: games that end before it
+	// are followed by new ones.
+	killsDone atomic.Bool
+	// gamesMu guards games, every game set up (more than Games with kills).
+	gamesMu sync.Mutex
+	games   []*game
+	extra   atomic.Int64 // games set up after the first Games
+	lat     []time.Duration
+	latMu   sync.Mutex
 	// pace hands out the right to send a move (Rate); nil when unpaced.
 	pace <-chan struct{}
 }
@@ -241,7 +251,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	side.Go(func() { junkSent <- r.junk(playCtx) })
 	start = time.Now()
 	daemonCPU0, ownCPU0 := r.d.cpu(), ownCPU()
-	err = r.each(ctx, len(games), len(games), func(i int) error { return r.play(games[i]) })
+	r.games = games
+	err = r.each(ctx, len(games), len(games), func(i int) error { return r.playOn(ctx, games[i]) })
 	rep.Elapsed = time.Since(start)
 	daemonCPU, ownCPUUsed := r.d.cpu()-daemonCPU0, ownCPU()-ownCPU0
 	stopPlay()
@@ -249,6 +260,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Junk = <-junkSent
 	if kerr := <-killErr; err == nil {
 		err = kerr
+	}
+	games = r.allGames()
+	rep.Games = len(games)
+	if err == nil && rep.Kills < cfg.Kills {
+		err = fmt.Errorf("loadtest: the daemon was killed %d times of the %d asked", rep.Kills, cfg.Kills)
 	}
 	rep.Moves = int(r.played.Load())
 	rep.MovesPerSecond = float64(rep.Moves) / rep.Elapsed.Seconds()
@@ -289,6 +305,34 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.JunkAnswers += n
 	}
 	return rep, r.check(games, rep)
+}
+
+// playOn plays g, and while kills remain to be done a new game after each
+// one that ends, so that the daemon is under load at every kill.
+func (r *run) playOn(ctx context.Context, g *game) error {
+	for {
+		if err := r.play(g); err != nil {
+			return err
+		}
+		if r.cfg.Kills == 0 || r.killsDone.Load() || ctx.Err() != nil || !g.state.Outcome().Over() {
+			return nil
+		}
+		next, err := r.setUp(int(r.extra.Add(1)) + 1_000_000) // addresses no first game uses
+		if err != nil {
+			return err
+		}
+		r.gamesMu.Lock()
+		r.games = append(r.games, next)
+		r.gamesMu.Unlock()
+		g = next
+	}
+}
+
+// allGames is every game set up so far.
+func (r *run) allGames() []*game {
+	r.gamesMu.Lock()
+	defer r.gamesMu.Unlock()
+	return append([]*game(nil), r.games...)
 }
 
 // each runs f(0..n-1) with at most par at once and returns the first error.
@@ -615,6 +659,7 @@ func (r *run) killLoop(ctx context.Context, n *int) error {
 		}
 	}
 	// The last kill is done: the moves stop once the least asked for are played.
+	r.killsDone.Store(true)
 	for r.played.Load() < int64(r.cfg.Moves) && ctx.Err() == nil {
 		time.Sleep(10 * time.Millisecond)
 	}
