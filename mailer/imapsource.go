@@ -8,6 +8,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/mail"
@@ -51,7 +52,8 @@ type IMAPConfig struct {
 	// dropped and made anew. Default one minute. (go-imap itself waits
 	// forever.)
 	Timeout time.Duration
-	// Backoff bounds the waits between reconnection attempts.
+	// Backoff bounds the waits between reconnection attempts; default 1 s
+	// to 30 s.
 	MinBackoff, MaxBackoff time.Duration
 }
 
@@ -99,7 +101,7 @@ func NewIMAPSource(cfg IMAPConfig, log *slog.Logger) (*IMAPSource, error) {
 		cfg.MinBackoff = time.Second
 	}
 	if cfg.MaxBackoff < cfg.MinBackoff {
-		cfg.MaxBackoff = 5 * time.Minute
+		cfg.MaxBackoff = 30 * time.Second
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = time.Minute
@@ -113,20 +115,29 @@ func NewIMAPSource(cfg IMAPConfig, log *slog.Logger) (*IMAPSource, error) {
 	return &IMAPSource{cfg: cfg, log: log.With("source", "imap", "server", cfg.Addr), retries: map[imap.UID]retry{}}, nil
 }
 
-// Run watches the mailbox until ctx ends, reconnecting with exponential
-// backoff after any failure.
+// Run watches the mailbox until ctx ends, reconnecting after any failure.
+// The waits between attempts double from MinBackoff up to MaxBackoff, and
+// start over after any session that logged in and selected the mailbox
+// (a server restarted or reloaded is back within seconds). A failure that
+// retrying cannot mend (a refused password, an untrusted certificate, the
+// wrong protocol on the port: see Server.Explain) is logged as an error
+// saying which setting fixes it; an outage as a warning.
 func (s *IMAPSource) Run(ctx context.Context, handle Handler) error {
 	backoff := s.cfg.MinBackoff
+	srv := Server{Section: "imap", Addr: s.cfg.Addr, Security: s.cfg.Security}
 	for {
-		start := time.Now()
-		err := s.session(ctx, handle)
+		ready, err := s.session(ctx, handle)
 		if ctx.Err() != nil {
 			return nil
 		}
-		if time.Since(start) > 2*s.cfg.MaxBackoff {
-			backoff = s.cfg.MinBackoff // it worked for a while: start over
+		if ready {
+			backoff = s.cfg.MinBackoff // it worked: a server that comes back is found at once
 		}
-		s.log.Warn("imap connection lost; reconnecting", "err", err, "in", backoff)
+		if p := srv.Explain(err); p.Permanent {
+			s.log.Error(p.Advice, "err", err, "retry_in", backoff)
+		} else {
+			s.log.Warn("imap connection lost; reconnecting", "err", err, "in", backoff)
+		}
 		select {
 		case <-ctx.Done():
 			return nil
@@ -190,8 +201,9 @@ func (w *watchdog) pause()  { w.t.Stop() }
 func (w *watchdog) resume() { w.t.Reset(w.d) }
 
 // session is one connection: log in, then alternate fetching new mail and
-// waiting for more, until something fails or ctx ends.
-func (s *IMAPSource) session(ctx context.Context, handle Handler) (err error) {
+// waiting for more, until something fails or ctx ends. ready reports that
+// it got as far as selecting the mailbox.
+func (s *IMAPSource) session(ctx context.Context, handle Handler) (ready bool, err error) {
 	wake := make(chan struct{}, 1)
 	notify := func() {
 		select {
@@ -212,7 +224,7 @@ func (s *IMAPSource) session(ctx context.Context, handle Handler) (err error) {
 	}
 	conn, err := net.DialTimeout("tcp", s.cfg.Addr, s.cfg.Timeout)
 	if err != nil {
-		return fmt.Errorf("mailer: imap: dial: %w", err)
+		return false, fmt.Errorf("mailer: imap: dial: %w", err)
 	}
 	defer conn.Close()
 	wd := newWatchdog(s.cfg.Timeout, conn)
@@ -224,23 +236,23 @@ func (s *IMAPSource) session(ctx context.Context, handle Handler) (err error) {
 	}()
 	c, err := s.client(conn, opts)
 	if err != nil {
-		return fmt.Errorf("mailer: imap: %s with %s: %w", s.cfg.Security, s.cfg.Addr, err)
+		return false, fmt.Errorf("mailer: imap: %s with %s: %w", s.cfg.Security, s.cfg.Addr, err)
 	}
 	defer c.Close()
 	// go-imap has no contexts: closing the connection unblocks any command.
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
 	if err := c.Login(s.cfg.Username, s.cfg.Password).Wait(); err != nil {
-		return fmt.Errorf("mailer: imap: login as %s: %w", s.cfg.Username, err)
+		return false, fmt.Errorf("mailer: imap: login as %s: %w", s.cfg.Username, err)
 	}
 	if s.cfg.Processed != "" {
 		if err := c.Create(s.cfg.Processed, nil).Wait(); err != nil && !alreadyExists(err) {
-			return fmt.Errorf("mailer: imap: create %s: %w", s.cfg.Processed, err)
+			return false, fmt.Errorf("mailer: imap: create %s: %w", s.cfg.Processed, err)
 		}
 	}
 	sel, err := c.Select(s.cfg.Mailbox, nil).Wait()
 	if err != nil {
-		return fmt.Errorf("mailer: imap: select %s: %w", s.cfg.Mailbox, err)
+		return false, fmt.Errorf("mailer: imap: select %s: %w", s.cfg.Mailbox, err)
 	}
 	if sel.UIDValidity != s.uidValidity { // the UIDs remembered mean nothing now
 		s.uidValidity, s.unmoved = sel.UIDValidity, nil
@@ -251,7 +263,7 @@ func (s *IMAPSource) session(ctx context.Context, handle Handler) (err error) {
 	for ctx.Err() == nil {
 		pending, err := s.fetchNew(c, handle, wd)
 		if err != nil {
-			return err
+			return true, err
 		}
 		wait := s.cfg.PollInterval
 		if pending {
@@ -259,7 +271,7 @@ func (s *IMAPSource) session(ctx context.Context, handle Handler) (err error) {
 		}
 		if idle && !pending {
 			if err := s.idle(ctx, c, wake, wd); err != nil {
-				return err
+				return true, err
 			}
 			continue
 		}
@@ -271,10 +283,10 @@ func (s *IMAPSource) session(ctx context.Context, handle Handler) (err error) {
 		}
 		wd.resume()
 		if err := c.Noop().Wait(); err != nil && ctx.Err() == nil {
-			return fmt.Errorf("mailer: imap: noop: %w", err)
+			return true, fmt.Errorf("mailer: imap: noop: %w", err)
 		}
 	}
-	return nil
+	return true, nil
 }
 
 func alreadyExists(err error) bool {
@@ -389,52 +401,39 @@ const (
 )
 
 // fetchAndHandle fetches the chunks' bodies, one command each, and feeds
-// them to a pipeline of workers; each message handled is flagged \Seen at
-// once (the workers send their STORE commands side by side on the one
-// connection). When a command fails the connection is taken for broken:
-// no further message is handed over, and the error ends the session.
+// them to a pipeline of workers. Handled messages are flagged \Seen and
+// moved to the processed folder in batches (see marker), on the one
+// connection beside the fetches. When a command fails the connection is
+// taken for broken: no further message is handed over, and the error ends
+// the session.
 func (s *IMAPSource) fetchAndHandle(c *imapclient.Client, chunks [][]imap.UID, handle Handler, wd *watchdog, now time.Time) (pending bool, err error) {
-	var mu sync.Mutex
-	flag := func(id uint32) error {
-		uid := imap.UID(id)
-		defer wd.bound()()
-		if err := c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close(); err != nil {
-			return fmt.Errorf("mailer: imap: flag %d seen: %w", uid, err)
-		}
-		if s.cfg.Processed != "" {
-			mu.Lock()
-			s.unmoved.AddNum(uid)
-			mu.Unlock()
-		}
-		return nil
-	}
 	wd.pause() // the handler may take its time; each command has its own bound
 	defer wd.resume()
-	p := newPipeline(s.cfg.Workers, handle, flag)
+	mk := newMarker(c, s.cfg.Processed, wd)
+	p := newPipeline(s.cfg.Workers, handle, mk.add)
 	for _, r := range s.retries {
 		p.block(r.key) // a sender whose earlier mail waits for a retry: the rest waits too
 	}
-	section := &imap.FetchItemBodySection{Peek: true}
 	var fetchErr error
 	for _, uids := range chunks {
 		if p.isBroken() {
 			break
 		}
 		stop := wd.bound()
-		msgs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		msgs, err := fetchBodies(c, uids)
 		stop()
 		if err != nil {
 			fetchErr = fmt.Errorf("mailer: imap: fetch %d messages: %w", len(uids), err)
 			break
 		}
-		// Some may have been expunged meanwhile; the order is the mailbox's.
-		slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
 		for _, m := range msgs {
-			_, retried := s.retries[m.UID]
-			p.add(uint32(m.UID), m.FindBodySection(section), retried)
+			_, retried := s.retries[m.uid]
+			p.add(uint32(m.uid), m.raw, retried)
 		}
 	}
 	results, broken := p.finish()
+	unmoved, markErr := mk.close()
+	s.unmoved = append(s.unmoved, unmoved...)
 	for id, err := range results {
 		uid := imap.UID(id)
 		switch {
@@ -452,7 +451,167 @@ func (s *IMAPSource) fetchAndHandle(c *imapclient.Client, chunks [][]imap.UID, h
 			delete(s.retries, uid)
 		}
 	}
-	return pending, errors.Join(fetchErr, broken)
+	return pending, errors.Join(fetchErr, broken, markErr)
+}
+
+// fetched is one message's body as a FETCH brought it.
+type fetched struct {
+	uid imap.UID
+	raw []byte
+}
+
+// fetchBodies fetches the messages' bodies (BODY.PEEK[], nothing marked
+// read), in UID order; messages expunged meanwhile are missing.
+//
+// It reads the response itself rather than with FetchCommand.Collect: when
+// the link breaks inside a body's literal, the literal ends early as if
+// complete, go-imap's reader goroutine goes on decoding the connection, and
+// Collect (through Next's discard) reads the rest of the same literal: a
+// data race on the connection's buffer. Here a literal is read once and its
+// length checked; if it is short, nothing of the command is touched again
+// and the client is closed, which ends its reader goroutine.
+func fetchBodies(c *imapclient.Client, uids []imap.UID) ([]fetched, error) {
+	section := &imap.FetchItemBodySection{Peek: true}
+	cmd := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}})
+	var out []fetched
+	for {
+		msg := cmd.Next()
+		if msg == nil {
+			break
+		}
+		var f fetched
+		for item := msg.Next(); item != nil; item = msg.Next() {
+			switch it := item.(type) {
+			case imapclient.FetchItemDataUID:
+				f.uid = it.UID
+			case imapclient.FetchItemDataBodySection:
+				if it.Literal == nil {
+					continue
+				}
+				// A link that breaks inside the literal ends it early with
+				// io.EOF, which ReadAll takes for the end: the size tells.
+				raw, err := io.ReadAll(it.Literal)
+				if err == nil && int64(len(raw)) != it.Literal.Size() {
+					err = fmt.Errorf("%d of %d bytes: %w", len(raw), it.Literal.Size(), io.ErrUnexpectedEOF)
+				}
+				if err != nil {
+					c.Close()
+					return nil, fmt.Errorf("reading message %d: %w", f.uid, err)
+				}
+				f.raw = raw
+			}
+		}
+		if f.uid != 0 && f.raw != nil {
+			out = append(out, f)
+		}
+	}
+	if err := cmd.Close(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b fetched) int { return cmp.Compare(a.uid, b.uid) })
+	return out, nil
+}
+
+// marker flags handled messages \Seen and moves them to the processed
+// folder in batches: one UID STORE (and one UID MOVE) for every message
+// handled while the batch before was on its way, so that a server like
+// Dovecot updates its index once per batch instead of once per message.
+// The flag comes first so that a message whose move fails is not handed
+// over again; such messages are returned by close for a later move. When a
+// command fails the connection counts as broken: add reports the error.
+type marker struct {
+	c         *imapclient.Client
+	processed string
+	wd        *watchdog
+
+	mu      sync.Mutex
+	wake    *sync.Cond
+	queued  imap.UIDSet // handled, waiting for the next batch
+	closing bool
+	err     error
+	unmoved imap.UIDSet // flagged but not moved
+	done    chan struct{}
+}
+
+func newMarker(c *imapclient.Client, processed string, wd *watchdog) *marker {
+	m := &marker{c: c, processed: processed, wd: wd, done: make(chan struct{})}
+	m.wake = sync.NewCond(&m.mu)
+	go m.run()
+	return m
+}
+
+// add queues a handled message; it fails once a batch has failed.
+func (m *marker) add(id uint32) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err != nil {
+		return m.err
+	}
+	m.queued.AddNum(imap.UID(id))
+	m.wake.Signal()
+	return nil
+}
+
+func (m *marker) run() {
+	defer close(m.done)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for {
+		for len(m.queued) == 0 && !m.closing {
+			m.wake.Wait()
+		}
+		if len(m.queued) == 0 || m.err != nil {
+			return
+		}
+		batch := m.queued
+		m.queued = nil
+		m.mu.Unlock()
+		flagged, err := m.mark(batch)
+		m.mu.Lock()
+		if flagged && err != nil {
+			m.unmoved = append(m.unmoved, batch...) // the next session moves them
+		}
+		if err != nil {
+			m.err = err
+			return
+		}
+	}
+}
+
+// mark flags one batch \Seen and moves it; flagged reports the flag set
+// (when the move then failed, err says why).
+func (m *marker) mark(uids imap.UIDSet) (flagged bool, err error) {
+	defer m.wd.bound()()
+	store := m.c.Store(uids, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil)
+	var move *imapclient.MoveCommand
+	if m.processed != "" {
+		move = m.c.Move(uids, m.processed) // pipelined behind the STORE
+	}
+	if err := store.Close(); err != nil {
+		if move != nil {
+			move.Wait()
+		}
+		return false, fmt.Errorf("mailer: imap: flag %v seen: %w", uids, err)
+	}
+	if move != nil {
+		if _, err := move.Wait(); err != nil {
+			return true, fmt.Errorf("mailer: imap: move %v to %s: %w", uids, m.processed, err)
+		}
+	}
+	return true, nil
+}
+
+// close waits for the batches under way and returns the messages flagged
+// but not moved, and the error that broke the marking, if any. Messages
+// queued but not flagged when a batch failed are offered again by the next
+// session (the service recognises their Message-IDs).
+func (m *marker) close() (unmoved imap.UIDSet, err error) {
+	m.mu.Lock()
+	m.closing = true
+	m.wake.Signal()
+	m.mu.Unlock()
+	<-m.done
+	return m.unmoved, m.err
 }
 
 // errNotHandled marks a message the pipeline did not hand over because the

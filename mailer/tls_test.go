@@ -54,7 +54,7 @@ func TestIMAPSourceStartTLSDovecot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = bad.session(context.Background(), func([]byte) error { t.Error("handler called over an unverified connection"); return nil })
+	_, err = bad.session(context.Background(), func([]byte) error { t.Error("handler called over an unverified connection"); return nil })
 	wantCertError(t, err)
 
 	src, err := NewIMAPSource(IMAPConfig{Addr: addr, Security: "starttls", Username: testUser, Password: testPass,
@@ -142,7 +142,7 @@ func TestTLSRefused(t *testing.T) {
 			if tc.imap {
 				deliverHub(t, plainHub, "kept", 0)
 				src, _ := hubSource(t, tc.addr, func(c *IMAPConfig) { c.Security, c.TLSConfig = tc.security, tc.tls })
-				err = src.session(context.Background(), func([]byte) error {
+				_, err = src.session(context.Background(), func([]byte) error {
 					t.Error("handler called over an unverified connection")
 					return nil
 				})

@@ -110,6 +110,7 @@ type proxy struct {
 	pairs    map[*proxyPair]bool
 	accepted int
 	refusing bool
+	cutAt    []byte // cut the link once the server has sent this, right after it
 	wg       sync.WaitGroup
 }
 
@@ -180,6 +181,14 @@ func (p *proxy) pipe(pair *proxyPair, dst, src net.Conn) {
 			return
 		default:
 		}
+		if n > 0 && src == pair.server {
+			p.mu.Lock()
+			at := bytes.Index(buf[:n], p.cutAt)
+			if len(p.cutAt) > 0 && at >= 0 {
+				n, err, p.cutAt = at+len(p.cutAt), errors.New("cut"), nil
+			}
+			p.mu.Unlock()
+		}
 		if n > 0 {
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				err = werr
@@ -221,6 +230,15 @@ func (p *proxy) stall() {
 	for pair := range p.pairs {
 		pair.stallOnce.Do(func() { close(pair.stalled) })
 	}
+}
+
+// cutWhenSent arms a one-time cut: the link is dropped as soon as the
+// server has sent marker (forwarded up to its end), in the middle of a
+// response.
+func (p *proxy) cutWhenSent(marker string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cutAt = []byte(marker)
 }
 
 // refuse makes the proxy close new connections at once (on) or forward
