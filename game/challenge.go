@@ -144,14 +144,11 @@ func (h *handling) createGame(v rules.Variant, ruleset string, tc TimeControl, s
 		return nil, err
 	}
 	meta.Root = root
-	for i := range meta.Tokens {
+	for i := range seats {
 		if opp == nil && i != mySide {
 			continue // the open seat gets its token when someone takes it
 		}
-		if meta.Tokens[i], err = store.NewToken(h.s.rand); err != nil {
-			return nil, err
-		}
-		if err := h.tx.PutToken(meta.Tokens[i], store.TokenRef{Game: g.ID, Player: seats[i].ID, Side: store.Side(i)}); err != nil {
+		if err := h.tx.PutToken(h.s.seatToken(g.ID, i, seats[i].ID), store.TokenRef{Game: g.ID, Player: seats[i].ID, Side: store.Side(i)}); err != nil {
 			return nil, err
 		}
 	}
@@ -235,15 +232,10 @@ func (h *handling) matchOpen(variant, ruleset, tc string) (*loaded, error) {
 		l.g.Seats[open] = store.Seat{Player: h.player.ID, Address: h.player.Address}
 		l.seats[open] = h.player
 		l.g.Match = "" // no longer waiting: out of the index with the save below
-		tok, err := store.NewToken(h.s.rand)
-		if err != nil {
-			return nil, err
-		}
-		l.meta.Tokens[open] = tok
 		if err := h.save(l); err != nil {
 			return nil, err
 		}
-		if err := h.tx.PutToken(tok, store.TokenRef{Game: id, Player: h.player.ID, Side: store.Side(open)}); err != nil {
+		if err := h.tx.PutToken(h.s.seatToken(id, open, h.player.ID), store.TokenRef{Game: id, Player: h.player.ID, Side: store.Side(open)}); err != nil {
 			return nil, err
 		}
 		h.pmeta.addGame(id)

@@ -55,7 +55,7 @@ func (h *handling) draft(to string, l *loaded, kind string) *draft {
 	if l != nil {
 		if side := l.sideOf(to); side >= 0 {
 			d.viewer = rules.Viewer(side)
-			d.replyTo = h.s.replyAddress(l.meta.Tokens[side])
+			d.replyTo = h.s.replyAddress(h.s.seatToken(l.g.ID, side, l.g.Seats[side].Player))
 		}
 	}
 	if d.replyTo == "" && h.player != nil && to == h.from {

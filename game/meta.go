@@ -27,7 +27,10 @@ type gameMeta struct {
 	V            int          `json:"v"`
 	Phase        string       `json:"phase"`
 	Challenger   int          `json:"challenger"` // the side that sent new
-	Tokens       [2]string    `json:"tokens"`     // the seats' reply tokens
+	// OldTokens are the seats' reply tokens as databases before store schema 4 kept them, in the
+	// clear; forgetSeatTokens empties them once. Seat tokens are now derived (seatToken)
+	// and only their keyed hashes stored.
+	OldTokens [2]string `json:"tokens,omitzero"`
 	Root         string       `json:"root"`       // the thread's root Message-ID
 	Time         string       `json:"time"`       // the time control as written
 	Clocks       [2]Clock     `json:"clocks"`

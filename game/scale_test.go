@@ -340,10 +340,7 @@ func (b *scaleBuilder) create(tx *store.Tx, i int, n newGame) (*loaded, time.Tim
 		if n.openSeat && side != meta.Challenger {
 			continue // the open seat gets its token when someone takes it
 		}
-		if meta.Tokens[side], err = store.NewToken(b.svc.rand); err != nil {
-			return nil, time.Time{}, err
-		}
-		if err := tx.PutToken(meta.Tokens[side], store.TokenRef{Game: g.ID, Player: seats[side].ID, Side: store.Side(side)}); err != nil {
+		if err := tx.PutToken(b.svc.seatToken(g.ID, side, seats[side].ID), store.TokenRef{Game: g.ID, Player: seats[side].ID, Side: store.Side(side)}); err != nil {
 			return nil, time.Time{}, err
 		}
 	}
@@ -568,7 +565,7 @@ func (p *scalePlayer) plan(tb testing.TB, n int) []scaleMove {
 		}
 		l.state = next
 		in := &Incoming{MessageID: fmt.Sprintf("scale-%s-%d@players.example", p.nonce, p.n),
-			From: l.seats[side].Address, Recipients: []string{p.svc.replyAddress(l.meta.Tokens[side])},
+			From: l.seats[side].Address, Recipients: []string{p.svc.replyAddress(p.svc.seatToken(l.g.ID, side, l.g.Seats[side].Player))},
 			Subject: fmt.Sprintf("Re: [bp-%d] your move", l.g.ID), Lines: []string{e.Text}}
 		out = append(out, scaleMove{in: in, game: l.g.ID, side: side, text: e.Text})
 	}

@@ -105,6 +105,7 @@ type Service struct {
 	local      string // the local part of cfg.Address
 	domain     string
 	accountKey []byte
+	seatKey    []byte // derives seat tokens (seatToken)
 }
 
 // Options are the service's collaborators.
@@ -170,6 +171,10 @@ func New(cfg Config, opt Options) (*Service, error) {
 		from:  mail.Address{Name: cfg.Name, Address: addr.Address},
 		local: local, domain: domain,
 		accountKey: opt.Store.DeriveKey("bottlepost account tokens v1"),
+		seatKey:    opt.Store.DeriveKey("bottlepost seat tokens v1"),
+	}
+	if err := s.forgetSeatTokens(); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

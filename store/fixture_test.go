@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -21,6 +22,7 @@ var fixtureChecks = map[string]func(*testing.T, *Store){
 	"schema-v1.db": checkFixtureV1,
 	"schema-v2.db": checkFixtureV2,
 	"schema-v3.db": checkFixtureV3,
+	"schema-v4.db": checkFixtureV4,
 }
 
 func TestFixture(t *testing.T) {
@@ -221,6 +223,10 @@ func checkFixtureV3(t *testing.T, st *Store) {
 	})
 }
 
+// checkFixtureV4 checks what buildFixture of version 4 wrote: version 3's content, with the
+// reply tokens kept as keyed hashes only (checkFixture checks the tokens bucket).
+func checkFixtureV4(t *testing.T, st *Store) { checkFixtureV3(t, st) }
+
 // checkFixture checks the content every fixture has, and that active are the active games.
 func checkFixture(t *testing.T, st *Store, active []uint64) {
 	err := st.View(func(tx *Tx) error {
@@ -261,6 +267,18 @@ func checkFixture(t *testing.T, st *Store, active []uint64) {
 		ref, err := tx.TokenLookup("tok2x1")
 		if err != nil || ref != (TokenRef{Game: 2, Player: 4, Side: Black}) {
 			t.Errorf("token: %+v, %v", ref, err)
+		}
+		// Whatever version wrote it, the tokens bucket now holds keyed hashes, not tokens.
+		n := 0
+		tx.bucket(bucketTokens).ForEach(func(k, _ []byte) error {
+			n++
+			if len(k) != 32 || strings.HasPrefix(string(k), "tok") {
+				t.Errorf("tokens bucket key %q is not a keyed hash", k)
+			}
+			return nil
+		})
+		if n != 2*len(ids)+2 { // two per game, archived game 1 included
+			t.Errorf("%d tokens, want %d", n, 2*len(ids)+2)
 		}
 		mails, err := tx.PendingMail(fixtureTime.Add(48*time.Hour), 0)
 		if err != nil || len(mails) != 3 || mails[2].Attempts != 1 || mails[2].LastError != "451 4.3.0 try again later" ||

@@ -29,7 +29,7 @@ var (
 	bucketLog       = []byte("log")       // game id ‖ record index → record ‖ chain hash
 	bucketPlayers   = []byte("players")   // player id → player
 	bucketAddresses = []byte("addresses") // lower-cased address → player id
-	bucketTokens    = []byte("tokens")    // reply token → (game, player, side)
+	bucketTokens    = []byte("tokens")    // HMAC of a reply token → (game, player, side) (schema 4)
 	bucketOutbox    = []byte("outbox")    // mail id → mail waiting for the mail server
 	bucketProcessed = []byte("processed") // SHA-256(Message-ID)[:16] → when processed
 	bucketDeadlines = []byte("deadlines") // UTC instant ‖ game id ‖ kind → empty
@@ -179,7 +179,7 @@ func setup(tx *bolt.Tx, v *vault, from uint64, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if err := migrateTo(tx, from, schemaVersion, migrations, log); err != nil {
+	if err := migrateTo(tx, v, from, schemaVersion, migrations, log); err != nil {
 		return err
 	}
 	for _, b := range allBuckets {

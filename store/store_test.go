@@ -2,7 +2,9 @@ package store
 
 import (
 	"bytes"
+	"crypto/rand"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -168,14 +170,14 @@ func TestMigrationSteps(t *testing.T) {
 	st := openTest(t, t.TempDir())
 	ran := 0
 	steps := map[uint64]migration{
-		1: {describe: "add a widget bucket", run: func(btx *boltTx) error {
+		1: {describe: "add a widget bucket", run: func(btx *boltTx, _ *vault) error {
 			ran++
 			_, err := btx.CreateBucket([]byte("widgets"))
 			return err
 		}},
-		2: {describe: "fail", run: func(btx *boltTx) error { return errors.New("boom") }},
+		2: {describe: "fail", run: func(btx *boltTx, _ *vault) error { return errors.New("boom") }},
 	}
-	err := st.db.Update(func(btx *boltTx) error { return migrateTo(btx, 1, 2, steps, testLogger(t)) })
+	err := st.db.Update(func(btx *boltTx) error { return migrateTo(btx, st.vault, 1, 2, steps, testLogger(t)) })
 	if err != nil || ran != 1 {
 		t.Fatalf("migrate 1→2: %v, ran %d", err, ran)
 	}
@@ -185,11 +187,11 @@ func TestMigrationSteps(t *testing.T) {
 		}
 		return nil
 	})
-	err = st.db.Update(func(btx *boltTx) error { return migrateTo(btx, 2, 4, steps, testLogger(t)) })
+	err = st.db.Update(func(btx *boltTx) error { return migrateTo(btx, st.vault, 2, 4, steps, testLogger(t)) })
 	if err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("failing step: %v", err)
 	}
-	err = st.db.Update(func(btx *boltTx) error { return migrateTo(btx, 3, 4, steps, testLogger(t)) })
+	err = st.db.Update(func(btx *boltTx) error { return migrateTo(btx, st.vault, 3, 4, steps, testLogger(t)) })
 	wantErr(t, err, ErrSchema)
 	st.db.View(func(btx *boltTx) error {
 		if v := btx.Bucket(bucketMeta).Get(metaSchema); !bytes.Equal(v, []byte{2}) {
@@ -682,5 +684,99 @@ func TestVerifyStore(t *testing.T) {
 	var ce *ChainError
 	if !errors.As(err, &ce) || !errors.Is(err, ErrTampered) || ce.Index != 4 {
 		t.Fatalf("Verify after removing the last record: %v", err)
+	}
+}
+
+// TestBackupHoldsNoToken issues reply tokens and searches a fresh backup and the live file
+// for them: neither holds a token, in any case, only keyed hashes (docs/store.md).
+func TestBackupHoldsNoToken(t *testing.T) {
+	dir := t.TempDir()
+	st := openTest(t, dir)
+	g := newGame(t, st, false)
+	var tokens []string
+	err := st.Update(func(tx *Tx) error {
+		for range 20 {
+			tok, err := NewToken(rand.Reader)
+			if err != nil {
+				return err
+			}
+			tokens = append(tokens, tok)
+			if err := tx.PutToken(tok, TokenRef{Game: g.ID, Player: g.Seats[White].Player, Side: White}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var backup bytes.Buffer
+	if _, err := st.Backup(&backup); err != nil {
+		t.Fatal(err)
+	}
+	live, err := os.ReadFile(st.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []struct {
+		name string
+		data []byte
+	}{{"backup", backup.Bytes()}, {"live file", live}} {
+		low := bytes.ToLower(file.data)
+		for _, tok := range tokens {
+			if bytes.Contains(low, []byte(tok)) {
+				t.Errorf("the %s holds the token %s", file.name, tok)
+			}
+		}
+	}
+	st.View(func(tx *Tx) error {
+		for _, tok := range tokens {
+			if ref, err := tx.TokenLookup(strings.ToUpper(tok)); err != nil || ref.Game != g.ID {
+				t.Errorf("token %s: %+v, %v", tok, ref, err)
+			}
+		}
+		return nil
+	})
+}
+
+func TestPutMetaAndArchivedGames(t *testing.T) {
+	st := openTest(t, t.TempDir())
+	a, b := newGame(t, st, false), newGame(t, st, true)
+	err := st.Update(func(tx *Tx) error {
+		if err := finish(tx, a.ID, t0.Add(time.Hour)); err != nil {
+			return err
+		}
+		if err := tx.Archive(a.ID); err != nil {
+			return err
+		}
+		for _, id := range []uint64{a.ID, b.ID} {
+			if err := tx.PutMeta(id, []byte(fmt.Sprint("meta of ", id))); err != nil {
+				return err
+			}
+		}
+		wantErr(t, tx.PutMeta(99, nil), ErrNotFound)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.View(func(tx *Tx) error {
+		ids, err := tx.ArchivedGames()
+		if err != nil || !slices.Equal(ids, []uint64{a.ID}) {
+			t.Errorf("archived games %v, %v", ids, err)
+		}
+		for _, id := range []uint64{a.ID, b.ID} {
+			g, err := tx.Game(id)
+			if err != nil || string(g.Meta) != fmt.Sprint("meta of ", id) || g.Archived != (id == a.ID) {
+				t.Errorf("game %d: %+v, %v", id, g, err)
+			}
+		}
+		if g, _ := tx.Game(b.ID); string(g.State) != string(testState(-1)) {
+			t.Errorf("the hidden game's state changed: %q", g.State)
+		}
+		return nil
+	})
+	if err := st.Verify(t.Context()); err != nil {
+		t.Error(err)
 	}
 }

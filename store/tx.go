@@ -227,6 +227,36 @@ func (tx *Tx) Games() ([]uint64, error) {
 	return ids, err
 }
 
+// ArchivedGames returns the ids of the archived games, in creation order. It reads the key
+// of every archived game: for maintenance, such as a one-time rewrite of the service's data.
+func (tx *Tx) ArchivedGames() ([]uint64, error) {
+	var ids []uint64
+	err := tx.bucket(bucketArchive).ForEach(func(k, _ []byte) error {
+		if len(k) != 8 {
+			return fmt.Errorf("store: archive bucket has a key %x that is not an id: %w", k, ErrCorrupt)
+		}
+		ids = append(ids, beUint64(k))
+		return nil
+	})
+	return ids, err
+}
+
+// PutMeta replaces the service data (Game.Meta) of a game, active or archived, and nothing
+// else. It is how the service rewrites its own data of games that PutGame no longer takes
+// (archived ones), e.g. to drop a value it must no longer keep.
+func (tx *Tx) PutMeta(id uint64, meta []byte) error {
+	g, err := tx.rawGame(id)
+	if err != nil {
+		return err
+	}
+	g.Meta = meta
+	b := tx.bucket(bucketGames)
+	if g.Archived {
+		b = tx.bucket(bucketArchive)
+	}
+	return tx.put(b, be64(id), encodeGame(g, g.State))
+}
+
 // Archive moves a game that is no longer active to the archive and drops its deadlines, its
 // match key and both sides' conditional moves. Its log, tokens and players stay; Game still loads it (with Archived set).
 func (tx *Tx) Archive(id uint64) error {
@@ -549,7 +579,9 @@ func NewToken(rand io.Reader) (string, error) {
 func normToken(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
 
 // PutToken stores a reply token for a player's seat in a game. The seat must be the
-// player's; a token already standing for another seat gives ErrExists.
+// player's; a token already standing for another seat gives ErrExists. Only a keyed hash
+// of the token is stored (tokenHash), never the token: a copy of the database without the
+// key file does not let anyone act for a player.
 func (tx *Tx) PutToken(token string, ref TokenRef) error {
 	t := normToken(token)
 	if t == "" || len(t) > 128 {
@@ -563,18 +595,19 @@ func (tx *Tx) PutToken(token string, ref TokenRef) error {
 		return fmt.Errorf("store: token for player %d as %s in game %d: not that player's seat: %w", ref.Player, ref.Side, ref.Game, ErrInvalid)
 	}
 	b := tx.bucket(bucketTokens)
-	if v := b.Get([]byte(t)); v != nil {
+	key := tx.s.vault.tokenHash(t)
+	if v := b.Get(key); v != nil {
 		if old, err := decodeToken(v); err == nil && *old == ref {
 			return nil
 		}
-		return fmt.Errorf("store: token %s is taken: %w", t, ErrExists)
+		return fmt.Errorf("store: the token is taken: %w", ErrExists)
 	}
-	return tx.put(b, []byte(t), encodeToken(&ref))
+	return tx.put(b, key, encodeToken(&ref))
 }
 
 // TokenLookup finds the seat a reply token stands for (compared case-insensitively).
 func (tx *Tx) TokenLookup(token string) (TokenRef, error) {
-	v := tx.bucket(bucketTokens).Get([]byte(normToken(token)))
+	v := tx.bucket(bucketTokens).Get(tx.s.vault.tokenHash(normToken(token)))
 	if v == nil {
 		return TokenRef{}, fmt.Errorf("store: token %q: %w", token, ErrNotFound)
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"crypto/hkdf"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"golang.org/x/crypto/chacha20poly1305"
 )
@@ -28,11 +30,30 @@ const (
 	vaultDomain   = "bottlepost/vault/v1"
 	gameKeyInfo   = "bottlepost game key v1"
 	keyCheckInfo  = "bottlepost key check v1"
+	tokenKeyInfo  = "bottlepost token index v1"
 	sideNone      = 0xff // the side field of the associated data for a game's state
 )
 
 type vault struct {
 	master [masterKeySize]byte
+	tokens []byte // the token index key (tokenKey), derived on first use
+	once   sync.Once
+}
+
+// tokenHash is the key of a reply token in the tokens bucket: HMAC-SHA256 of the token
+// (normalised: trimmed, lower case) under HKDF-SHA256(master, salt = nil, info = "bottlepost
+// token index v1"). The bucket never holds a token itself.
+func (v *vault) tokenHash(token string) []byte {
+	v.once.Do(func() {
+		k, err := hkdf.Key(sha256.New, v.master[:], nil, tokenKeyInfo, 32)
+		if err != nil {
+			panic("store: hkdf: " + err.Error())
+		}
+		v.tokens = k
+	})
+	m := hmac.New(sha256.New, v.tokens)
+	m.Write([]byte(token))
+	return m.Sum(nil)
 }
 
 // gameKey derives game's key: HKDF-SHA256(master, salt=nil, info="bottlepost game key v1"||id).
