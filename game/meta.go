@@ -24,15 +24,15 @@ const (
 // gameMeta is what the service keeps about a game beyond the rules state:
 // stored, versioned, in store.Game.Meta.
 type gameMeta struct {
-	V            int          `json:"v"`
-	Phase        string       `json:"phase"`
-	Challenger   int          `json:"challenger"` // the side that sent new
+	V          int    `json:"v"`
+	Phase      string `json:"phase"`
+	Challenger int    `json:"challenger"` // the side that sent new
 	// OldTokens are the seats' reply tokens as databases before store schema 4 kept them, in the
 	// clear; forgetSeatTokens empties them once. Seat tokens are now derived (seatToken)
 	// and only their keyed hashes stored.
-	OldTokens [2]string `json:"tokens,omitzero"`
-	Root         string       `json:"root"`       // the thread's root Message-ID
-	Time         string       `json:"time"`       // the time control as written
+	OldTokens    [2]string    `json:"tokens,omitzero"`
+	Root         string       `json:"root"` // the thread's root Message-ID
+	Time         string       `json:"time"` // the time control as written
 	Clocks       [2]Clock     `json:"clocks"`
 	TurnStart    time.Time    `json:"turn_start,omitzero"`
 	DrawOffer    int          `json:"draw_offer"` // -1 none, else the offering side
