@@ -29,6 +29,10 @@ const (
 	VerbAdjudicate Verb = "adjudicate"
 	VerbClaim      Verb = "claim"
 	VerbDigest     Verb = "digest"
+	// VerbIf registers a conditional line (if THEIRS then MINE …); VerbConditionals lists
+	// the sender's pending lines, or with off clears them.
+	VerbIf           Verb = "if"
+	VerbConditionals Verb = "conditionals"
 )
 
 // Command is one line of a player's mail, parsed.
@@ -49,6 +53,8 @@ type Command struct {
 	// adjudicate
 	Result string
 	Reason string
+	// if: the conditional line's pairs
+	Cond []CondPair
 }
 
 // ParseError is a user error about a command line: phrased for the player.
@@ -199,6 +205,26 @@ func parseLine(line string) (Command, *ParseError, bool) {
 			return bad("write timezone ZONE, e.g. timezone Europe/Berlin")
 		}
 		c.Arg = args[0]
+		return c, nil, true
+	case VerbIf:
+		pairs, err := ParseConditional(line)
+		if err != nil {
+			return bad("%s", err.Error())
+		}
+		c.Cond = pairs
+		return c, nil, true
+	case VerbConditionals, "conditional":
+		c.Verb = VerbConditionals
+		for _, a := range args {
+			switch {
+			case strings.EqualFold(a, "off") && c.Arg == "":
+				c.Arg = "off"
+			case gameRef.MatchString(strings.Trim(a, "[]")) && c.Game == 0:
+				c.Game, _ = parseGame(a)
+			default:
+				return bad("write conditionals to list your pending conditional moves, or conditionals off to clear them (a game number may follow)")
+			}
+		}
 		return c, nil, true
 	case VerbAdjudicate:
 		if len(args) < 3 {

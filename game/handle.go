@@ -32,6 +32,8 @@ type handling struct {
 	drafts map[draftKey]*draft
 	order  []draftKey
 	dirty  map[uint64]bool // games whose record must be written
+
+	answers []answer // moves played, in order, that conditional lines may answer
 }
 
 // userError is a problem with what the player asked, phrased for them.
@@ -142,12 +144,7 @@ func (h *handling) commands() error {
 		return nil
 	}
 	moved := false
-	for _, c := range cmds {
-		if c.Verb == VerbMove && moved {
-			reply.errors = append(reply.errors, fmt.Sprintf("%q was not played: one move per turn, and it is no longer your turn", c.Arg))
-			continue
-		}
-		err := h.exec(c, reply)
+	run := func(c Command, err error) error {
 		var ue *userError
 		switch {
 		case errors.As(err, &ue):
@@ -163,8 +160,28 @@ func (h *handling) commands() error {
 		case c.Verb == VerbMove:
 			moved = true
 		}
+		return nil
 	}
-	return nil
+	var conditional []Command // registered after the mail's move, whatever their order
+	for _, c := range cmds {
+		switch {
+		case c.Verb == VerbMove && moved:
+			reply.errors = append(reply.errors, fmt.Sprintf("%q was not played: one move per turn, and it is no longer your turn", c.Arg))
+			continue
+		case c.Verb == VerbIf:
+			conditional = append(conditional, c)
+			continue
+		}
+		if err := run(c, h.exec(c, reply)); err != nil {
+			return err
+		}
+	}
+	for _, c := range conditional {
+		if err := run(c, h.registerConditional(c)); err != nil {
+			return err
+		}
+	}
+	return h.answerConditionals()
 }
 
 // listed loads a game named in a list (a player's games, the open
@@ -288,6 +305,8 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.move(l, side, c.Arg, d)
 	case VerbClaim:
 		return h.claim(l, side)
+	case VerbConditionals:
+		return h.conditionals(c)
 	case VerbDraw:
 		return h.draw(l, side, d)
 	case VerbResign:

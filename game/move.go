@@ -35,6 +35,15 @@ func (h *handling) move(l *loaded, side int, text string, d *draft) error {
 		}
 		return err
 	}
+	return h.play(l, side, rep, next, fmt.Sprintf("Your move %s was accepted.", rep.Text), "")
+}
+
+// play records a move the referee accepted (rep, leading to next) for side, charges its
+// clock and tells the mover (yours comes first in its mail), the opponent (theirs, if
+// not empty, after what the report tells it) and the observers. Moves played in this mail
+// are noted, so that the opponent's conditional lines can answer them.
+func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State, yours, theirs string) error {
+	before := l.state
 	ply := l.state.Ply()
 	rec, err := h.tx.Append(l.g, store.Entry{Kind: store.KindMove, Ply: uint32(ply), Side: store.Side(side),
 		Text: rep.Text, Secret: rep.Secret, Public: rep.Record[rules.ViewPublic],
@@ -57,14 +66,17 @@ func (h *handling) move(l *loaded, side int, text string, d *draft) error {
 	if over {
 		kind = "final" // the final mail carries the move's news too: one mail, not two
 	}
-	d = h.draft(h.from, l, kind)
-	d.notices = append(d.notices, fmt.Sprintf("Your move %s was accepted.", rep.Text))
+	d := h.draft(l.seats[side].Address, l, kind)
+	d.notices = append(d.notices, yours)
 	d.notices = append(d.notices, rep.Notices[side]...)
 	d.board, d.lastMoves = true, true
 	od := h.draft(l.seats[opp].Address, l, kind)
 	od.notices = append(od.notices, rep.Notices[opp]...)
 	if len(rep.Notices[opp]) == 0 {
 		od.notices = append(od.notices, fmt.Sprintf("%s played %s.", l.sides()[side], rep.Record[opp]))
+	}
+	if theirs != "" {
+		od.notices = append(od.notices, theirs)
 	}
 	od.board, od.lastMoves = true, true
 	drafts := []*draft{d, od}
@@ -85,6 +97,7 @@ func (h *handling) move(l *loaded, side int, text string, d *draft) error {
 	if over {
 		return h.finish(l, next.Outcome())
 	}
+	h.answers = append(h.answers, answer{l: l, mover: side, before: before, rep: rep})
 	return h.save(l)
 }
 

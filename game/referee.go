@@ -93,8 +93,9 @@ func (h *handling) referee(c Command) (*loaded, error) {
 	return l, nil
 }
 
-// audit sends the referee the full record with every secret move and a
-// legality report from replaying the game; the players are not told.
+// audit sends the referee the full record with every secret move, a legality
+// report from replaying the game and each side's pending conditional lines;
+// the players are not told.
 func (h *handling) audit(c Command) error {
 	l, err := h.referee(c)
 	if err != nil {
@@ -139,6 +140,17 @@ func (h *handling) audit(c Command) error {
 		d.report = append(d.report, "hash chain: BROKEN: "+err.Error())
 	} else {
 		d.report = append(d.report, "hash chain: intact, head "+l.g.Head.String())
+	}
+	if l.meta.Phase == phasePlay {
+		for side := range 2 {
+			set, err := h.conds(l, side)
+			if err != nil {
+				return err
+			}
+			for _, line := range set.Lines {
+				d.report = append(d.report, fmt.Sprintf("conditional line of %s (pending, sealed): %s", l.sides()[side], FormatConditional(line)))
+			}
+		}
 	}
 	return nil
 }

@@ -1,0 +1,425 @@
+package game
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// condSet is one side's pending conditional lines in a game: private intent, stored sealed
+// with the game (store.Tx.Conditionals). The lines answer the opponent's move at ply Ply.
+// In games without hidden information the moves are kept in canonical notation, checked
+// when registered; in games with hidden information as written (see checkLine).
+type condSet struct {
+	V     int          `json:"v"`
+	Ply   int          `json:"ply"`
+	Lines [][]CondPair `json:"lines"`
+}
+
+const condSetVersion = 1
+
+// answer is a move played while a mail is handled; the side that did not make it may hold
+// conditional lines answering it.
+type answer struct {
+	l      *loaded
+	mover  int
+	before rules.State // the position the move was played in
+	rep    *rules.Report
+}
+
+// maxAnswers bounds how many conditional replies one mail can set off (both sides may hold
+// lines, so a reply may answer a reply); each reply uses up a pair of a line.
+const maxAnswers = 4 * maxCondPairs
+
+// conds reads side's pending lines in a game (an empty set when there are none).
+func (h *handling) conds(l *loaded, side int) (*condSet, error) {
+	b, err := h.tx.Conditionals(l.g.ID, store.Side(side))
+	if err != nil || b == nil {
+		return &condSet{}, err
+	}
+	set := &condSet{}
+	if err := json.Unmarshal(b, set); err != nil {
+		return nil, fmt.Errorf("game: game %d: conditional moves of %s: %w", l.g.ID, l.sides()[side], err)
+	}
+	if set.V != condSetVersion {
+		return nil, fmt.Errorf("game: game %d: conditional moves of %s have version %d", l.g.ID, l.sides()[side], set.V)
+	}
+	return set, nil
+}
+
+// saveConds writes side's pending lines (none: deletes them).
+func (h *handling) saveConds(l *loaded, side int, set *condSet) error {
+	if len(set.Lines) == 0 {
+		return h.tx.PutConditionals(l.g.ID, store.Side(side), nil)
+	}
+	set.V = condSetVersion
+	b, err := json.Marshal(set)
+	if err != nil {
+		return err
+	}
+	return h.tx.PutConditionals(l.g.ID, store.Side(side), b)
+}
+
+// describeConds lists pending lines for the owner's mail.
+func describeConds(l *loaded, set *condSet) string {
+	if len(set.Lines) == 0 {
+		return fmt.Sprintf("You have no conditional moves pending in game %d.", l.g.ID)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your conditional moves pending in game %d (%d of at most %d lines):", l.g.ID, len(set.Lines), maxCondLines)
+	for i, line := range set.Lines {
+		fmt.Fprintf(&b, "\n  %d. %s", i+1, FormatConditional(line))
+	}
+	return b.String()
+}
+
+// conditionals lists the sender's pending lines of a game, or (off) clears them.
+func (h *handling) conditionals(c Command) error {
+	l, side, err := h.myGame(c)
+	if err != nil {
+		return err
+	}
+	d := h.draft(h.from, l, "update")
+	if l.meta.Phase != phasePlay {
+		return h.notPlaying(l)
+	}
+	set, err := h.conds(l, side)
+	if err != nil {
+		return err
+	}
+	if c.Arg == "off" {
+		if err := h.saveConds(l, side, &condSet{}); err != nil {
+			return err
+		}
+		d.notices = append(d.notices, fmt.Sprintf("Your conditional moves in game %d are cleared (%d lines).", l.g.ID, len(set.Lines)))
+		return nil
+	}
+	d.notices = append(d.notices, describeConds(l, set))
+	return nil
+}
+
+// registerConditional adds a conditional line of the sender's. It runs after the mail's
+// other commands, so that a move and lines answering the reply to it can share a mail.
+func (h *handling) registerConditional(c Command) error {
+	l, side, err := h.myGame(c)
+	if err != nil {
+		return err
+	}
+	if l.meta.Phase != phasePlay {
+		return h.notPlaying(l)
+	}
+	line := FormatConditional(c.Cond)
+	opp := 1 - side
+	if int(l.state.ToMove()) != opp {
+		return userf("The conditional line %q was not registered: it answers %s's next move, and it is your turn now. Send your move first (a move and conditional lines may share one mail).", line, l.sides()[opp])
+	}
+	set, err := h.conds(l, side)
+	if err != nil {
+		return err
+	}
+	if set.Ply != l.state.Ply() {
+		set = &condSet{} // lines for an earlier position: none can apply
+	}
+	pairs, err := h.checkLine(l, side, c.Cond)
+	if err != nil {
+		var ue *userError
+		if errors.As(err, &ue) {
+			return userf("The conditional line %q was not registered: %s. Your other conditional lines are kept.", line, ue.msg)
+		}
+		return err
+	}
+	hidden := l.v.Hidden()
+	d := h.draft(h.from, l, "update")
+	for i, old := range set.Lines {
+		switch rel, at := relate(old, pairs, hidden); rel {
+		case condConflict:
+			return userf("The conditional line %q was not registered: your pending line %q already answers %s with %s. Write conditionals off to clear your lines and send them again.",
+				line, FormatConditional(old), old[at].Theirs, old[at].Mine)
+		case condCovered:
+			d.notices = append(d.notices, fmt.Sprintf("The conditional line %q is pending already.", line))
+			return nil
+		case condExtends:
+			set.Lines[i] = pairs
+			set.Ply = l.state.Ply()
+			if err := h.saveConds(l, side, set); err != nil {
+				return err
+			}
+			d.notices = append(d.notices, fmt.Sprintf("Conditional line registered: %s (it extends %q).", FormatConditional(pairs), FormatConditional(old)))
+			return nil
+		}
+	}
+	if len(set.Lines) >= maxCondLines {
+		return userf("The conditional line %q was not registered: you have %d lines pending in game %d, the most it takes. Write conditionals off to clear them.", line, len(set.Lines), l.g.ID)
+	}
+	set.Lines = append(set.Lines, pairs)
+	set.Ply = l.state.Ply()
+	if err := h.saveConds(l, side, set); err != nil {
+		return err
+	}
+	d.notices = append(d.notices, fmt.Sprintf("Conditional line registered: %s. It is played at once when %s's move matches; any other move drops it. (%d lines pending; conditionals lists them, conditionals off clears them.)",
+		FormatConditional(pairs), l.sides()[opp], len(set.Lines)))
+	return nil
+}
+
+// checkLine checks a line against the game and returns it as it is kept.
+//
+// Without hidden information, each move is read in the position it would be played in,
+// with the same matcher as an ordinary move: THEIRS must be a move the opponent can play,
+// MINE a move the referee accepts after it; both are kept in canonical notation.
+//
+// With hidden information (Seachess) the position after the opponent's move is not known
+// to the owner, and judging in the referee's position would tell the owner about hidden
+// pieces. So a condition is "(h)" (any hidden move) or the opponent's visible move as the
+// owner's record will show it, and each move is checked only for being readable in the
+// variant's notation (against the starting position, which hides nothing); the referee
+// judges MINE with full information when it is played.
+func (h *handling) checkLine(l *loaded, side int, pairs []CondPair) ([]CondPair, error) {
+	sides := l.sides()
+	opp := 1 - side
+	if l.v.Hidden() {
+		start, err := l.v.New(rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed})
+		if err != nil {
+			return nil, err
+		}
+		readable := func(text string) error {
+			_, err := start.Parse(text)
+			var me *rules.MoveError
+			if errors.As(err, &me) && me.Kind == rules.Unreadable {
+				return &userError{me.Player()}
+			}
+			return nil
+		}
+		out := make([]CondPair, len(pairs))
+		for i, p := range pairs {
+			out[i] = p
+			if condKey(p.Theirs) == condKey(condHiddenAny) {
+				out[i].Theirs = condHiddenAny
+			} else if err := readable(p.Theirs); err != nil {
+				return nil, err
+			}
+			if condKey(p.Mine) == condKey(condHiddenAny) {
+				return nil, userf("your own move must be written out, not as %s", condHiddenAny)
+			}
+			if err := readable(p.Mine); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	explain := func(err error) error {
+		var me *rules.MoveError
+		if !errors.As(err, &me) {
+			return err
+		}
+		msg := me.Player()
+		if len(me.Options) > 0 && me.Kind != rules.Ambiguous {
+			msg += "; legal moves that come close: " + strings.Join(me.Options, ", ")
+		}
+		return &userError{msg}
+	}
+	s := l.state
+	out := make([]CondPair, 0, len(pairs))
+	after := ""
+	for i, p := range pairs {
+		t, err := s.Parse(p.Theirs)
+		var s1 rules.State
+		if err == nil {
+			s1, _, err = s.Apply(t)
+		}
+		if err != nil {
+			if ue := explain(err); errors.As(ue, new(*userError)) {
+				return nil, userf("%s cannot play %q%s: %s", sides[opp], p.Theirs, after, ue.Error())
+			}
+			return nil, err
+		}
+		theirs := s.Format(t)
+		if s1.Outcome().Over() {
+			return nil, userf("after %s the game is over (%s): there is nothing to answer", theirs, s1.Outcome().Describe(sides))
+		}
+		m, err := s1.Parse(p.Mine)
+		var s2 rules.State
+		if err == nil {
+			s2, _, err = s1.Apply(m)
+		}
+		if err != nil {
+			if ue := explain(err); errors.As(ue, new(*userError)) {
+				return nil, userf("your answer to %s cannot be played: %s", theirs, ue.Error())
+			}
+			return nil, err
+		}
+		mine := s1.Format(m)
+		out = append(out, CondPair{Theirs: theirs, Mine: mine})
+		if s2.Outcome().Over() && i < len(pairs)-1 {
+			return nil, userf("the game ends with %s (%s): nothing can follow it", mine, s2.Outcome().Describe(sides))
+		}
+		after = " after " + FormatConditional(out)
+		s = s2
+	}
+	return out, nil
+}
+
+// How a new line relates to a pending one.
+const (
+	condApart    = iota // they part at a move of the opponent's: both can be kept
+	condConflict        // they answer the same move differently
+	condCovered         // the new line is the pending one or a beginning of it
+	condExtends         // the pending line is a beginning of the new one
+)
+
+// relate compares a pending line with a new one, pair by pair; at is the pair where they
+// conflict. Hidden games compare texts leniently (condKey), others their canonical forms.
+func relate(old, cur []CondPair, hidden bool) (rel, at int) {
+	same := func(a, b string) bool {
+		if hidden {
+			return condKey(a) == condKey(b)
+		}
+		return a == b
+	}
+	for i := range min(len(old), len(cur)) {
+		if !same(old[i].Theirs, cur[i].Theirs) {
+			return condApart, i
+		}
+		if !same(old[i].Mine, cur[i].Mine) {
+			return condConflict, i
+		}
+	}
+	if len(cur) <= len(old) {
+		return condCovered, 0
+	}
+	return condExtends, 0
+}
+
+// matches reports whether a pending condition names the move a answers. Without hidden
+// information the condition is read in the position the move was played in and must be
+// that move. With hidden information it is compared with what the owner sees of the move
+// (its text and the owner's record line, leniently as the move matcher compares), or is
+// "(h)" for any hidden move: nothing the owner cannot see decides.
+func (a answer) matches(owner int, theirs string) bool {
+	if !a.l.v.Hidden() {
+		m, err := a.before.Parse(theirs)
+		return err == nil && m == a.rep.Move
+	}
+	if theirs == condHiddenAny {
+		return a.rep.Secret
+	}
+	if a.rep.Secret {
+		return false
+	}
+	seen := rules.Candidate{Move: a.rep.Move, Forms: []string{a.rep.Text, a.rep.Record[owner]}}
+	_, err := rules.Match(theirs, []rules.Candidate{seen}, nil)
+	return err == nil
+}
+
+// answerConditionals plays the conditional replies to the moves of this mail, in order;
+// a reply is itself a move that the other side's lines may answer.
+func (h *handling) answerConditionals() error {
+	for i := 0; i < len(h.answers) && i < maxAnswers; i++ {
+		if err := h.answerConditional(h.answers[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// answerConditional answers a move with the owner's matching conditional line, if any:
+// the reply is played at once, at the move's time, and the rest of the line stays pending;
+// lines that do not match are dropped. Nothing the opponent receives depends on the lines
+// unless a reply is played.
+func (h *handling) answerConditional(a answer) error {
+	l := a.l
+	owner := 1 - a.mover
+	if l.meta.Phase != phasePlay || int(l.state.ToMove()) != owner || l.state.Ply() != a.before.Ply()+1 {
+		return nil // the game ended or went on since
+	}
+	set, err := h.conds(l, owner)
+	if err != nil || len(set.Lines) == 0 {
+		return err
+	}
+	sides := l.sides()
+	od := h.draft(l.seats[owner].Address, l, "update")
+	seen := a.rep.Record[owner]
+	drop := func(why string) error {
+		od.notices = append(od.notices, why)
+		return h.saveConds(l, owner, &condSet{})
+	}
+	if set.Ply != a.before.Ply() {
+		return drop(fmt.Sprintf("Your conditional moves were for an earlier position and were dropped (%d lines).", len(set.Lines)))
+	}
+	var mine string
+	var rest [][]CondPair
+	for _, line := range set.Lines {
+		if !a.matches(owner, line[0].Theirs) {
+			continue
+		}
+		if mine == "" {
+			mine = line[0].Mine
+		}
+		if len(line) > 1 {
+			rest = append(rest, line[1:])
+		}
+	}
+	switch {
+	case mine == "":
+		return drop(fmt.Sprintf("None of your conditional lines answers %s: they were dropped (%d lines).", seen, len(set.Lines)))
+	case l.meta.DrawOffer == a.mover:
+		return drop(fmt.Sprintf("Your conditional move %s was not played: %s offers a draw, which you answer yourself (draw to accept, a move to decline). Your conditional lines were dropped.", mine, sides[a.mover]))
+	}
+	m, err := l.state.Parse(mine)
+	var next rules.State
+	var rep *rules.Report
+	if err == nil {
+		next, rep, err = l.state.Apply(m)
+	}
+	if err != nil {
+		var me *rules.MoveError
+		if !errors.As(err, &me) {
+			return err
+		}
+		// The referee refused it (or, in a hidden game, it is not a move here): the player
+		// is asked for a move as usual, and the opponent hears nothing of it.
+		return drop(fmt.Sprintf("Your conditional move %s, answering %s, was not played: %s. Your conditional lines were dropped; it is your move.", mine, seen, me.Player()))
+	}
+	left := &condSet{Ply: next.Ply(), Lines: rest}
+	if err := h.saveConds(l, owner, left); err != nil {
+		return err
+	}
+	yours := fmt.Sprintf("Your conditional move %s was played at once in answer to %s.", rep.Text, seen)
+	if len(rest) > 0 {
+		yours += " " + describeConds(l, left)
+	} else {
+		yours += " No conditional lines remain pending."
+	}
+	theirs := fmt.Sprintf("%s answered at once with a conditional move.", sides[owner])
+	if err := h.play(l, owner, rep, next, yours, theirs); err != nil {
+		return err
+	}
+	if l.meta.Phase == phaseOver {
+		h.foldUpdates(l)
+	}
+	return nil
+}
+
+// foldUpdates puts what this mail's update drafts of a game say into its final drafts,
+// so that a conditional reply that ends the game gives each player one mail, not two.
+func (h *handling) foldUpdates(l *loaded) {
+	for _, k := range h.order {
+		if k.game != l.g.ID || k.kind != "update" {
+			continue
+		}
+		u := h.drafts[k]
+		f, ok := h.drafts[draftKey{k.to, k.game, "final"}]
+		if !ok {
+			continue
+		}
+		f.notices = append(append([]string(nil), u.notices...), f.notices...)
+		f.errors = append(append([]string(nil), u.errors...), f.errors...)
+		f.ignored = append(append([]string(nil), u.ignored...), f.ignored...)
+		f.commitments = append(append([]string(nil), u.commitments...), f.commitments...)
+		u.notices, u.errors, u.ignored, u.commitments = nil, nil, nil, nil
+		u.board, u.lastMoves = false, false
+	}
+}

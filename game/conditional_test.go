@@ -1,0 +1,239 @@
+package game
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bottlepost/bottlepost/store"
+)
+
+func TestParseConditional(t *testing.T) {
+	tests := []struct {
+		name, line string
+		want       []CondPair
+		err        string
+	}{
+		{"one pair", "if e5 then Nf3", []CondPair{{"e5", "Nf3"}}, ""},
+		{"chained", "if e5 then Nf3 if Nc6 then Bb5", []CondPair{{"e5", "Nf3"}, {"Nc6", "Bb5"}}, ""},
+		{"any case, commas", "IF e5 THEN Nf3, If Nc6 Then Bb5;", []CondPair{{"e5", "Nf3"}, {"Nc6", "Bb5"}}, ""},
+		{"numbered moves", "if 1... e5 then 2. Nf3", []CondPair{{"e5", "Nf3"}}, ""},
+		{"spaced Seachess forms", "if (h) then Ce5 - M", []CondPair{{"(h)", "Ce5 - M"}}, ""},
+		{"no then", "if e5 Nf3", nil, "then and your move are missing"},
+		{"nothing", "if", nil, "write if THEIRS then MINE"},
+		{"no condition", "if then Nf3", nil, "a move is missing after if"},
+		{"no answer", "if e5 then", nil, "a move is missing after then"},
+		{"answer missing before the next if", "if e5 then if Nc6 then Bb5", nil, "a move is missing after then"},
+		{"then twice", "if e5 then Nf3 then Bb5", nil, "comes too early"},
+		{"draw is never conditional", "if e5 then draw", nil, "never conditional"},
+		{"resign is never conditional", "if Qh4 then resign", nil, "never conditional"},
+		{"draw offer", "if e5 then draw offer", nil, "never conditional"},
+		{"claim", "if e5 then claim", nil, "never conditional"},
+		{"too long a move", "if e5 then " + strings.Repeat("N", 40), nil, "too long"},
+		{"too many pairs", strings.Repeat("if e5 then Nf3 ", maxCondPairs+1), nil, "at most"},
+		{"the most pairs", strings.TrimSpace(strings.Repeat("if e5 then Nf3 ", maxCondPairs)), nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseConditional(tc.line)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one saying %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want != nil && FormatConditional(got) != FormatConditional(tc.want) {
+				t.Errorf("got %q, want %q", FormatConditional(got), FormatConditional(tc.want))
+			}
+		})
+	}
+	// A conditional line is a command of its own, not a move or chatter.
+	cmds, errs, ignored := ParseCommands([]string{"if e5 then Nf3", "conditionals", "conditionals off", "Conditionals 12", "if e5"})
+	if len(cmds) != 4 || cmds[0].Verb != VerbIf || cmds[1].Verb != VerbConditionals || cmds[2].Arg != "off" || cmds[3].Game != 12 ||
+		len(errs) != 1 || len(ignored) != 0 {
+		t.Errorf("commands %+v, errors %v, ignored %v", cmds, errs, ignored)
+	}
+}
+
+func FuzzParseConditional(f *testing.F) {
+	for _, s := range []string{"if e5 then Nf3", "if e5 then Nf3 if Nc6 then Bb5", "if (h) then Ce5 - M", "IF 1... e5 THEN 2.Nf3,", "if then", "if e5 then draw"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		pairs, err := ParseConditional(line)
+		if err != nil {
+			return
+		}
+		if len(pairs) == 0 || len(pairs) > maxCondPairs {
+			t.Fatalf("%q: %d pairs", line, len(pairs))
+		}
+		for _, p := range pairs {
+			for _, m := range []string{p.Theirs, p.Mine} {
+				if m == "" || len(m) > maxCondMove || strings.TrimSpace(m) != m {
+					t.Fatalf("%q: move %q", line, m)
+				}
+				for _, w := range strings.Fields(m) {
+					if kw := strings.ToLower(strings.TrimRight(w, ",;:")); kw == "if" || kw == "then" {
+						t.Fatalf("%q: a keyword inside move %q", line, m)
+					}
+				}
+			}
+		}
+		// What it read, written back, reads the same.
+		again, err := ParseConditional(FormatConditional(pairs))
+		if err != nil || FormatConditional(again) != FormatConditional(pairs) {
+			t.Fatalf("%q: read %q, written back it reads %q, %v", line, FormatConditional(pairs), FormatConditional(again), err)
+		}
+	})
+}
+
+// condLines reads a side's pending lines of a game straight from the store.
+func condLines(t *testing.T, f *fixture, game uint64, side int) []string {
+	t.Helper()
+	var out []string
+	err := f.st.View(func(tx *store.Tx) error {
+		l, err := load(tx, game)
+		if err != nil {
+			return err
+		}
+		h := &handling{tx: tx}
+		set, err := h.conds(l, side)
+		if err != nil {
+			return err
+		}
+		for _, line := range set.Lines {
+			out = append(out, FormatConditional(line))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func loadGame(t *testing.T, f *fixture, id uint64) *loaded {
+	t.Helper()
+	var l *loaded
+	if err := f.st.View(func(tx *store.Tx) error {
+		var err error
+		l, err = load(tx, id)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestConditionalChess(t *testing.T) {
+	f := newFixture(t, Config{})
+	pa := f.personal(alice)
+	f.send(alice, pa, "new game", "new chess vs "+bob+" as white time 10/50d")
+	f.reply(bob, "accept")
+
+	// Conditional lines answer the opponent's next move: not on one's own turn.
+	f.reply(alice, "if e5 then Nf3")
+	f.mustContain(f.last(alice), "was not registered", "it is your turn now")
+
+	// After a move, in the same mail (before or after it), with a bad line among them.
+	f.reply(alice, "if e5 then Nf3 if Nc6 then Bb5", "if d5 then exd5", "e4", "if c5 then Ke3", "if Nf6 then draw", "if e6 then d4")
+	m := f.last(alice)
+	f.mustContain(m, "Your move e4 was accepted.",
+		"Conditional line registered: if e5 then Nf3 if Nc6 then Bb5.",
+		"Conditional line registered: if d5 then exd5.",
+		"Conditional line registered: if e6 then d4.",
+		`The conditional line "if c5 then Ke3" was not registered: your answer to c5 cannot be played: "Ke3":`,
+		"Your other conditional lines are kept.",
+		"never conditional")
+	if !strings.Contains(m.Text, "(FIDE") {
+		t.Errorf("the refusal does not cite the ruling:\n%s", m.Text)
+	}
+	if got := condLines(t, f, 1, 0); len(got) != 3 {
+		t.Fatalf("pending lines %q, want 3", got)
+	}
+	// Bob hears of none of it.
+	for _, mb := range f.inbox[bob] {
+		if strings.Contains(mb.Text, "onditional") {
+			t.Errorf("bob's mail mentions alice's conditional moves:\n%s", mb.Text)
+		}
+	}
+	// Lenient, as ordinary moves; a conflicting line is refused; a repeated one noted.
+	f.reply(alice, "if E7-E5 then ng1f3", "if e5 then Nc3")
+	f.mustContain(f.last(alice), `"if E7-E5 then ng1f3" is pending already`, "already answers e5 with Nf3")
+	// The opponent cannot play what the condition names.
+	f.reply(alice, "if e4 then d4")
+	f.mustContain(f.last(alice), `Black cannot play "e4"`)
+	f.reply(alice, "conditionals")
+	f.mustContain(f.last(alice), "Your conditional moves pending in game 1 (3 of at most 20 lines):", "1. if e5 then Nf3 if Nc6 then Bb5", "2. if d5 then exd5", "3. if e6 then d4")
+
+	// Bob answers e5 five hours later: Nf3 is played at once, in the same transaction.
+	g := loadGame(t, f, 1)
+	aliceClock := g.meta.Clocks[0]
+	f.now = f.now.Add(5 * time.Hour)
+	res := f.reply(bob, "e5")
+	if res.Mails != 2 {
+		t.Errorf("bob's move caused %d mails, want 2 (one to each player)", res.Mails)
+	}
+	mb := f.last(bob)
+	f.mustContain(mb, "Your move e5 was accepted.", "White played Nf3.", "White answered at once with a conditional move.", "It is your move.")
+	if !strings.Contains(mb.Text, "Nf3") || !strings.Contains(mb.Text, "N") {
+		t.Errorf("bob's receipt lacks the reply:\n%s", mb.Text)
+	}
+	f.mustContain(f.last(alice), "Black played e5.", "Your conditional move Nf3 was played at once in answer to e5.",
+		"1. if Nc6 then Bb5", "Waiting for Black's move.")
+	g = loadGame(t, f, 1)
+	if g.state.Ply() != 3 || int(g.state.ToMove()) != 1 {
+		t.Fatalf("after the reply: ply %d, %d to move", g.state.Ply(), g.state.ToMove())
+	}
+	if g.meta.Clocks[0].Budget != aliceClock.Budget || !g.meta.TurnStart.Equal(f.now) {
+		t.Errorf("alice's clock %v (was %v), turn start %v: the reply must use none of her time", g.meta.Clocks[0], aliceClock, g.meta.TurnStart)
+	}
+	if got := condLines(t, f, 1, 0); len(got) != 1 || got[0] != "if Nc6 then Bb5" {
+		t.Errorf("pending after the reply: %q", got)
+	}
+	// The chain goes on; then any other move drops what is left.
+	f.reply(bob, "Nc6")
+	f.mustContain(f.last(alice), "Your conditional move Bb5 was played at once in answer to Nc6.", "No conditional lines remain pending.")
+	f.reply(alice, "if a6 then Ba4")
+	f.mustContain(f.last(alice), "Conditional line registered: if a6 then Ba4.")
+	f.reply(bob, "Nf6")
+	f.mustContain(f.last(alice), "None of your conditional lines answers Nf6: they were dropped (1 lines).", "It is your move.")
+	if got := condLines(t, f, 1, 0); len(got) != 0 {
+		t.Errorf("lines left after a move they do not answer: %q", got)
+	}
+
+	// conditionals off clears; a draw offer is answered by the player, never by a line.
+	f.reply(alice, "O-O", "if Be7 then Re1", "if Bc5 then c3")
+	f.reply(alice, "conditionals off")
+	f.mustContain(f.last(alice), "Your conditional moves in game 1 are cleared (2 lines).")
+	f.reply(alice, "if Be7 then Re1")
+	f.reply(bob, "Be7", "draw")
+	f.mustContain(f.last(alice), "Your conditional move Re1 was not played: Black offers a draw", "It is your move.")
+	f.mustContain(f.last(bob), "Your move Be7 was accepted.", "You offered a draw.")
+	if strings.Contains(f.last(bob).Text, "onditional") {
+		t.Errorf("bob learns of alice's lines:\n%s", f.last(bob).Text)
+	}
+
+	// The audit shows pending lines to the referee; the game's end deletes them.
+	f.reply(alice, "Re1", "if O-O then c3")
+	f.cfgReferee(ref)
+	f.send(ref, f.personal(ref), "audit", "audit 1")
+	f.mustContain(f.last(ref), "conditional line of White (pending, sealed): if O-O then c3")
+	f.reply(bob, "resign")
+	err := f.st.View(func(tx *store.Tx) error {
+		v, err := tx.Conditionals(1, store.White)
+		if v != nil {
+			t.Errorf("conditional moves outlived the game")
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.Verify(t.Context()); err != nil {
+		t.Error(err)
+	}
+}
