@@ -95,6 +95,18 @@ type Limits struct {
 	OutboxMaxAttempts  int      `toml:"outbox_max_attempts"`  // then the mail is given up and logged
 	OutboxRetryBackoff Duration `toml:"outbox_retry_backoff"` // first retry; doubles each time
 	OutboxRetryCeiling Duration `toml:"outbox_retry_ceiling"` // longest wait between retries
+	// What one sender can make the service do (game.Limits).
+	CommandsPerMail   int `toml:"commands_per_mail"`   // commands of one mail acted on
+	ChallengesPerHour int `toml:"challenges_per_hour"` // new challenges per sender in any hour
+	ChallengesPerDay  int `toml:"challenges_per_day"`  // … and in any 24 hours
+	InvitationsPerDay int `toml:"invitations_per_day"` // challenges to addresses that never wrote, per sender in any 24 hours
+	OpenChallenges    int `toml:"open_challenges"`     // challenges one player has waiting for an answer
+}
+
+// Game is the limits as the game service takes them.
+func (l Limits) Game() game.Limits {
+	return game.Limits{CommandsPerMail: l.CommandsPerMail, ChallengesPerHour: l.ChallengesPerHour, ChallengesPerDay: l.ChallengesPerDay,
+		InvitationsPerDay: l.InvitationsPerDay, OpenChallenges: l.OpenChallenges}
 }
 
 // Schedule is the recurring work.
@@ -111,11 +123,14 @@ func Defaults() Config {
 			Address: "games@localhost", Name: "bottlepost", DataDir: "bottlepost-data", LogLevel: "info",
 			DefaultTime: "3d", TimeoutPolicy: "loss", VacationDays: 30, ReminderBefore: Duration(24 * time.Hour),
 		},
-		Hub:      Hub{IMAPListen: "127.0.0.1:1143", SMTPListen: "127.0.0.1:2525", Domain: "localhost", Password: Secret{Value: "bottlepost"}},
-		IMAP:     IMAP{Security: "tls", Mailbox: "INBOX", ProcessedFolder: "bottlepost-processed", PollInterval: Duration(time.Minute), IdleRefresh: Duration(25 * time.Minute), Timeout: Duration(time.Minute)},
-		SMTP:     SMTP{Security: "starttls", Port: 587, HELO: "localhost", Timeout: Duration(time.Minute)},
-		Maildir:  Maildir{PollInterval: Duration(10 * time.Second)},
-		Limits:   Limits{MaxMessageBytes: 1 << 20, RepliesPerHour: 30, ProcessedRetention: Duration(90 * 24 * time.Hour), OutboxMaxAttempts: 50, OutboxRetryBackoff: Duration(30 * time.Second), OutboxRetryCeiling: Duration(6 * time.Hour)},
+		Hub:     Hub{IMAPListen: "127.0.0.1:1143", SMTPListen: "127.0.0.1:2525", Domain: "localhost", Password: Secret{Value: "bottlepost"}},
+		IMAP:    IMAP{Security: "tls", Mailbox: "INBOX", ProcessedFolder: "bottlepost-processed", PollInterval: Duration(time.Minute), IdleRefresh: Duration(25 * time.Minute), Timeout: Duration(time.Minute)},
+		SMTP:    SMTP{Security: "starttls", Port: 587, HELO: "localhost", Timeout: Duration(time.Minute)},
+		Maildir: Maildir{PollInterval: Duration(10 * time.Second)},
+		Limits: Limits{MaxMessageBytes: 1 << 20, RepliesPerHour: 30, ProcessedRetention: Duration(90 * 24 * time.Hour), OutboxMaxAttempts: 50, OutboxRetryBackoff: Duration(30 * time.Second), OutboxRetryCeiling: Duration(6 * time.Hour),
+			CommandsPerMail: game.DefaultLimits.CommandsPerMail, ChallengesPerHour: game.DefaultLimits.ChallengesPerHour,
+			ChallengesPerDay: game.DefaultLimits.ChallengesPerDay, InvitationsPerDay: game.DefaultLimits.InvitationsPerDay,
+			OpenChallenges: game.DefaultLimits.OpenChallenges},
 		Schedule: Schedule{Sweep: "@every 1m", OutageGap: Duration(5 * time.Minute)},
 	}
 }
@@ -240,6 +255,21 @@ func (c *Config) Validate() error {
 	}
 	if c.Limits.RepliesPerHour < 1 {
 		bad("limits.replies_per_hour must be at least 1")
+	}
+	for _, n := range []struct {
+		name string
+		v    int
+	}{
+		{"commands_per_mail", c.Limits.CommandsPerMail}, {"challenges_per_hour", c.Limits.ChallengesPerHour},
+		{"challenges_per_day", c.Limits.ChallengesPerDay}, {"invitations_per_day", c.Limits.InvitationsPerDay},
+		{"open_challenges", c.Limits.OpenChallenges},
+	} {
+		if n.v < 1 || n.v > 10000 {
+			bad("limits.%s %d: want 1 to 10000", n.name, n.v)
+		}
+	}
+	if c.Limits.ChallengesPerDay < c.Limits.ChallengesPerHour {
+		bad("limits.challenges_per_day %d is below limits.challenges_per_hour %d", c.Limits.ChallengesPerDay, c.Limits.ChallengesPerHour)
 	}
 	if c.Limits.OutboxMaxAttempts < 1 {
 		bad("limits.outbox_max_attempts must be at least 1")

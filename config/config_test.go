@@ -81,6 +81,10 @@ func TestStrictLoading(t *testing.T) {
 		{"bad default time control", "[service]\ndefault_time = \"fortnight\"\n", "service.default_time"},
 		{"address off the hub's domain", "[service]\naddress = \"games@example.org\"\n", "must be on the hub's domain"},
 		{"processed ids kept too briefly", "[limits]\nprocessed_retention = \"0s\"\n", "processed_retention must be at least 24h"},
+		{"no commands per mail", "[limits]\ncommands_per_mail = 0\n", "limits.commands_per_mail 0: want 1 to 10000"},
+		{"negative invitations", "[limits]\ninvitations_per_day = -1\n", "limits.invitations_per_day -1: want 1 to 10000"},
+		{"open challenges unbounded", "[limits]\nopen_challenges = 1000000\n", "limits.open_challenges 1000000"},
+		{"a day below an hour", "[limits]\nchallenges_per_hour = 20\nchallenges_per_day = 5\n", "limits.challenges_per_day 5 is below limits.challenges_per_hour 20"},
 		{"missing secret variable", "[hub]\npassword = \"env:BOTTLEPOST_TEST_UNSET_VARIABLE\"\n", "BOTTLEPOST_TEST_UNSET_VARIABLE is not set"},
 	}
 	for _, tt := range tests {

@@ -77,6 +77,7 @@ func New(cfg config.Config, opt Options) (*Daemon, error) {
 		DefaultTime: cfg.Service.DefaultTime, TrustedAuthServ: cfg.Service.TrustedAuthServ,
 		VacationDays: vacationDays(cfg.Service.VacationDays), TimeoutPolicy: cfg.Service.TimeoutPolicy,
 		ReminderBefore: time.Duration(cfg.Service.ReminderBefore), OutageGap: time.Duration(cfg.Schedule.OutageGap),
+		Limits: cfg.Limits.Game(),
 	}, game.Options{Store: st, Clock: d.now, Logger: d.log})
 	if err != nil {
 		st.Close()

@@ -24,6 +24,21 @@ func (h *handling) newGame(c Command) error {
 			return err
 		}
 	}
+	stranger := false
+	if c.Opponent != "" {
+		p, err := h.tx.PlayerByAddress(normalize(c.Opponent))
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			stranger = true
+		case err != nil:
+			return err
+		default:
+			stranger = !decodePlayerMeta(p).Wrote
+		}
+	}
+	if err := h.challengeLimits(stranger); err != nil {
+		return err
+	}
 	var rnd [9]byte
 	if _, err := h.s.rand.Read(rnd[:]); err != nil {
 		return err
@@ -44,6 +59,7 @@ func (h *handling) newGame(c Command) error {
 	if err != nil {
 		return err
 	}
+	h.countChallenge(stranger) // saved with the challenger by createGame
 	l, err := h.createGame(v, ruleset, tc, state, seed, mySide, opp)
 	if err != nil {
 		return err

@@ -82,6 +82,10 @@ func ParseCommands(lines []string) (cmds []Command, errs []*ParseError, ignored 
 		if line == "" {
 			continue
 		}
+		if tooLong(line) {
+			ignored = append(ignored, line) // no command is this long: quoted as an excerpt
+			continue
+		}
 		c, err, ok := parseLine(line)
 		switch {
 		case err != nil:

@@ -111,7 +111,7 @@ func (h *handling) flush() (int, error) {
 		if d.empty() || (k.to == h.from && h.quiet()) {
 			continue
 		}
-		data, err := h.render(d)
+		data, err := h.renderBounded(d)
 		if err != nil {
 			return n, err
 		}

@@ -96,6 +96,12 @@ func (h *handling) run() error {
 		h.player, h.seat = p, &ref
 	}
 	h.pmeta = decodePlayerMeta(h.player)
+	if !h.pmeta.Wrote {
+		h.pmeta.Wrote = true // once: from now on, challenging them invites no stranger
+		if err := h.savePlayer(); err != nil {
+			return err
+		}
+	}
 	if err := h.loadOutages(); err != nil {
 		return err
 	}
@@ -132,10 +138,18 @@ func (h *handling) commands() error {
 		}
 		reply = h.draft(h.from, l, "update")
 	}
-	for _, e := range perrs {
-		reply.errors = append(reply.errors, e.Reason+` (in "`+e.Line+`")`)
+	for i, e := range perrs {
+		if i == maxQuoted {
+			reply.errors = append(reply.errors, fmt.Sprintf("(and %d more lines with mistakes)", len(perrs)-i))
+			break
+		}
+		reply.errors = append(reply.errors, e.Reason+` (in "`+excerpt(e.Line)+`")`)
 	}
-	reply.ignored = ignored
+	reply.ignored = quoteLines(ignored)
+	if limit := h.s.cfg.Limits.CommandsPerMail; len(cmds) > limit {
+		reply.notices = append(reply.notices, commandsCut(limit, len(cmds)))
+		cmds = cmds[:limit]
+	}
 	if len(cmds) == 0 {
 		if len(perrs) == 0 {
 			reply.notices = append(reply.notices, `Your mail had no command in it. Write "help" for the list of commands.`)
@@ -144,9 +158,16 @@ func (h *handling) commands() error {
 		return nil
 	}
 	moved := false
+	limited := map[string]bool{} // limits already named in the answer
 	run := func(c Command, err error) error {
 		var ue *userError
+		var le *limitError
 		switch {
+		case errors.As(err, &le):
+			if !limited[le.setting] {
+				limited[le.setting] = true
+				reply.errors = append(reply.errors, le.msg)
+			}
 		case errors.As(err, &ue):
 			d := reply
 			if c.Game != 0 && (reply.game == nil || reply.game.g.ID != c.Game) {

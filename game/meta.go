@@ -85,6 +85,14 @@ type playerMeta struct {
 	// Digest is the daily digest the player asked for; store.Player.Due is
 	// when it is next due.
 	Digest *digestSchedule `json:"digest,omitempty"`
+	// Wrote says the player has sent the service mail of their own (not
+	// only been invited): challenging them invites no stranger.
+	Wrote bool `json:"wrote,omitempty"`
+	// Challenges and Invitations are when the player started challenges,
+	// and challenged addresses that never wrote, in the last 24 hours (the
+	// windows of Limits).
+	Challenges  []time.Time `json:"challenges,omitempty"`
+	Invitations []time.Time `json:"invitations,omitempty"`
 }
 
 func decodePlayerMeta(p *store.Player) *playerMeta {

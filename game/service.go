@@ -65,6 +65,9 @@ type Config struct {
 	// last heartbeat: a longer silence is an outage, as at start-up (see
 	// Service.CheckClock). Zero: only Recover at start-up looks.
 	OutageGap time.Duration
+	// Limits bound what one sender can make the service do (zero fields:
+	// DefaultLimits).
+	Limits Limits
 }
 
 // Incoming is a message as the transport hands it over: already parsed and
@@ -149,6 +152,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 	default:
 		return nil, fmt.Errorf("game: timeout policy %q: want %q or %q", cfg.TimeoutPolicy, TimeoutLoss, TimeoutNotify)
 	}
+	cfg.Limits = cfg.Limits.withDefaults()
 	if cfg.ReminderBefore == 0 {
 		cfg.ReminderBefore = Day
 	}
