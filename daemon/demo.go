@@ -73,9 +73,9 @@ func Demo(w io.Writer) error {
 		{alice, "hello", cfg.Service.Address, alice, "your personal address", nil, ""},
 		{alice, "new chess vs bob@localhost as white", "", bob, "challenges you", alice, "Your challenge"},
 		{bob, "accept", "", alice, "It is your move.", nil, ""},
-		{alice, "f3", "", bob, "White played f3.", nil, ""},
-		{bob, "e5", "", alice, "Black played e5.", nil, ""},
-		{alice, "g4", "", bob, "White played g4.", nil, ""},
+		{alice, "f3", "", bob, "White played 1. f3.", nil, ""},
+		{bob, "e5", "", alice, "Black played 1... e5.", nil, ""},
+		{alice, "g4", "", bob, "White played 2. g4.", nil, ""},
 		{bob, "Qh4#", "", alice, "Game over", bob, "Game over"},
 	}
 	for _, s := range script {

@@ -130,7 +130,7 @@ func TestEndToEndChessByMail(t *testing.T) {
 	await(t, alice, `Your move was not played: "e5"`)
 	sent(t)(alice.Reply("f3"))
 	await(t, alice, "Your move f3 was accepted.")
-	await(t, bob, "White played f3.")
+	await(t, bob, "White played 1. f3.")
 
 	// Eve spoofs bob's From to bob's token: no game action, and eve learns nothing.
 	bobToken := bob.Inbox[len(bob.Inbox)-1].ReplyTo
@@ -143,9 +143,9 @@ func TestEndToEndChessByMail(t *testing.T) {
 		Body: "This is the mail system.", Headers: map[string]string{"Return-Path": "<>", "Auto-Submitted": "auto-replied"}}))
 
 	sent(t)(bob.Reply("e5"))
-	await(t, alice, "Black played e5.")
+	await(t, alice, "Black played 1... e5.")
 	sent(t)(alice.Reply("g4"))
-	await(t, bob, "White played g4.")
+	await(t, bob, "White played 2. g4.")
 	sent(t)(bob.Reply("Qh4#"))
 	final := await(t, alice, "Game over: Black wins: checkmate")
 	if !strings.Contains(final.Text(), "Result: 0-1") {

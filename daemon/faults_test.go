@@ -41,6 +41,7 @@ import (
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/mailer"
 	"github.com/bottlepost/bottlepost/mailfmt"
+	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -781,7 +782,7 @@ func (m *match) expectedReplies() map[*Player][]string {
 	for i, mv := range m.sent {
 		mover, opp := m.seats[i%2], m.seats[1-i%2]
 		want[mover.p] = append(want[mover.p], "Your move "+mv+" was accepted.")
-		want[opp.p] = append(want[opp.p], mover.side+" played "+mv+".")
+		want[opp.p] = append(want[opp.p], mover.side+" played "+rules.MoveLabel(i)+" "+mv+".")
 	}
 	return want
 }

@@ -43,7 +43,7 @@ func startTimed(t *testing.T, f *fixture, tc string) {
 func count(f *fixture, addr, text string) int {
 	n := 0
 	for _, m := range f.inbox[addr] {
-		if strings.Contains(m.Text, text) {
+		if strings.Contains(flat(m.Text), flat(text)) {
 			n++
 		}
 	}

@@ -85,7 +85,8 @@ type mailData struct {
 	From, YourSide, Result                                                      string
 	Newcomer                                                                    bool
 	Game                                                                        *gameInfo
-	Notices, Errors, Ignored, Moves, Commitments, Variants, Record, Openings    []string
+	Notices, Errors, Ignored, Commitments, Variants, Record, Openings           []string
+	Moves                                                                       string
 	Games, Report                                                               []string
 }
 
@@ -249,7 +250,7 @@ func (h *handling) compose(d *draft, md mailData, refs []string) ([]byte, error)
 		inReply = refs[0]
 	}
 	o := &Outgoing{To: d.to, Subject: md.Subject, ReplyTo: d.replyTo, MessageID: id, InReplyTo: inReply,
-		References: refs, Text: txt.String(), HTML: html.String()}
+		References: refs, Text: wrapText(txt.String()), HTML: html.String()}
 	return o.Bytes(h.s.from, h.now), nil
 }
 
@@ -263,11 +264,13 @@ func (h *handling) fillRecord(l *loaded, d *draft, md *mailData) error {
 		if err != nil {
 			return err
 		}
-		md.Record = recordLines(sides, plies, rules.ViewReferee)
+		md.Record = recordLines(plies, rules.ViewReferee)
 		for _, r := range log {
 			if r.Secret && r.Opening != nil {
-				md.Openings = append(md.Openings, fmt.Sprintf("move %d (%s): %q key %s commitment %s",
-					r.Ply+1, sides[r.Side], r.Opening.Text, hex.EncodeToString(r.Opening.Key[:]), r.Commitment))
+				md.Openings = append(md.Openings,
+					fmt.Sprintf("%s %s (%s's secret move)", rules.MoveLabel(int(r.Ply)), r.Opening.Text, sides[r.Side]),
+					"  key        "+hex.EncodeToString(r.Opening.Key[:]),
+					"  commitment "+r.Commitment.String())
 			}
 		}
 		return nil
@@ -276,7 +279,7 @@ func (h *handling) fillRecord(l *loaded, d *draft, md *mailData) error {
 	if err != nil {
 		return err
 	}
-	var lines []string
+	var texts []string
 	for _, r := range log {
 		if r.Kind != store.KindMove {
 			continue
@@ -285,16 +288,14 @@ func (h *handling) fillRecord(l *loaded, d *draft, md *mailData) error {
 		if d.viewer <= rules.ViewBlack {
 			text = r.Lines[d.viewer]
 		}
-		lines = append(lines, fmt.Sprintf("%3d. %-6s %s", r.Ply+1, sides[r.Side], text))
+		texts = append(texts, text)
 	}
 	if d.history {
-		md.Record = lines
+		md.Record = rules.RecordLines(0, texts, textWidth-2)
 		return nil
 	}
-	from := max(0, len(lines)-4)
-	for _, line := range lines[from:] {
-		md.Moves = append(md.Moves, strings.Join(strings.Fields(line), " "))
-	}
+	from := max(0, len(texts)-4)
+	md.Moves = rules.NumberedMoves(from, texts[from:])
 	return nil
 }
 

@@ -21,7 +21,7 @@ func TestDrawResignAndOpenChallenges(t *testing.T) {
 	f.mustContain(f.last(alice), "The game has begun")
 	f.mustContain(f.last(bob), "The game has begun")
 	side := "White"
-	if !strings.Contains(f.last(bob).Text, "You play White") {
+	if !strings.Contains(flat(f.last(bob).Text), "You play White") {
 		side = "Black"
 	}
 	f.reply(bob, "resign")

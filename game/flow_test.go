@@ -326,7 +326,7 @@ func TestForgeriesDoNotSpendThePlayersAllowance(t *testing.T) {
 	if got := len(f.inbox[alice]) - n; got != 1 { // bob's e5 only
 		t.Errorf("alice got %d mails with her allowance spent, want only the news of bob's move", got)
 	}
-	if count(f, bob, "White played Nf3") != 1 {
+	if count(f, bob, "White played 2. Nf3") != 1 {
 		t.Errorf("bob was not told of Nf3")
 	}
 	t.Logf("welcomes to alice during the forgeries: %d", welcomes)

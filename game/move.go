@@ -59,7 +59,7 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	opp := 1 - side
 	commit := ""
 	if rep.Secret {
-		commit = fmt.Sprintf("%s's hidden move %d: %s", l.sides()[side], ply+1, rec.Commitment)
+		commit = fmt.Sprintf("%s %s's hidden move:\n    %s", rules.MoveLabel(ply), l.sides()[side], rec.Commitment)
 	}
 	over := next.Outcome().Over()
 	kind := "update"
@@ -73,7 +73,7 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	od := h.draft(l.seats[opp].Address, l, kind)
 	od.notices = append(od.notices, rep.Notices[opp]...)
 	if len(rep.Notices[opp]) == 0 {
-		od.notices = append(od.notices, fmt.Sprintf("%s played %s.", l.sides()[side], rep.Record[opp]))
+		od.notices = append(od.notices, fmt.Sprintf("%s played %s %s.", l.sides()[side], rules.MoveLabel(ply), rep.Record[opp]))
 	}
 	if theirs != "" {
 		od.notices = append(od.notices, theirs)
@@ -84,7 +84,7 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 		obs := h.draft(o, l, kind)
 		obs.notices = append(obs.notices, rep.Notices[rules.ViewPublic]...)
 		if len(rep.Notices[rules.ViewPublic]) == 0 {
-			obs.notices = append(obs.notices, fmt.Sprintf("%s played %s.", l.sides()[side], rep.Record[rules.ViewPublic]))
+			obs.notices = append(obs.notices, fmt.Sprintf("%s played %s %s.", l.sides()[side], rules.MoveLabel(ply), rep.Record[rules.ViewPublic]))
 		}
 		obs.board, obs.lastMoves = true, true
 		drafts = append(drafts, obs)

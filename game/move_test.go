@@ -13,7 +13,7 @@ func TestChessGameByMail(t *testing.T) {
 	// Fool's mate, with a receipt to the mover and the news to the other side.
 	f.reply(alice, "f3")
 	f.mustContain(f.last(alice), "Your move f3 was accepted.", "Waiting for Black's move.")
-	f.mustContain(f.last(bob), "White played f3.", "It is your move.", "Deadline: ")
+	f.mustContain(f.last(bob), "White played 1. f3.", "It is your move.", "Deadline: ")
 	f.reply(bob, "e5")
 	f.reply(alice, "1. g4")
 	f.reply(bob, "Qh4#")

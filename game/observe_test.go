@@ -12,7 +12,7 @@ func TestObserverSeesOnlyPublic(t *testing.T) {
 	f.send(eve, po, "watch", "observe 1")
 	f.mustContain(f.last(eve), "You now observe game 1", "what both sides know")
 	f.reply(alice, "e4")
-	f.mustContain(f.last(eve), "White played e4.")
+	f.mustContain(f.last(eve), "White played 1. e4.")
 	f.send(eve, po, "watch", "observe 1")
 	f.mustContain(f.last(eve), "you already observe game 1")
 	for _, m := range f.inbox[eve] {

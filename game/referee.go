@@ -46,17 +46,17 @@ func Replay(v rules.Variant, opt rules.Options, moves []string) (rules.State, []
 	return s, plies, nil
 }
 
-// recordLines formats plies for one viewer: "  1. White  e4".
-func recordLines(sides [2]string, plies []Ply, v rules.Viewer) []string {
-	var out []string
-	for _, p := range plies {
-		text := p.Text
+// recordLines lays out plies for one viewer in full-move numbering, one
+// numbered move per line within the mail's width: " 1. e4 e5".
+func recordLines(plies []Ply, v rules.Viewer) []string {
+	texts := make([]string, len(plies))
+	for i, p := range plies {
+		texts[i] = p.Text
 		if p.Report != nil {
-			text = p.Report.Record[v]
+			texts[i] = p.Report.Record[v]
 		}
-		out = append(out, fmt.Sprintf("%3d. %-6s %s", p.Index+1, sides[p.Side], text))
 	}
-	return out
+	return rules.RecordLines(0, texts, textWidth-2)
 }
 
 // moveTexts returns the submitted texts of a game's move records.
@@ -108,7 +108,7 @@ func (h *handling) audit(c Command) error {
 	d := h.draft(h.from, l, "audit")
 	d.viewer = rules.ViewReferee
 	d.board = true
-	d.record = recordLines(l.sides(), plies, rules.ViewReferee)
+	d.record = recordLines(plies, rules.ViewReferee)
 	d.result = l.meta.Phase
 	if l.meta.Phase == phaseOver {
 		d.result = l.meta.Reason
@@ -116,7 +116,7 @@ func (h *handling) audit(c Command) error {
 	legal := 0
 	for _, p := range plies {
 		if p.Err != nil {
-			d.report = append(d.report, fmt.Sprintf("ply %d (%s %s): NOT LEGAL on replay: %v", p.Index+1, l.sides()[p.Side], p.Text, p.Err))
+			d.report = append(d.report, fmt.Sprintf("move %s %s (%s): NOT LEGAL on replay: %v", rules.MoveLabel(p.Index), p.Text, l.sides()[p.Side], p.Err))
 		} else {
 			legal++
 		}
@@ -131,7 +131,8 @@ func (h *handling) audit(c Command) error {
 		if !ok {
 			verdict = "DOES NOT OPEN"
 		}
-		d.report = append(d.report, fmt.Sprintf("commitment %s (ply %d, %s): %s", r.Commitment, r.Ply+1, l.sides()[r.Side], verdict))
+		d.report = append(d.report, fmt.Sprintf("commitment of move %s (%s): %s", rules.MoveLabel(int(r.Ply)), l.sides()[r.Side], verdict),
+			"  "+r.Commitment.String())
 	}
 	if err := h.tx.VerifyGame(l.g.ID); err != nil {
 		if !errors.Is(err, store.ErrTampered) {

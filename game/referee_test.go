@@ -12,7 +12,7 @@ func TestRefereeAuditAndAdjudicate(t *testing.T) {
 	n := len(f.inbox[alice]) + len(f.inbox[bob])
 	f.send(ref, pr, "audit", "audit 1")
 	a := f.last(ref)
-	f.mustContain(a, "Referee's audit of game bp-1", "1. White  e4", "1 of 1 moves replay legally", "hash chain: intact")
+	f.mustContain(a, "Referee's audit of game bp-1", "1. e4", "1 of 1 moves replay legally", "hash chain: intact")
 	if len(f.inbox[alice])+len(f.inbox[bob]) != n {
 		t.Errorf("the players were told of the audit")
 	}

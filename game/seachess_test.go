@@ -78,7 +78,7 @@ func TestSecretMovesRevealedAndVerified(t *testing.T) {
 	}
 	// The commitment black got is the one alice got.
 	commitOf := func(m *sent) string {
-		i := strings.Index(m.Text, "White's hidden move 9: ")
+		i := strings.Index(m.Text, "5. White's hidden move:")
 		if i < 0 {
 			t.Fatalf("no commitment for move 9 in:\n%s", m.Text)
 		}
@@ -99,7 +99,7 @@ func TestSecretMovesRevealedAndVerified(t *testing.T) {
 	f.reply(bob, "resign")
 	for _, who := range []string{alice, bob} {
 		m := f.last(who)
-		f.mustContain(m, "Game over: White wins: Black resigned", "Sd1v-e3", "sSe3-f5", "Openings of the commitments", `"Sd1v-e3" key `)
+		f.mustContain(m, "Game over: White wins: Black resigned", "Sd1v-e3", "sSe3-f5", "Openings of the commitments", "5. Sd1v-e3 (White's secret move)", "key ")
 	}
 	pgn, res := exportGame(t, f, 1)
 	if res.Secret != 2 || res.Moves != 12 {
