@@ -1,10 +1,13 @@
 package game
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -235,5 +238,207 @@ func TestConditionalChess(t *testing.T) {
 	}
 	if err := f.st.Verify(t.Context()); err != nil {
 		t.Error(err)
+	}
+}
+
+// accepted returns the first move of s (in Moves order, after skip of them) that the
+// referee accepts and that does not end the game, with the state after it.
+func accepted(t *testing.T, s rules.State, skip int) (string, rules.State) {
+	t.Helper()
+	for _, m := range s.Moves() {
+		next, _, err := s.Apply(m)
+		if err != nil || next.Outcome().Over() {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		return s.Format(m), next
+	}
+	t.Fatalf("no move to play at ply %d", s.Ply())
+	return "", nil
+}
+
+// TestConditionalEveryVariant plays, in every variant without hidden information, a
+// chained line through by mail, drops a line the opponent's move does not match, and
+// refuses an illegal answer at registration with the variant's own reason and ruling.
+func TestConditionalEveryVariant(t *testing.T) {
+	for _, v := range variants.All() {
+		if v.Hidden() {
+			continue // Seachess: TestConditionalSeachess
+		}
+		for _, ruleset := range v.Rulesets() {
+			name := v.ID()
+			if len(v.Rulesets()) > 1 {
+				name += "/" + ruleset
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				conditionalVariant(t, v, ruleset)
+			})
+		}
+	}
+}
+
+func conditionalVariant(t *testing.T, v rules.Variant, ruleset string) {
+	f := newFixture(t, Config{})
+	f.send(alice, f.personal(alice), "new", "new "+v.ID()+" vs "+bob+" as white rules "+ruleset)
+	f.reply(bob, "accept")
+	players := [2]string{alice, bob}
+	s := loadGame(t, f, 1).state
+	owner := int(s.ToMove()) // the side to move first holds the lines
+	opp := 1 - owner
+	first, s1 := accepted(t, s, 0)
+	t1, s2 := accepted(t, s1, 0)
+	m1, s3 := accepted(t, s2, 0)
+	t2, s4 := accepted(t, s3, 0)
+	m2, s5 := accepted(t, s4, 0)
+	other, _ := accepted(t, s5, 1) // not the line's condition: drops it
+	cond, _ := accepted(t, s5, 0)
+	// An answer that cannot be played after t1: a move of the opponent's.
+	var bad string
+	var why string
+	for _, m := range s1.Moves() {
+		text := s1.Format(m)
+		if _, err := s2.Parse(text); err != nil {
+			var me *rules.MoveError
+			if errors.As(err, &me) {
+				bad, why = text, me.Player()
+				break
+			}
+		}
+	}
+	if bad == "" {
+		t.Fatal("found no illegal answer to try")
+	}
+	chain := "if " + t1 + " then " + m1 + " if " + t2 + " then " + m2
+	f.reply(players[owner], first, chain, "if "+t1+" then "+bad)
+	mo := f.last(players[owner])
+	f.mustContain(mo, "Conditional line registered: "+chain+".", why, `was not registered: your answer to `+t1+` cannot be played`)
+
+	f.reply(players[opp], t1)
+	f.mustContain(f.last(players[opp]), "answered at once with a conditional move.")
+	f.mustContain(f.last(players[owner]), "Your conditional move "+m1+" was played at once in answer to")
+	f.reply(players[opp], t2)
+	f.mustContain(f.last(players[owner]), "Your conditional move "+m2+" was played at once in answer to", "No conditional lines remain pending.")
+	if l := loadGame(t, f, 1); l.state.Ply() != 5 || int(l.state.ToMove()) != opp {
+		t.Fatalf("after the chain: ply %d, side %d to move", l.state.Ply(), l.state.ToMove())
+	}
+	f.reply(players[owner], "if "+cond+" then "+m2)
+	if strings.Contains(f.last(players[owner]).Text, "was not registered") {
+		// m2 need not be playable again: any accepted answer will do.
+		l := loadGame(t, f, 1)
+		mm, _ := l.state.Parse(cond)
+		after, _, _ := l.state.Apply(mm)
+		ans, _ := accepted(t, after, 0)
+		f.reply(players[owner], "if "+cond+" then "+ans)
+	}
+	f.mustContain(f.last(players[owner]), "Conditional line registered: if "+cond)
+	f.reply(players[opp], other)
+	f.mustContain(f.last(players[owner]), "None of your conditional lines answers", "they were dropped (1 lines)", "It is your move.")
+	if got := condLines(t, f, 1, owner); len(got) != 0 {
+		t.Errorf("lines left: %q", got)
+	}
+}
+
+// seachessConditional plays a Seachess game by mail in which Black answers a visible move
+// with a hidden conditional move (a mine), then, at ply 10, registers lines (none, or
+// those given) and White's submarine checks Black's commando ship from under water. It
+// returns the fixture and every mail White received.
+func seachessConditional(t *testing.T, lines ...string) (*fixture, []*sent) {
+	t.Helper()
+	f := newFixture(t, Config{})
+	f.send(alice, f.personal(alice), "new", "new seachess vs "+bob+" as white")
+	f.reply(bob, "accept")
+	f.reply(alice, "Sd1-e3")
+	// Black's conditions name what Black will see; the answer may be a hidden move.
+	f.reply(bob, "Bg11-g10", "if Se3g4 then Cc12-M", "if Se3-g4 then zz9", "if (h) then (h)")
+	mb := f.last(bob)
+	f.mustContain(mb, "Conditional line registered: if Se3g4 then Cc12-M.",
+		`The conditional line "if Se3-g4 then zz9" was not registered: "zz9": write a move like`, "(S11)",
+		`The conditional line "if (h) then (h)" was not registered: your own move must be written out`)
+	f.reply(alice, "Se3-g4")
+	ma := f.last(alice)
+	f.mustContain(ma, "Your move Se3-g4 was accepted.", "Black made a hidden move (S10.1)", "Black answered at once with a conditional move.",
+		"Black's hidden move 4: ", "It is your move.")
+	if strings.Contains(ma.Text, "Cc12") || strings.Contains(ma.HTML, "Cc12") {
+		t.Fatalf("white's receipt shows Black's hidden conditional move:\n%s", ma.Text)
+	}
+	f.mustContain(f.last(bob), "Your conditional move Cc12-M was played at once in answer to Se3-g4.", "Black's hidden move 4: ")
+	err := f.st.View(func(tx *store.Tx) error {
+		log, err := tx.Log(1)
+		if err != nil {
+			return err
+		}
+		r := log[len(log)-1]
+		if !r.Secret || r.Text != "Cc12-M" || r.Opening == nil || !store.VerifyCommitment(1, r.Ply, r.Side, r.Commitment, *r.Opening) {
+			t.Errorf("the conditional mine is not sealed and committed like a hidden move: %+v", r)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range []string{"Sg4-h6", "Bc11-c10", "Bc2-c3", "Bd11-d10", "Sh6v-g8"} {
+		f.reply([]string{alice, bob}[i%2], m)
+	}
+	f.reply(bob, append([]string{"Bc10-c9"}, lines...)...)
+	if got := condLines(t, f, 1, 1); len(got) != len(lines) {
+		t.Fatalf("black holds %q, registered %q:\n%s", got, lines, f.last(bob).Text)
+	}
+	f.reply(alice, "sSg8-h10") // check by a submarine (S5.8)
+	return f, f.inbox[alice]
+}
+
+func TestConditionalSeachess(t *testing.T) {
+	// A hidden move answered by "(h)": the referee, with full information, refuses the
+	// reply (the check stands, S8.3); it is dropped and Black is asked for a move.
+	f, _ := seachessConditional(t, "if (h) then Bd10-d9", "if Bc3-c4 then Bd10-d9 if Bc4-c5 then Kg12-g11")
+	mb := f.last(bob)
+	f.mustContain(mb, "you are in check by a submarine (S5.8)",
+		`Your conditional move Bd10-d9, answering (h)+, was not played: "Bd10-d9": the referee refuses it`, "(S8.3)",
+		"Your conditional lines were dropped; it is your move.", "It is your move.")
+	if got := condLines(t, f, 1, 1); len(got) != 0 {
+		t.Errorf("lines left after the refusal: %q", got)
+	}
+	f.reply(bob, "Kg12-g11")
+	f.mustContain(f.last(bob), "Your move Kg12-g11 was accepted.")
+
+	// A visible condition is compared with what Black sees; any hidden move does not match it.
+	f, _ = seachessConditional(t, "if Bc3-c4 then Bd10-d9")
+	f.mustContain(f.last(bob), "None of your conditional lines answers (h)+: they were dropped (1 lines).")
+}
+
+// TestConditionalNonInterference: White's mails are byte-identical (the random digests
+// of commitments and chain heads aside) whether Black holds no conditional lines, lines
+// that do not match, or a line whose reply the referee refuses.
+func TestConditionalNonInterference(t *testing.T) {
+	runs := [][]string{
+		nil,
+		{"if Bc3-c4 then Bd10-d9"},
+		{"if (h) then Bd10-d9", "if Bc3-c4 then Be11-e10 if Bc4-c5 then Kg12-g11"},
+		{"if (h) then Be11-e10"},
+	}
+	var base []*sent
+	for i, lines := range runs {
+		_, white := seachessConditional(t, lines...)
+		if i == 0 {
+			base = white
+			continue
+		}
+		if len(white) != len(base) {
+			t.Fatalf("run %d: white got %d mails, without lines %d", i, len(white), len(base))
+		}
+		for j := range white {
+			// Every header and both parts, decoded (quoted-printable folds the digests).
+			flat := func(m *sent) string {
+				return digests.ReplaceAllString(strings.Join([]string{m.To, m.Subject, m.ReplyTo, m.MessageID, m.InReplyTo, m.References, m.Text, m.HTML}, "\n"), "DIGEST")
+			}
+			x, y := flat(base[j]), flat(white[j])
+			if x != y {
+				t.Errorf("run %d: white's mail %d depends on Black's conditional lines %q:\n%s\n--- without\n%s", i, j, lines, y, x)
+			}
+		}
 	}
 }
