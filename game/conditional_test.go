@@ -181,11 +181,11 @@ func TestConditionalChess(t *testing.T) {
 		t.Errorf("bob's move caused %d mails, want 2 (one to each player)", res.Mails)
 	}
 	mb := f.last(bob)
-	f.mustContain(mb, "Your move e5 was accepted.", "White played Nf3.", "White answered at once with a conditional move.", "It is your move.")
+	f.mustContain(mb, "Your move e5 was accepted.", "White played 2. Nf3.", "White answered at once with a conditional move.", "It is your move.")
 	if !strings.Contains(mb.Text, "Nf3") || !strings.Contains(mb.Text, "N") {
 		t.Errorf("bob's receipt lacks the reply:\n%s", mb.Text)
 	}
-	f.mustContain(f.last(alice), "Black played e5.", "Your conditional move Nf3 was played at once in answer to e5.",
+	f.mustContain(f.last(alice), "Black played 1... e5.", "Your conditional move Nf3 was played at once in answer to e5.",
 		"1. if Nc6 then Bb5", "Waiting for Black's move.")
 	g = loadGame(t, f, 1)
 	if g.state.Ply() != 3 || int(g.state.ToMove()) != 1 {
@@ -361,11 +361,11 @@ func seachessConditional(t *testing.T, lines ...string) (*fixture, []*sent) {
 	f.reply(alice, "Se3-g4")
 	ma := f.last(alice)
 	f.mustContain(ma, "Your move Se3-g4 was accepted.", "Black made a hidden move (S10.1)", "Black answered at once with a conditional move.",
-		"Black's hidden move 4: ", "It is your move.")
+		"2... Black's hidden move:", "It is your move.")
 	if strings.Contains(ma.Text, "Cc12") || strings.Contains(ma.HTML, "Cc12") {
 		t.Fatalf("white's receipt shows Black's hidden conditional move:\n%s", ma.Text)
 	}
-	f.mustContain(f.last(bob), "Your conditional move Cc12-M was played at once in answer to Se3-g4.", "Black's hidden move 4: ")
+	f.mustContain(f.last(bob), "Your conditional move Cc12-M was played at once in answer to Se3-g4.", "2... Black's hidden move:")
 	err := f.st.View(func(tx *store.Tx) error {
 		log, err := tx.Log(1)
 		if err != nil {
