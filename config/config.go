@@ -6,6 +6,8 @@
 package config
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -68,17 +70,21 @@ type IMAP struct {
 	PollInterval    Duration `toml:"poll_interval"`    // when the server has no IDLE
 	IdleRefresh     Duration `toml:"idle_refresh"`     // re-issue IDLE this often
 	Timeout         Duration `toml:"timeout"`          // longest silence while the server owes an answer
+	TLSCAFile       string   `toml:"tls_ca_file"`      // PEM certificates trusted besides the system's
+	TLSServerName   string   `toml:"tls_server_name"`  // the name the certificate must hold; default host
 }
 
 // SMTP is the submission server outgoing mail goes through.
 type SMTP struct {
-	Host     string   `toml:"host"` // empty: use the embedded hub
-	Port     int      `toml:"port"`
-	Security string   `toml:"security"` // "tls", "starttls" or "plain" (loopback only)
-	Username string   `toml:"username"`
-	Password Secret   `toml:"password"`
-	HELO     string   `toml:"helo"`
-	Timeout  Duration `toml:"timeout"` // longest wait for any step of a submission
+	Host          string   `toml:"host"` // empty: use the embedded hub
+	Port          int      `toml:"port"`
+	Security      string   `toml:"security"` // "tls", "starttls" or "plain" (loopback only)
+	Username      string   `toml:"username"`
+	Password      Secret   `toml:"password"`
+	HELO          string   `toml:"helo"`
+	Timeout       Duration `toml:"timeout"`         // longest wait for any step of a submission
+	TLSCAFile     string   `toml:"tls_ca_file"`     // PEM certificates trusted besides the system's
+	TLSServerName string   `toml:"tls_server_name"` // the name the certificate must hold; default host
 }
 
 // Maildir is an optional second source of incoming mail.
@@ -154,6 +160,39 @@ func Load(path string) (Config, error) {
 		return c, fmt.Errorf("config: %s: %w", path, err)
 	}
 	return c, c.Validate()
+}
+
+// LoadDeliver reads a configuration file for `bottlepost deliver`: the
+// whole file is checked for unknown keys, but only what deliver uses is
+// validated and read — [service] address, [maildir] path and
+// [limits] max_message_bytes. No password file is read and no [hub] or
+// [imap] setting is required, so the serve configuration, or a small
+// one of its own, works for an MTA pipe running as another user.
+func LoadDeliver(path string) (Config, error) {
+	c := Defaults()
+	if path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return c, fmt.Errorf("config: %w", err)
+		}
+		if err := decode(data, &c); err != nil {
+			return c, fmt.Errorf("config: %s: %w", path, err)
+		}
+	}
+	var errs []string
+	if a, err := mail.ParseAddress(c.Service.Address); err != nil || a.Address != c.Service.Address || strings.Contains(c.Service.Address, "+") {
+		errs = append(errs, fmt.Sprintf("service.address %q must be a plain address without '+'", c.Service.Address))
+	}
+	if c.Maildir.Path == "" {
+		errs = append(errs, "maildir.path must be set: serve reads the messages deliver stores there")
+	}
+	if c.Limits.MaxMessageBytes < 1024 {
+		errs = append(errs, fmt.Sprintf("limits.max_message_bytes %d: want at least 1024", c.Limits.MaxMessageBytes))
+	}
+	if len(errs) > 0 {
+		return c, errors.New("config: " + strings.Join(errs, "; "))
+	}
+	return c, nil
 }
 
 func decode(data []byte, c *Config) error {
@@ -241,6 +280,14 @@ func (c *Config) Validate() error {
 		if err := c.SMTP.Password.resolve("smtp.password"); err != nil {
 			bad("%v", err)
 		}
+		for name, path := range map[string]string{"imap.tls_ca_file": c.IMAP.TLSCAFile, "smtp.tls_ca_file": c.SMTP.TLSCAFile} {
+			if path == "" {
+				continue
+			}
+			if _, err := ClientTLS(path, ""); err != nil {
+				bad("%s: %v", name, err)
+			}
+		}
 	}
 	for name, d := range map[string]Duration{"imap.timeout": c.IMAP.Timeout, "smtp.timeout": c.SMTP.Timeout} {
 		if d < Duration(time.Second) || d > Duration(time.Hour) {
@@ -324,6 +371,30 @@ func loopback(hostport string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// ClientTLS is the TLS configuration of a connection to a mail server:
+// the system's roots plus the certificates of the PEM file caFile (if
+// any: a private CA, or a self-signed server certificate itself), and the
+// name the server's certificate must hold (if any; else the host dialled).
+func ClientTLS(caFile, serverName string) (*tls.Config, error) {
+	cfg := &tls.Config{ServerName: serverName}
+	if caFile == "" {
+		return cfg, nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%s holds no PEM certificate (-----BEGIN CERTIFICATE-----)", caFile)
+	}
+	cfg.RootCAs = pool
+	return cfg, nil
 }
 
 // ParseLevel reads a log level name.

@@ -147,6 +147,13 @@ func (d *Daemon) Start() error {
 		s := d.cfg.SMTP
 		smtpCfg = mailer.SMTPConfig{Addr: fmt.Sprintf("%s:%d", s.Host, s.Port), Security: s.Security,
 			Username: s.Username, Password: s.Password.Value, HELO: s.HELO}
+		var err error
+		if d.imapCfg.TLSConfig, err = config.ClientTLS(c.TLSCAFile, c.TLSServerName); err != nil {
+			return fmt.Errorf("daemon: imap.tls_ca_file: %w", err)
+		}
+		if smtpCfg.TLSConfig, err = config.ClientTLS(s.TLSCAFile, s.TLSServerName); err != nil {
+			return fmt.Errorf("daemon: smtp.tls_ca_file: %w", err)
+		}
 	}
 	d.imapCfg.Mailbox = d.cfg.IMAP.Mailbox
 	d.imapCfg.PollInterval = time.Duration(d.cfg.IMAP.PollInterval)

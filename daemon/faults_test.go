@@ -923,14 +923,14 @@ func TestFaultMailServers(t *testing.T) {
 			on:        func(r *rig) { r.smtp.setMode(refuse); r.smtp.cut() },
 			off:       func(r *rig) { r.smtp.setMode(pass) },
 			holdsSMTP: true,
-			logWant:   []string{`outgoing mail not accepted; will retry.* attempt=2 .*err=.*(EOF|connection reset|refused)`},
+			logWant:   []string{`smtp server unreachable; outgoing mail waits.*err=.*(EOF|connection reset|refused).* probe_in=2s`},
 		},
 		{
 			name:      "smtp stops answering",
 			on:        func(r *rig) { r.smtp.setMode(blackhole); r.smtp.stall() },
 			off:       func(r *rig) { r.smtp.setMode(pass); r.smtp.cut() },
 			holdsSMTP: true,
-			logWant:   []string{`outgoing mail not accepted; will retry.* attempt=2 .*(did not answer within|i/o timeout)`},
+			logWant:   []string{`smtp server unreachable; outgoing mail waits.*(did not answer within|i/o timeout).* probe_in=2s`},
 		},
 		{
 			name:  "smtp answers slowly",

@@ -348,6 +348,9 @@ func TestIMAPSourceLoginFailure(t *testing.T) {
 	if rec.total() != 0 {
 		t.Errorf("handled %q without logging in", rec.order)
 	}
+	if !strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "check imap.username and imap.password") {
+		t.Errorf("the refused login was not logged as an error naming the settings:\n%s", logs)
+	}
 	wantBox(t, h.IMAPAddr(), "INBOX", false, "never")
 }
 
@@ -611,4 +614,30 @@ func TestIMAPSourceLinkBreaksInsideABody(t *testing.T) {
 	}
 	px.cut()
 	eventually(t, 5*time.Second, "the source's goroutines gone", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// After an outage the backoff has grown to MaxBackoff; once a session has
+// logged in and selected the mailbox it starts over, so the next drop (a
+// server reloaded, say) is mended within MinBackoff, not MaxBackoff.
+func TestIMAPSourceBackoffResetsAfterASession(t *testing.T) {
+	h := startTestHub(t, nil)
+	px := startProxy(t, h.IMAPAddr(), nil)
+	px.refuse(true)
+	src, logs := hubSource(t, px.addr(), func(c *IMAPConfig) {
+		c.MinBackoff, c.MaxBackoff = 20*time.Millisecond, 2*time.Second
+	})
+	rec := newRecorder()
+	runSource(t, src, rec.handle)
+	time.Sleep(1500 * time.Millisecond) // 20, 40, … 640 ms: the next wait is over a second
+	px.refuse(false)
+	eventually(t, 5*time.Second, "connected after the outage", func() bool { return strings.Contains(logs.String(), "imap connected") })
+	n := px.connections()
+	px.cut()
+	start := time.Now()
+	eventually(t, 5*time.Second, "reconnected", func() bool { return px.connections() > n })
+	if took := time.Since(start); took > 500*time.Millisecond {
+		t.Errorf("reconnected %v after the drop; want about MinBackoff (20ms), the backoff reset by the session", took)
+	}
+	deliverHub(t, h, "after the reset", 0)
+	eventually(t, 5*time.Second, "mail handled", func() bool { return rec.count("after the reset") == 1 })
 }

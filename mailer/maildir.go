@@ -91,10 +91,27 @@ func (m *MaildirSource) Pass(handle Handler) (int, error) {
 	return n, nil
 }
 
-// MakeMaildir creates the tmp, new and cur folders of a Maildir.
+// MakeMaildir creates the tmp, new and cur folders of a Maildir. A Maildir
+// made here is private (0700); the folders of one that exists take its
+// mode, so a Maildir shared with an MTA's pipe user through a group
+// (mode 2770, see docs/deploy.md) stays shared.
 func MakeMaildir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("mailer: maildir: %w", err)
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("mailer: maildir: %w", err)
+	}
 	for _, sub := range []string{"tmp", "new", "cur"} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o700); err != nil {
+		p := filepath.Join(dir, sub)
+		if _, err := os.Stat(p); err == nil {
+			continue
+		}
+		if err := os.Mkdir(p, 0o700); err != nil && !os.IsExist(err) {
+			return fmt.Errorf("mailer: maildir: %w", err)
+		}
+		if err := os.Chmod(p, st.Mode()&(os.ModePerm|os.ModeSetgid)); err != nil {
 			return fmt.Errorf("mailer: maildir: %w", err)
 		}
 	}
@@ -103,7 +120,9 @@ func MakeMaildir(dir string) error {
 
 // DeliverMaildir stores a message in a Maildir the way an MTA does: written
 // and synced in tmp/, then renamed into new/, so a reader never sees half a
-// message. It returns the file's name.
+// message. It returns the file's name. The file is private to its writer
+// (0600), or readable by the group (0640) when new/ is group-writable: a
+// Maildir shared between serve and an MTA's pipe user.
 func DeliverMaildir(dir string, msg []byte) (string, error) {
 	if err := MakeMaildir(dir); err != nil {
 		return "", err
@@ -117,6 +136,13 @@ func DeliverMaildir(dir string, msg []byte) (string, error) {
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return "", fmt.Errorf("mailer: maildir: %w", err)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "new")); err == nil && st.Mode().Perm()&0o020 != 0 {
+		if err := f.Chmod(0o640); err != nil {
+			f.Close()
+			os.Remove(tmp)
+			return "", fmt.Errorf("mailer: maildir: %w", err)
+		}
 	}
 	if _, err := f.Write(msg); err != nil {
 		f.Close()

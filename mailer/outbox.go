@@ -2,6 +2,7 @@ package mailer
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -106,6 +107,23 @@ func (s *Sender) Dial() (*Conn, error) {
 	return &Conn{c: c}, nil
 }
 
+// Reachable reports whether the server accepts a TCP connection: the
+// cheap probe the Outbox makes while mail waits for a server that is down
+// (nothing is said to the server; the connection is closed at once).
+func (s *Sender) Reachable() bool {
+	conn, err := net.DialTimeout("tcp", s.cfg.Addr, min(s.cfg.Timeout, 5*time.Second))
+	if err != nil {
+		return false
+	}
+	conn.Close()
+	return true
+}
+
+// Server is what Explain needs to know of the Sender's server.
+func (s *Sender) Server() Server {
+	return Server{Section: "smtp", Addr: s.cfg.Addr, Security: s.cfg.Security}
+}
+
 // Send submits one message; the server accepted it when err is nil. A
 // refusal by the server is an *smtp.SMTPError in the chain; any other error
 // means the connection is broken.
@@ -131,8 +149,12 @@ func (c *Conn) Close() error {
 }
 
 // Outbox drains the store's outbox through a Sender. A mail leaves the
-// outbox only once the server accepted it; failures are retried with
-// doubling waits, and after MaxAttempts kept (marked given up) and logged.
+// outbox only once the server accepted it; a mail the server refuses is
+// retried with doubling waits, and after MaxAttempts kept (marked given up)
+// and logged. A server that cannot be reached, or refuses the session
+// itself (a wrong password, a certificate), is no verdict on the mails:
+// they stay due and untouched, Drain returns an *Unreachable, and Run
+// probes the server until it answers (see Run).
 type Outbox struct {
 	St          *store.Store
 	Sender      *Sender
@@ -143,6 +165,11 @@ type Outbox struct {
 	Ceiling     time.Duration // longest retry wait
 	// Connections is how many SMTP sessions send at once (default 1).
 	Connections int
+	// Probe bounds Run's waits while the server is unreachable: the first
+	// probe after ProbeMin (default 1 s), doubling up to ProbeMax (10 s); a
+	// server that refuses the session (a permanent problem) is tried again
+	// at most every ProbePermanent (5 min).
+	ProbeMin, ProbeMax, ProbePermanent time.Duration
 	// Delivered, if set, is told of every accepted mail (tests, metrics);
 	// with several Connections it is called from several goroutines.
 	Delivered func(m store.Mail)
@@ -203,15 +230,9 @@ func (o *Outbox) Drain() (int, error) {
 func (o *Outbox) send(batch []store.Mail) (sent int, err error) {
 	conn, err := o.Sender.Dial()
 	if err != nil {
-		// The server is unreachable: every mail of the batch waits for a retry.
-		// This is no verdict on the mails (an outage, a wrong password): they
-		// are retried at most every Ceiling and never given up for it.
-		for _, m := range batch {
-			if ferr := o.fail(m, err, false); ferr != nil {
-				return sent, ferr
-			}
-		}
-		return sent, err
+		// The server is unreachable or refuses the session: the mails wait,
+		// untouched (neither an attempt nor a later next try); Run probes.
+		return sent, &Unreachable{Err: err}
 	}
 	// Accepted mails are marked sent in the background while the session
 	// goes on: one commit at a time, each for the mails accepted while the
@@ -347,14 +368,67 @@ func (o *Outbox) fail(m store.Mail, err error, mayGiveUp bool) error {
 	return o.St.Update(func(tx *store.Tx) error { return tx.MarkFailed(m.ID, reason, o.Now().Add(wait)) })
 }
 
+// Unreachable is Drain's error when no session could be opened: the
+// server is down, or refuses the session (see Server.Explain). No mail was
+// touched.
+type Unreachable struct{ Err error }
+
+func (u *Unreachable) Error() string { return u.Err.Error() }
+func (u *Unreachable) Unwrap() error { return u.Err }
+
 // Run drains the outbox whenever wake fires, and every interval, until ctx
 // ends; a last drain runs on the way out so nothing queued waits needlessly.
+//
+// When the server cannot be reached, queued mail waits and Run probes it
+// with a bare TCP connection (Sender.Reachable) after ProbeMin, doubling to
+// ProbeMax, ignoring wakes meanwhile: the queue goes out within seconds of
+// the server's return without hammering a server that is down. A server
+// that answers but refuses the session is logged as an error saying which
+// setting fixes it, and tried again with waits doubling to ProbePermanent.
 func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	probeMin, probeMax, probePermanent := cmp.Or(o.ProbeMin, time.Second), cmp.Or(o.ProbeMax, 10*time.Second), cmp.Or(o.ProbePermanent, 5*time.Minute)
+	var retry time.Duration // the wait before the next try while the server is unreachable
+	permanent := false
 	for {
-		if _, err := o.Drain(); err != nil && ctx.Err() == nil {
-			o.Log.Warn("outbox", "err", err)
+		if retry == 0 || permanent || o.Sender.Reachable() {
+			_, err := o.Drain()
+			var down *Unreachable
+			switch {
+			case ctx.Err() != nil:
+			case errors.As(err, &down):
+				p := o.Sender.Server().Explain(down.Err)
+				permanent = p.Permanent
+				ceiling := probeMax
+				if permanent {
+					ceiling = probePermanent
+				}
+				retry = min(max(2*retry, probeMin), ceiling)
+				if permanent {
+					o.Log.Error(p.Advice, "err", down.Err, "retry_in", retry)
+				} else {
+					o.Log.Warn("smtp server unreachable; outgoing mail waits", "err", down.Err, "probe_in", retry)
+				}
+			default:
+				if retry > 0 {
+					o.Log.Info("smtp server reachable again; outgoing mail sent")
+				}
+				retry, permanent = 0, false
+				if err != nil {
+					o.Log.Warn("outbox", "err", err)
+				}
+			}
+		} else {
+			retry = min(2*retry, probeMax)
+		}
+		if retry > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(retry):
+			}
+			continue
 		}
 		select {
 		case <-ctx.Done():

@@ -345,8 +345,9 @@ func TestOutboxGivesUp(t *testing.T) {
 	}
 }
 
-// The server is unreachable: every due mail stays, each attempt counted
-// with the reason; when it is back, they all leave.
+// The server is unreachable: every due mail stays, untouched (an outage
+// is no verdict on the mails), Drain says why with an *Unreachable; when
+// it is back, they all leave.
 func TestOutboxServerUnreachable(t *testing.T) {
 	f := newOutboxFixture(t, SMTPConfig{Addr: closedPort(t)})
 	var ids []uint64
@@ -354,11 +355,12 @@ func TestOutboxServerUnreachable(t *testing.T) {
 		ids = append(ids, f.enqueue(t, fmt.Sprintf("waiting %d", i)))
 	}
 	n, err := f.drain(t)
-	if n != 0 || err == nil || !strings.Contains(err.Error(), "mailer: smtp: connect to") {
-		t.Fatalf("drain = %d, %v; want 0 and a connection error", n, err)
+	var down *Unreachable
+	if n != 0 || !errors.As(err, &down) || !strings.Contains(err.Error(), "mailer: smtp: connect to") {
+		t.Fatalf("drain = %d, %v; want 0 and an *Unreachable connection error", n, err)
 	}
 	for _, id := range ids {
-		f.want(t, id, 1, f.t0.Add(time.Minute), "connection refused")
+		f.want(t, id, 0, time.Time{}, "")
 	}
 	// However long the outage, an unreachable server is no verdict on the
 	// mails: they are never given up for it.
@@ -463,7 +465,7 @@ func TestOutboxAuth(t *testing.T) {
 		drainErr         string // "" for none
 		mailErr          string
 	}{
-		{"wrong password", "games@example.org", "wrong", "mailer: smtp: auth as games@example.org: SMTP error 535", "535"},
+		{"wrong password", "games@example.org", "wrong", "mailer: smtp: auth as games@example.org: SMTP error 535", ""},
 		{"no credentials", "", "", "", "530"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -473,7 +475,14 @@ func TestOutboxAuth(t *testing.T) {
 			if n != 0 || (tc.drainErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.drainErr)) {
 				t.Fatalf("drain = %d, %v; want 0 and error %q", n, err, tc.drainErr)
 			}
-			f.want(t, id, 1, f.t0.Add(time.Minute), tc.mailErr)
+			if tc.drainErr != "" {
+				f.want(t, id, 0, time.Time{}, "") // the session was refused: the mail waits untouched
+				if p := f.o.Sender.Server().Explain(err); !p.Permanent || !strings.Contains(p.Advice, "smtp.password") {
+					t.Errorf("explained as %+v, want a permanent problem naming smtp.password", p)
+				}
+			} else {
+				f.want(t, id, 1, f.t0.Add(time.Minute), tc.mailErr)
+			}
 		})
 	}
 	t.Run("right password", func(t *testing.T) {
@@ -540,7 +549,11 @@ func TestOutboxSlowServer(t *testing.T) {
 			if took > 10*timeout {
 				t.Errorf("drain took %v with a %v timeout", took, timeout)
 			}
-			f.want(t, id, 1, f.t0.Add(time.Minute), "")
+			if tc.name == "slow end of data" {
+				f.want(t, id, 1, f.t0.Add(time.Minute), "i/o timeout") // tried: the attempt counts
+			} else {
+				f.want(t, id, 0, time.Time{}, "") // no session: the mail waits untouched
+			}
 		})
 	}
 }
@@ -624,5 +637,73 @@ func TestOutboxSeveralConnections(t *testing.T) {
 	defer f.mu.Unlock()
 	if len(f.delivered) != 300 {
 		t.Errorf("Delivered told of %d", len(f.delivered))
+	}
+}
+
+// The SMTP server is down while replies wait: Run probes it with growing
+// pauses up to ProbeMax (a handful of connections, not one per wake-up),
+// and the mail goes out within ProbeMax of the server's return, not after
+// a doubling per-mail wait.
+func TestOutboxRunProbesUntilTheServerReturns(t *testing.T) {
+	sc := startScriptSMTP(t, &scriptSMTP{})
+	px := startProxy(t, sc.addr, nil)
+	px.refuse(true) // connections are accepted and closed at once: the server is down
+	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr()})
+	f.o.Now = time.Now
+	f.o.ProbeMin, f.o.ProbeMax = 20*time.Millisecond, 200*time.Millisecond
+	f.enqueue(t, "waits for the server")
+	ctx, cancel := context.WithCancel(context.Background())
+	wake := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() { defer close(done); f.o.Run(ctx, wake, time.Hour) }()
+	defer func() { cancel(); <-done }()
+	for range 20 { // replies queued meanwhile must not each cause a connection
+		time.Sleep(50 * time.Millisecond)
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	if n := px.tries(); n < 3 || n > 15 {
+		t.Errorf("%d connections in 1 s of outage, want a few probes (3 to 15)", n)
+	}
+	if !strings.Contains(f.logs.String(), "smtp server unreachable; outgoing mail waits") {
+		t.Errorf("the outage was not logged:\n%s", f.logs)
+	}
+	if m := f.all(t); len(m) != 1 {
+		t.Fatalf("%d mails in the outbox, want the one waiting", len(m))
+	}
+	back := time.Now()
+	px.refuse(false)
+	eventually(t, 5*time.Second, "mail sent after the server's return", func() bool { return len(f.all(t)) == 0 })
+	if took := time.Since(back); took > time.Second {
+		t.Errorf("mail went out %v after the server came back; want within ProbeMax (200ms) and a send", took)
+	}
+	if _, acc := sc.stats(); strings.Join(acc, "|") != "waits for the server" {
+		t.Errorf("server accepted %q", acc)
+	}
+}
+
+// A server that refuses the session (a wrong password) is a permanent
+// problem: logged as an error naming the setting, and not retried at the
+// probe's pace.
+func TestOutboxRunWrongPasswordIsAnError(t *testing.T) {
+	sc := startScriptSMTP(t, &scriptSMTP{user: "games@example.org", pass: testPass})
+	px := startProxy(t, sc.addr, nil)
+	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr(), Username: "games@example.org", Password: "wrong"})
+	f.o.Now = time.Now
+	f.o.ProbeMin, f.o.ProbeMax, f.o.ProbePermanent = 10*time.Millisecond, 20*time.Millisecond, 300*time.Millisecond
+	f.enqueue(t, "never sent")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); f.o.Run(ctx, nil, time.Hour) }()
+	time.Sleep(700 * time.Millisecond)
+	cancel()
+	<-done
+	if n := px.connections(); n < 2 || n > 8 {
+		t.Errorf("%d sessions in 700 ms, want the doubling waits up to 300 ms (10, 20, 40 … ms: 2 to 8, not one per 20 ms)", n)
+	}
+	if !strings.Contains(f.logs.String(), "level=ERROR") || !strings.Contains(f.logs.String(), "check smtp.username and smtp.password") {
+		t.Errorf("the refused password was not logged as an error naming the settings:\n%s", f.logs)
 	}
 }

@@ -109,6 +109,7 @@ type proxy struct {
 	mu       sync.Mutex
 	pairs    map[*proxyPair]bool
 	accepted int
+	tried    int // connections accepted, refused ones included
 	refusing bool
 	cutAt    []byte // cut the link once the server has sent this, right after it
 	wg       sync.WaitGroup
@@ -144,6 +145,7 @@ func (p *proxy) serve() {
 		}
 		p.mu.Lock()
 		refusing := p.refusing
+		p.tried++
 		p.mu.Unlock()
 		if refusing {
 			c.Close()
@@ -254,6 +256,13 @@ func (p *proxy) connections() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.accepted
+}
+
+// tries is how many connections reached the proxy, refused ones included.
+func (p *proxy) tries() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tried
 }
 
 func (p *proxy) close() {

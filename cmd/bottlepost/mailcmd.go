@@ -41,13 +41,11 @@ func runDeliver(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
 		return 2
 	}
-	cfg, err := config.Load(*path)
+	// Only [service], [maildir] and [limits] are read: no password file,
+	// so an unprivileged pipe user can run it (see docs/deploy.md).
+	cfg, err := config.LoadDeliver(*path)
 	if err != nil {
-		fmt.Fprintln(stderr, "bottlepost:", err)
-		return exTempFail
-	}
-	if cfg.Maildir.Path == "" {
-		fmt.Fprintln(stderr, "bottlepost: deliver: set [maildir] path in the configuration: serve reads the messages deliver stores there")
+		fmt.Fprintln(stderr, "bottlepost: deliver:", err)
 		return exTempFail
 	}
 	raw, err := io.ReadAll(io.LimitReader(stdin, cfg.Limits.MaxMessageBytes+1))

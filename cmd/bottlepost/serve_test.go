@@ -135,7 +135,7 @@ func TestDeliverWritesIntoTheMaildir(t *testing.T) {
 		t.Errorf("oversized: exit %d %q", code, stderr)
 	}
 	stdin = strings.NewReader(msg)
-	if code, _, stderr := runCLI("deliver"); code != exTempFail || !strings.Contains(stderr, "set [maildir] path") {
+	if code, _, stderr := runCLI("deliver"); code != exTempFail || !strings.Contains(stderr, "maildir.path must be set") {
 		t.Errorf("no maildir: exit %d %q", code, stderr)
 	}
 }
