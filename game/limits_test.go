@@ -32,9 +32,9 @@ func since(f *fixture, addr string, from int) string {
 // mustSay fails unless the mails addr received from the from-th on say each part.
 func mustSay(t *testing.T, f *fixture, addr string, from int, parts ...string) {
 	t.Helper()
-	text := since(f, addr, from)
+	text := flat(since(f, addr, from))
 	for _, p := range parts {
-		if !strings.Contains(text, p) {
+		if !strings.Contains(text, flat(p)) {
 			t.Errorf("the mails to %s lack %q:\n%s", addr, p, text)
 		}
 	}
