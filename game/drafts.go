@@ -230,7 +230,8 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 	return nil
 }
 
-// compose executes a draft's text and HTML templates and writes the mail.
+// compose executes a draft's text and HTML templates and writes the mail
+// (mailfmt.Outgoing).
 func (h *handling) compose(d *draft, md mailData, refs []string) ([]byte, error) {
 	var txt, html strings.Builder
 	if err := templates.Text.ExecuteTemplate(&txt, d.kind+".txt", md); err != nil {
@@ -249,9 +250,9 @@ func (h *handling) compose(d *draft, md mailData, refs []string) ([]byte, error)
 	} else if len(refs) > 0 {
 		inReply = refs[0]
 	}
-	o := &Outgoing{To: d.to, Subject: md.Subject, ReplyTo: d.replyTo, MessageID: id, InReplyTo: inReply,
-		References: refs, Text: wrapText(txt.String()), HTML: html.String()}
-	return o.Bytes(h.s.from, h.now), nil
+	o := &mailfmt.Outgoing{From: h.s.from, To: d.to, Subject: md.Subject, ReplyTo: d.replyTo, MessageID: id, InReplyTo: inReply,
+		References: refs, Date: h.now, Text: wrapText(txt.String()), HTML: html.String()}
+	return o.Bytes()
 }
 
 // fillRecord puts the record lines the recipient may read into the mail:

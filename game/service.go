@@ -14,7 +14,7 @@
 // games.go (games, the open-challenge list), referee.go (audit, adjudicate),
 // digests.go. Time-driven work: deadlines.go (Tick, reminders, timeouts),
 // outages.go (heartbeat, recovery), migrate.go (older versions' data).
-// Mails: drafts.go (collecting and rendering), compose.go (writing).
+// Mails: drafts.go (collecting, rendering, composing with mailfmt).
 package game
 
 import (

@@ -1,0 +1,184 @@
+package mailfmt
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-message"
+	"github.com/emersion/go-message/mail"
+)
+
+// Outgoing is a mail the service sends, before it is written out: the
+// envelope-level fields, a text part, an optional HTML alternative and any
+// number of attachments.
+type Outgoing struct {
+	From      mail.Address // the service's address, with its display name
+	To        string       // the recipient's address
+	Subject   string
+	ReplyTo   string // games+TOKEN@domain, so that replying just works; shown with From's name
+	MessageID string // without angle brackets
+	InReplyTo string // without angle brackets; "" for none
+	// References lists the thread's ancestors, oldest first, without brackets.
+	References []string
+	Date       time.Time
+	Text       string // the text/plain part
+	HTML       string // the text/html alternative; "" for none
+	// Attachments follow the text in a multipart/mixed message.
+	Attachments []Attachment
+}
+
+// Attachment is a file carried by an Outgoing mail.
+type Attachment struct {
+	Filename    string // the name offered for saving, e.g. "bp-42.pgn"
+	ContentType string // e.g. "application/vnd.chess-pgn"; parameters allowed
+	Data        []byte // sent base64-encoded
+}
+
+// Bytes writes the mail as an RFC 5322 message with go-message's writer:
+// header fields folded, non-ASCII text in encoded words short enough for
+// every line to stay under 78 characters (encodeText); the text (and
+// HTML) as a multipart/alternative of quoted-printable UTF-8 parts, wrapped
+// in a multipart/mixed with the attachments when there are any. The service
+// marks every mail Auto-Submitted: auto-replied (RFC 3834), so that other
+// robots do not answer it.
+//
+// The output depends only on o: the MIME boundaries are derived from the
+// Message-ID (go-message's mail.CreateWriter would pick random ones), so a
+// mail composed twice is the same bytes, which golden files and the
+// non-interference tests rely on.
+func (o *Outgoing) Bytes() ([]byte, error) {
+	if o.MessageID == "" {
+		return nil, errors.New("mailfmt: compose: no Message-ID")
+	}
+	if o.To == "" {
+		return nil, errors.New("mailfmt: compose: no recipient")
+	}
+	var h mail.Header
+	// go-message writes header fields in the reverse order of their
+	// addition: the last added comes first.
+	boundary := o.boundary("a")
+	if len(o.Attachments) > 0 {
+		h.SetContentType("multipart/mixed", map[string]string{"boundary": o.boundary("m")})
+	} else {
+		h.SetContentType("multipart/alternative", map[string]string{"boundary": boundary})
+	}
+	h.Set("MIME-Version", "1.0")
+	h.Set("X-Auto-Response-Suppress", "All")
+	h.Set("Auto-Submitted", "auto-replied")
+	if len(o.References) > 0 {
+		h.SetMsgIDList("References", o.References)
+	}
+	if o.InReplyTo != "" {
+		h.SetMsgIDList("In-Reply-To", []string{o.InReplyTo})
+	}
+	h.SetMessageID(o.MessageID)
+	h.SetDate(o.Date)
+	h.Set("Subject", encodeText(o.Subject))
+	if o.ReplyTo != "" {
+		h.Set("Reply-To", formatAddress(mail.Address{Name: o.From.Name, Address: o.ReplyTo}))
+	}
+	h.Set("To", formatAddress(mail.Address{Address: o.To}))
+	h.Set("From", formatAddress(o.From))
+
+	var b bytes.Buffer
+	w, err := message.CreateWriter(&b, h.Header)
+	if err != nil {
+		return nil, fmt.Errorf("mailfmt: compose: %w", err)
+	}
+	alt := w
+	if len(o.Attachments) > 0 {
+		var ah message.Header
+		ah.SetContentType("multipart/alternative", map[string]string{"boundary": boundary})
+		if alt, err = w.CreatePart(ah); err != nil {
+			return nil, fmt.Errorf("mailfmt: compose: %w", err)
+		}
+	}
+	if err := textPart(alt, "text/plain", o.Text); err != nil {
+		return nil, err
+	}
+	if o.HTML != "" {
+		if err := textPart(alt, "text/html", o.HTML); err != nil {
+			return nil, err
+		}
+	}
+	if len(o.Attachments) > 0 {
+		if err := alt.Close(); err != nil {
+			return nil, fmt.Errorf("mailfmt: compose: %w", err)
+		}
+		for _, a := range o.Attachments {
+			if err := attachment(w, a); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("mailfmt: compose: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// boundary is a MIME boundary of the mail, different for each kind of
+// multipart in it and never found in quoted-printable or base64 text (it
+// holds "=_", which neither encoding produces).
+func (o *Outgoing) boundary(kind string) string {
+	sum := sha256.Sum256([]byte(o.MessageID))
+	return "bp-" + kind + "=_" + hex.EncodeToString(sum[:12])
+}
+
+// textPart writes one inline UTF-8 part, quoted-printable, with CRLF line ends.
+func textPart(w *message.Writer, ctype, body string) error {
+	var h mail.InlineHeader
+	h.Set("Content-Transfer-Encoding", "quoted-printable")
+	h.SetContentType(ctype, map[string]string{"charset": "utf-8"})
+	pw, err := w.CreatePart(h.Header)
+	if err != nil {
+		return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
+	}
+	body = strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\n", "\r\n")
+	if _, err := pw.Write([]byte(body)); err != nil {
+		return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
+	}
+	if err := pw.Close(); err != nil {
+		return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
+	}
+	return nil
+}
+
+// attachment writes one attachment part, base64.
+func attachment(w *message.Writer, a Attachment) error {
+	if a.Filename == "" {
+		return errors.New("mailfmt: compose: attachment without a file name")
+	}
+	var h mail.AttachmentHeader
+	ctype, params := "application/octet-stream", map[string]string{}
+	if a.ContentType != "" {
+		var err error
+		var ph message.Header
+		ph.Set("Content-Type", a.ContentType)
+		if ctype, params, err = ph.ContentType(); err != nil {
+			return fmt.Errorf("mailfmt: compose: attachment %q: content type: %w", a.Filename, err)
+		}
+	}
+	if params["name"] == "" {
+		params["name"] = a.Filename // for clients that look only here
+	}
+	h.Set("Content-Transfer-Encoding", "base64")
+	h.SetFilename(a.Filename)
+	h.SetContentType(ctype, params)
+	pw, err := w.CreatePart(h.Header)
+	if err != nil {
+		return fmt.Errorf("mailfmt: compose: attachment %q: %w", a.Filename, err)
+	}
+	if _, err := pw.Write(a.Data); err != nil {
+		return fmt.Errorf("mailfmt: compose: attachment %q: %w", a.Filename, err)
+	}
+	if err := pw.Close(); err != nil {
+		return fmt.Errorf("mailfmt: compose: attachment %q: %w", a.Filename, err)
+	}
+	return nil
+}

@@ -1,0 +1,284 @@
+package mailfmt
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"net/mail"
+	"strings"
+	"testing"
+	"time"
+
+	gomail "github.com/emersion/go-message/mail"
+)
+
+var composeDate = time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+
+func testOutgoing() *Outgoing {
+	return &Outgoing{
+		From:       mail.Address{Name: "bottlepost", Address: "games@bottlepost.test"},
+		To:         "alice@example.org",
+		Subject:    "[bp-1] Chess: alice@example.org v bob@example.net",
+		ReplyTo:    "games+abc@bottlepost.test",
+		MessageID:  "m.1@bottlepost.test",
+		InReplyTo:  "in@client.test",
+		References: []string{"game-1@bottlepost.test", "in@client.test"},
+		Date:       composeDate,
+		Text:       "Your move e4 was accepted.\nIt is Black's move.\n",
+		HTML:       "<p>Your move <b>e4</b> was accepted.</p>",
+	}
+}
+
+// readBack parses a composed mail with go-message's reader: header fields,
+// and each leaf part's content type, file name and decoded body.
+type readPart struct {
+	ctype, filename, body string
+}
+
+func readBack(t *testing.T, raw []byte) (gomail.Header, []readPart) {
+	t.Helper()
+	r, err := gomail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("composed mail does not parse: %v\n%s", err, raw)
+	}
+	var parts []readPart
+	for {
+		p, err := r.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("part: %v\n%s", err, raw)
+		}
+		b, _ := io.ReadAll(p.Body)
+		rp := readPart{body: string(b)}
+		switch h := p.Header.(type) {
+		case *gomail.InlineHeader:
+			rp.ctype, _, _ = h.ContentType()
+		case *gomail.AttachmentHeader:
+			rp.ctype, _, _ = h.ContentType()
+			rp.filename, _ = h.Filename()
+		}
+		parts = append(parts, rp)
+	}
+	return r.Header, parts
+}
+
+func TestComposeRoundTrip(t *testing.T) {
+	pgn := []byte("[Event \"bottlepost game 1\"]\n\n1. e4 e5 *\n")
+	tests := []struct {
+		name      string
+		edit      func(o *Outgoing)
+		wantParts []readPart
+		wantType  string
+	}{
+		{
+			name:     "text and html",
+			edit:     func(o *Outgoing) {},
+			wantType: "multipart/alternative",
+			wantParts: []readPart{
+				{ctype: "text/plain", body: "Your move e4 was accepted.\r\nIt is Black's move.\r\n"},
+				{ctype: "text/html", body: "<p>Your move <b>e4</b> was accepted.</p>"},
+			},
+		},
+		{
+			name:     "text only",
+			edit:     func(o *Outgoing) { o.HTML = "" },
+			wantType: "multipart/alternative",
+			wantParts: []readPart{
+				{ctype: "text/plain", body: "Your move e4 was accepted.\r\nIt is Black's move.\r\n"},
+			},
+		},
+		{
+			name: "with an attachment",
+			edit: func(o *Outgoing) {
+				o.Attachments = []Attachment{{Filename: "bp-1.pgn", ContentType: "application/vnd.chess-pgn; charset=utf-8", Data: pgn}}
+			},
+			wantType: "multipart/mixed",
+			wantParts: []readPart{
+				{ctype: "text/plain", body: "Your move e4 was accepted.\r\nIt is Black's move.\r\n"},
+				{ctype: "text/html", body: "<p>Your move <b>e4</b> was accepted.</p>"},
+				{ctype: "application/vnd.chess-pgn", filename: "bp-1.pgn", body: string(pgn)},
+			},
+		},
+		{
+			name: "binary attachment without a type",
+			edit: func(o *Outgoing) {
+				o.HTML = ""
+				o.Attachments = []Attachment{{Filename: "x.bin", Data: []byte{0, 1, 2, 255, '\r', '\n'}}}
+			},
+			wantType: "multipart/mixed",
+			wantParts: []readPart{
+				{ctype: "text/plain", body: "Your move e4 was accepted.\r\nIt is Black's move.\r\n"},
+				{ctype: "application/octet-stream", filename: "x.bin", body: "\x00\x01\x02\xff\r\n"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := testOutgoing()
+			tt.edit(o)
+			raw, err := o.Bytes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, parts := readBack(t, raw)
+			if ct, _, _ := h.ContentType(); ct != tt.wantType {
+				t.Errorf("Content-Type %q, want %q", ct, tt.wantType)
+			}
+			if len(parts) != len(tt.wantParts) {
+				t.Fatalf("%d parts, want %d:\n%s", len(parts), len(tt.wantParts), raw)
+			}
+			for i, p := range parts {
+				if p != tt.wantParts[i] {
+					t.Errorf("part %d = %+v, want %+v", i, p, tt.wantParts[i])
+				}
+			}
+			if s, _ := h.Subject(); s != o.Subject {
+				t.Errorf("subject %q, want %q", s, o.Subject)
+			}
+			if id, _ := h.MessageID(); id != o.MessageID {
+				t.Errorf("Message-ID %q, want %q", id, o.MessageID)
+			}
+			if refs, _ := h.MsgIDList("References"); strings.Join(refs, " ") != strings.Join(o.References, " ") {
+				t.Errorf("References %q, want %q", refs, o.References)
+			}
+			if irt, _ := h.MsgIDList("In-Reply-To"); len(irt) != 1 || irt[0] != o.InReplyTo {
+				t.Errorf("In-Reply-To %q, want %q", irt, o.InReplyTo)
+			}
+			if d, _ := h.Date(); !d.Equal(o.Date) {
+				t.Errorf("Date %v, want %v", d, o.Date)
+			}
+			if h.Get("Auto-Submitted") != "auto-replied" {
+				t.Errorf("Auto-Submitted %q", h.Get("Auto-Submitted"))
+			}
+			// Our own parser reads what we write: the same sender, recipient and text.
+			m, err := Parse(bytes.NewReader(raw), 1<<20)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if m.From.Address != o.From.Address || len(m.To) != 1 || m.To[0].Address != o.To {
+				t.Errorf("Parse: from %v to %v", m.From, m.To)
+			}
+			if !strings.Contains(m.Body, "It is Black's move.") {
+				t.Errorf("Parse: body %q", m.Body)
+			}
+			again, _ := o.Bytes()
+			if !bytes.Equal(raw, again) {
+				t.Errorf("composing twice gave different bytes")
+			}
+		})
+	}
+}
+
+func TestComposeHeaderEncoding(t *testing.T) {
+	tests := []struct {
+		name    string
+		subject string
+		from    string
+	}{
+		{"long ascii subject", "[bp-12345] Seachess: " + strings.Repeat("someone.with.a.long.name@example.org v ", 4) + "end", "bottlepost"},
+		{"non-ascii subject", "[bp-7] Partie: Jürgen Groß v Zoë Ångström — Schach", "Bottle Post Schiedsrichter ♞"},
+		{"long non-ascii subject", strings.Repeat("Ärger über Züge ", 12), "bottlepost"},
+		{"newline injection", "hello\r\nBcc: mallory@evil.test", "bottle\r\nBcc: mallory@evil.test"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := testOutgoing()
+			o.Subject, o.From.Name = tt.subject, tt.from
+			raw, err := o.Bytes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			head, _, _ := bytes.Cut(raw, []byte("\r\n\r\n"))
+			for _, line := range strings.Split(string(head), "\r\n") {
+				if len(line) > 78 {
+					t.Errorf("header line of %d characters (RFC 5322 2.1.1 asks for at most 78): %q", len(line), line)
+				}
+				for _, c := range []byte(line) {
+					if c >= 0x80 {
+						t.Errorf("raw 8-bit byte in header line %q", line)
+						break
+					}
+				}
+				if strings.HasPrefix(strings.ToLower(line), "bcc:") {
+					t.Errorf("a header field was injected: %q", line)
+				}
+			}
+			h, _ := readBack(t, raw)
+			if s, _ := h.Subject(); s != tt.subject {
+				t.Errorf("subject read back as %q, want %q", s, tt.subject)
+			}
+			from, err := h.AddressList("From")
+			if err != nil || len(from) != 1 || from[0].Name != tt.from || from[0].Address != o.From.Address {
+				t.Errorf("From read back as %v (%v), want %q <%s>", from, err, tt.from, o.From.Address)
+			}
+			rt, err := h.AddressList("Reply-To")
+			if err != nil || len(rt) != 1 || rt[0].Address != o.ReplyTo {
+				t.Errorf("Reply-To read back as %v (%v)", rt, err)
+			}
+		})
+	}
+}
+
+func TestComposeRefusesIncompleteMail(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(o *Outgoing)
+	}{
+		{"no message id", func(o *Outgoing) { o.MessageID = "" }},
+		{"no recipient", func(o *Outgoing) { o.To = "" }},
+		{"attachment without a name", func(o *Outgoing) { o.Attachments = []Attachment{{Data: []byte("x")}} }},
+		{"attachment with a broken type", func(o *Outgoing) {
+			o.Attachments = []Attachment{{Filename: "a", ContentType: "text/plain; charset", Data: []byte("x")}}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := testOutgoing()
+			tt.edit(o)
+			if raw, err := o.Bytes(); err == nil || !strings.HasPrefix(err.Error(), "mailfmt: compose: ") {
+				t.Errorf("Bytes() = %d bytes, %v; want a mailfmt: compose error", len(raw), err)
+			}
+		})
+	}
+}
+
+func TestEncodeText(t *testing.T) {
+	dec := new(mime.WordDecoder)
+	tests := []struct {
+		name, in string
+		plain    bool // written as it is
+	}{
+		{"ascii", "[bp-1] Chess: alice@example.org v bob@example.net", true},
+		{"empty", "", true},
+		{"umlauts", "Jürgen v Zoë", false},
+		{"looks encoded", "=?utf-8?q?hello?=", false},
+		{"control", "a\r\nBcc: x@y", false},
+		{"invalid utf-8", "a\xffb", false},
+		{"long", strings.Repeat("Ärger ", 40), false},
+		{"specials", `"quoted" <angle> (comment) a:b; c,d @ é`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := encodeText(tt.in)
+			if (got == tt.in) != tt.plain {
+				t.Errorf("encodeText(%q) = %q; plain %v, want %v", tt.in, got, got == tt.in, tt.plain)
+			}
+			for _, w := range strings.Fields(got) {
+				if !tt.plain && len(w) > maxEncodedWord {
+					t.Errorf("word %q is %d long, over %d", w, len(w), maxEncodedWord)
+				}
+			}
+			if strings.ContainsAny(got, "\r\n") {
+				t.Errorf("encodeText(%q) = %q contains a line break", tt.in, got)
+			}
+			back, err := dec.DecodeHeader(got)
+			want := strings.ToValidUTF8(tt.in, "\uFFFD")
+			if err != nil || back != want {
+				t.Errorf("decodes to %q (%v), want %q", back, err, want)
+			}
+		})
+	}
+}
