@@ -45,10 +45,10 @@ func TestEndToEndConditionalMovesAcrossRestart(t *testing.T) {
 	if !strings.Contains(got.Text(), "It is your move.") || !strings.Contains(got.Text(), "Nf3") {
 		t.Errorf("bob's receipt does not show the reply and the board after it:\n%s", got.Text())
 	}
-	await(t, alice2, "Your conditional move Nf3 was played at once in answer to e5.")
+	await(t, alice2, "Your conditional move 2. Nf3 was played at once in answer to 1... e5.")
 	sent(t)(bob2.Send(Mail{To: bobToken, Subject: "Re: [bp-1]", Body: "Nc6"}))
 	await(t, bob2, "White answered at once with a conditional move.")
-	await(t, alice2, "Your conditional move Bb5 was played at once in answer to Nc6.")
+	await(t, alice2, "Your conditional move 3. Bb5 was played at once in answer to 2... Nc6.")
 	sent(t)(alice2.Send(Mail{To: aliceToken, Subject: "Re: [bp-1]", Body: "conditionals"}))
 	await(t, alice2, "You have no conditional moves pending in game 1.")
 }

@@ -341,7 +341,7 @@ func (h *handling) answerConditional(a answer) error {
 	}
 	sides := l.sides()
 	od := h.draft(l.seats[owner].Address, l, "update")
-	seen := a.rep.Record[owner]
+	seen := rules.MoveLabel(a.before.Ply()) + " " + a.rep.Record[owner]
 	drop := func(why string) error {
 		od.notices = append(od.notices, why)
 		return h.saveConds(l, owner, &condSet{})
@@ -387,7 +387,7 @@ func (h *handling) answerConditional(a answer) error {
 	if err := h.saveConds(l, owner, left); err != nil {
 		return err
 	}
-	yours := fmt.Sprintf("Your conditional move %s was played at once in answer to %s.", rep.Text, seen)
+	yours := fmt.Sprintf("Your conditional move %s %s was played at once in answer to %s.", rules.MoveLabel(l.state.Ply()), rep.Text, seen)
 	if len(rest) > 0 {
 		yours += " " + describeConds(l, left)
 	} else {

@@ -185,7 +185,7 @@ func TestConditionalChess(t *testing.T) {
 	if !strings.Contains(mb.Text, "Nf3") || !strings.Contains(mb.Text, "N") {
 		t.Errorf("bob's receipt lacks the reply:\n%s", mb.Text)
 	}
-	f.mustContain(f.last(alice), "Black played 1... e5.", "Your conditional move Nf3 was played at once in answer to e5.",
+	f.mustContain(f.last(alice), "Black played 1... e5.", "Your conditional move 2. Nf3 was played at once in answer to 1... e5.",
 		"1. if Nc6 then Bb5", "Waiting for Black's move.")
 	g = loadGame(t, f, 1)
 	if g.state.Ply() != 3 || int(g.state.ToMove()) != 1 {
@@ -199,11 +199,11 @@ func TestConditionalChess(t *testing.T) {
 	}
 	// The chain goes on; then any other move drops what is left.
 	f.reply(bob, "Nc6")
-	f.mustContain(f.last(alice), "Your conditional move Bb5 was played at once in answer to Nc6.", "No conditional lines remain pending.")
+	f.mustContain(f.last(alice), "Your conditional move 3. Bb5 was played at once in answer to 2... Nc6.", "No conditional lines remain pending.")
 	f.reply(alice, "if a6 then Ba4")
 	f.mustContain(f.last(alice), "Conditional line registered: if a6 then Ba4.")
 	f.reply(bob, "Nf6")
-	f.mustContain(f.last(alice), "None of your conditional lines answers Nf6: they were dropped (1 lines).", "It is your move.")
+	f.mustContain(f.last(alice), "None of your conditional lines answers 3... Nf6: they were dropped (1 lines).", "It is your move.")
 	if got := condLines(t, f, 1, 0); len(got) != 0 {
 		t.Errorf("lines left after a move they do not answer: %q", got)
 	}
@@ -319,9 +319,9 @@ func conditionalVariant(t *testing.T, v rules.Variant, ruleset string) {
 
 	f.reply(players[opp], t1)
 	f.mustContain(f.last(players[opp]), "answered at once with a conditional move.")
-	f.mustContain(f.last(players[owner]), "Your conditional move "+m1+" was played at once in answer to")
+	f.mustContain(f.last(players[owner]), "Your conditional move 2. "+m1+" was played at once in answer to")
 	f.reply(players[opp], t2)
-	f.mustContain(f.last(players[owner]), "Your conditional move "+m2+" was played at once in answer to", "No conditional lines remain pending.")
+	f.mustContain(f.last(players[owner]), "Your conditional move 3. "+m2+" was played at once in answer to", "No conditional lines remain pending.")
 	if l := loadGame(t, f, 1); l.state.Ply() != 5 || int(l.state.ToMove()) != opp {
 		t.Fatalf("after the chain: ply %d, side %d to move", l.state.Ply(), l.state.ToMove())
 	}
@@ -365,7 +365,7 @@ func seachessConditional(t *testing.T, lines ...string) (*fixture, []*sent) {
 	if strings.Contains(ma.Text, "Cc12") || strings.Contains(ma.HTML, "Cc12") {
 		t.Fatalf("white's receipt shows Black's hidden conditional move:\n%s", ma.Text)
 	}
-	f.mustContain(f.last(bob), "Your conditional move Cc12-M was played at once in answer to Se3-g4.", "2... Black's hidden move:")
+	f.mustContain(f.last(bob), "Your conditional move 2... Cc12-M was played at once in answer to 2. Se3-g4.", "2... Black's hidden move:")
 	err := f.st.View(func(tx *store.Tx) error {
 		log, err := tx.Log(1)
 		if err != nil {
@@ -397,7 +397,7 @@ func TestConditionalSeachess(t *testing.T) {
 	f, _ := seachessConditional(t, "if (h) then Bd10-d9", "if Bc3-c4 then Bd10-d9 if Bc4-c5 then Kg12-g11")
 	mb := f.last(bob)
 	f.mustContain(mb, "you are in check by a submarine (S5.8)",
-		`Your conditional move Bd10-d9, answering (h)+, was not played: "Bd10-d9": the referee refuses it`, "(S8.3)",
+		`Your conditional move Bd10-d9, answering 6. (h)+, was not played: "Bd10-d9": the referee refuses it`, "(S8.3)",
 		"Your conditional lines were dropped; it is your move.", "It is your move.")
 	if got := condLines(t, f, 1, 1); len(got) != 0 {
 		t.Errorf("lines left after the refusal: %q", got)
@@ -407,7 +407,7 @@ func TestConditionalSeachess(t *testing.T) {
 
 	// A visible condition is compared with what Black sees; any hidden move does not match it.
 	f, _ = seachessConditional(t, "if Bc3-c4 then Bd10-d9")
-	f.mustContain(f.last(bob), "None of your conditional lines answers (h)+: they were dropped (1 lines).")
+	f.mustContain(f.last(bob), "None of your conditional lines answers 6. (h)+: they were dropped (1 lines).")
 }
 
 // TestConditionalNonInterference: White's mails are byte-identical (the random digests
