@@ -33,6 +33,14 @@ type Config struct {
 	Maildir  Maildir  `toml:"maildir"`
 	Limits   Limits   `toml:"limits"`
 	Schedule Schedule `toml:"schedule"`
+	Web      Web      `toml:"web"`
+}
+
+// Web is the read-only web view of the games (see docs/web.md).
+type Web struct {
+	// Listen is the HTTP server's address, such as "127.0.0.1:8025" or
+	// ":80"; empty turns the web view off.
+	Listen string `toml:"listen"`
 }
 
 // Service is the game service's own settings.
@@ -138,6 +146,7 @@ func Defaults() Config {
 			ChallengesPerDay: game.DefaultLimits.ChallengesPerDay, InvitationsPerDay: game.DefaultLimits.InvitationsPerDay,
 			OpenChallenges: game.DefaultLimits.OpenChallenges},
 		Schedule: Schedule{Sweep: "@every 1m", OutageGap: Duration(5 * time.Minute)},
+		Web:      Web{Listen: "127.0.0.1:8025"},
 	}
 }
 
@@ -244,6 +253,11 @@ func (c *Config) Validate() error {
 	}
 	if s.VacationDays < 0 || s.VacationDays > 366 {
 		bad("service.vacation_days %d: want 0 to 366", s.VacationDays)
+	}
+	if c.Web.Listen != "" {
+		if _, port, err := net.SplitHostPort(c.Web.Listen); err != nil || !validPort(port) {
+			bad("web.listen %q: want HOST:PORT, such as 127.0.0.1:8025 (or \"\" to turn the web view off)", c.Web.Listen)
+		}
 	}
 	if c.Embedded() {
 		for name, addr := range map[string]string{"hub.imap_listen": c.Hub.IMAPListen, "hub.smtp_listen": c.Hub.SMTPListen} {
@@ -359,6 +373,11 @@ func (c *Config) checkServer(name, host string, port *int, security string, tlsP
 	if *port < 1 || *port > 65535 {
 		bad("%s.port %d is not a port", name, *port)
 	}
+}
+
+func validPort(p string) bool {
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 0 && n <= 65535
 }
 
 func loopback(hostport string) bool {

@@ -85,6 +85,8 @@ func TestStrictLoading(t *testing.T) {
 		{"negative invitations", "[limits]\ninvitations_per_day = -1\n", "limits.invitations_per_day -1: want 1 to 10000"},
 		{"open challenges unbounded", "[limits]\nopen_challenges = 1000000\n", "limits.open_challenges 1000000"},
 		{"a day below an hour", "[limits]\nchallenges_per_hour = 20\nchallenges_per_day = 5\n", "limits.challenges_per_day 5 is below limits.challenges_per_hour 20"},
+		{"web listen without a port", "[web]\nlisten = \"localhost\"\n", "web.listen \"localhost\": want HOST:PORT"},
+		{"web listen with a bad port", "[web]\nlisten = \"127.0.0.1:http8\"\n", "web.listen"},
 		{"missing secret variable", "[hub]\npassword = \"env:BOTTLEPOST_TEST_UNSET_VARIABLE\"\n", "BOTTLEPOST_TEST_UNSET_VARIABLE is not set"},
 	}
 	for _, tt := range tests {

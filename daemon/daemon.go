@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,7 @@ import (
 	"github.com/bottlepost/bottlepost/mailer"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/web"
 )
 
 // Daemon is the service with everything it runs.
@@ -42,7 +44,9 @@ type Daemon struct {
 
 	imapCfg mailer.IMAPConfig
 	ctl     net.Listener // the control socket, bound by Start
-	pruned  time.Time    // the last pruning of processed message ids (hourly); only tick, never two at once, uses it
+	webLn   net.Listener // the web view's, bound by Start when [web] listen is set
+	webSrv  *http.Server
+	pruned  time.Time // the last pruning of processed message ids (hourly); only tick, never two at once, uses it
 }
 
 // Options are the daemon's collaborators; zero values mean the real thing.
@@ -112,6 +116,36 @@ func (d *Daemon) Store() *store.Store { return d.st }
 // Hub is the embedded mail hub, or nil when a mail server is configured.
 func (d *Daemon) Hub() *mailer.Hub { return d.hub }
 
+// WebAddr is the address the web view listens on ("127.0.0.1:8025"), or ""
+// when it is off; set once Start has returned.
+func (d *Daemon) WebAddr() string {
+	if d.webLn == nil {
+		return ""
+	}
+	return d.webLn.Addr().String()
+}
+
+// listenWeb binds the web view's listener and builds its server: bounded
+// header size and timeouts, so that a slow or greedy client holds nothing
+// for long.
+func (d *Daemon) listenWeb() error {
+	ln, err := net.Listen("tcp", d.cfg.Web.Listen)
+	if err != nil {
+		return fmt.Errorf("daemon: the web view cannot listen on %s (web.listen; \"\" turns it off): %w", d.cfg.Web.Listen, err)
+	}
+	d.webLn = ln
+	d.webSrv = &http.Server{
+		Handler:           web.New(d.svc, web.Options{Logger: d.log, Name: d.cfg.Service.Name, Address: d.cfg.Service.Address}),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(d.log.Handler(), slog.LevelDebug),
+	}
+	return nil
+}
+
 // Start binds the listeners: the control socket (so that once Start has
 // returned, backup and export requests reach this daemon), and the embedded
 // hub when no IMAP server is configured; then the IMAP and SMTP settings
@@ -123,6 +157,11 @@ func (d *Daemon) Start() error {
 			return err
 		}
 		d.ctl = ctl
+	}
+	if d.webLn == nil && d.cfg.Web.Listen != "" {
+		if err := d.listenWeb(); err != nil {
+			return err
+		}
 	}
 	local, _, _ := strings.Cut(d.cfg.Service.Address, "@")
 	var smtpCfg mailer.SMTPConfig
@@ -195,6 +234,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	go d.serveControl(d.ctl)
 	var wg sync.WaitGroup
+	if d.webSrv != nil {
+		srv, ln := d.webSrv, d.webLn
+		wg.Go(func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				d.log.Error("web view stopped", "err", err)
+			}
+		})
+	}
 	src, err := mailer.NewIMAPSource(d.imapCfg, d.log)
 	if err != nil {
 		return err
@@ -217,6 +264,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 	c.Start()
 	wg.Go(func() { d.watchClock(ctx) })
 	<-ctx.Done()
+	if d.webSrv != nil {
+		// Pages read the store: they finish (or are cut off) before it closes.
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := d.webSrv.Shutdown(sctx); err != nil {
+			d.webSrv.Close()
+		}
+		cancel()
+	}
 	<-c.Stop().Done()
 	wg.Wait()
 	if _, err := d.outbox.Drain(); err != nil {
@@ -339,6 +394,9 @@ func (d *Daemon) HandleRaw(raw []byte) error {
 func (d *Daemon) close() {
 	if d.ctl != nil {
 		d.ctl.Close()
+	}
+	if d.webLn != nil {
+		d.webLn.Close() // closed already when the server ran
 	}
 	if d.hub != nil {
 		d.hub.Close()

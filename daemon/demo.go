@@ -23,6 +23,7 @@ func Demo(w io.Writer) error {
 	cfg := config.Defaults()
 	cfg.Service.DataDir = dir
 	cfg.Hub.IMAPListen, cfg.Hub.SMTPListen = "127.0.0.1:0", "127.0.0.1:0"
+	cfg.Web.Listen = "" // the demo plays by mail only
 	cfg.IMAP.PollInterval = config.Duration(100 * time.Millisecond)
 	if err := cfg.Validate(); err != nil {
 		return err

@@ -36,6 +36,7 @@ func launch(t testing.TB, edit func(*config.Config), log *slog.Logger, prepare f
 	cfg := config.Defaults()
 	cfg.Service.DataDir = t.TempDir()
 	cfg.Hub.IMAPListen, cfg.Hub.SMTPListen = "127.0.0.1:0", "127.0.0.1:0"
+	cfg.Web.Listen = "127.0.0.1:0"
 	cfg.IMAP.PollInterval = config.Duration(50 * time.Millisecond)
 	if edit != nil {
 		edit(&cfg)

@@ -555,6 +555,7 @@ func newRig(t *testing.T, dataDir string, edit func(*config.Config)) *rig {
 
 	cfg := config.Defaults()
 	cfg.Service.DataDir = dataDir
+	cfg.Web.Listen = ""
 	cfg.IMAP.Host, cfg.IMAP.Port, cfg.IMAP.Security = "127.0.0.1", r.imap.port(), "plain"
 	cfg.IMAP.Username, cfg.IMAP.Password = "games", config.Secret{Source: rigPassword}
 	cfg.IMAP.PollInterval = config.Duration(time.Second) // the least allowed; the hub has IDLE anyway

@@ -432,6 +432,9 @@ security = "plain"
 username = %q
 password = %q
 
+[web]
+listen = ""
+
 [limits]
 replies_per_hour = 100000
 outbox_retry_backoff = "1s"

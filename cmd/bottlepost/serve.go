@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"runtime/pprof"
@@ -67,7 +68,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		if !cfg.Embedded() {
 			mode = fmt.Sprintf("IMAP %s:%d (%s), SMTP %s:%d (%s)", cfg.IMAP.Host, cfg.IMAP.Port, cfg.IMAP.Security, cfg.SMTP.Host, cfg.SMTP.Port, cfg.SMTP.Security)
 		}
-		fmt.Fprintf(stdout, "configuration OK (%s): %s as %s, data in %s\n", src, mode, cfg.Service.Address, cfg.Service.DataDir)
+		web := "web view off"
+		if cfg.Web.Listen != "" {
+			web = "web view on " + cfg.Web.Listen
+		}
+		fmt.Fprintf(stdout, "configuration OK (%s): %s as %s, data in %s, %s\n", src, mode, cfg.Service.Address, cfg.Service.DataDir, web)
 		return 0
 	}
 	level := new(slog.LevelVar)
@@ -94,7 +99,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			cfg, previous = *previous, nil
 			continue
 		}
-		banner(stdout, cfg, d.Hub())
+		banner(stdout, cfg, d.Hub(), d.WebAddr())
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- d.Run(ctx) }()
@@ -142,11 +147,16 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-// banner tells the person who started serve how to connect a mail client.
-func banner(w io.Writer, cfg config.Config, hub *mailer.Hub) {
+// banner tells the person who started serve how to connect a mail client,
+// and where the web view is.
+func banner(w io.Writer, cfg config.Config, hub *mailer.Hub, webAddr string) {
+	web := ""
+	if webAddr != "" {
+		web = fmt.Sprintf("Web view (read-only: games in play, finished games, the rules): http://%s/\n", webURLHost(webAddr))
+	}
 	if hub == nil {
-		fmt.Fprintf(w, "bottlepost is running as %s (IMAP %s:%d, SMTP %s:%d); data in %s.\n",
-			cfg.Service.Address, cfg.IMAP.Host, cfg.IMAP.Port, cfg.SMTP.Host, cfg.SMTP.Port, cfg.Service.DataDir)
+		fmt.Fprintf(w, "bottlepost is running as %s (IMAP %s:%d, SMTP %s:%d); data in %s.\n%s",
+			cfg.Service.Address, cfg.IMAP.Host, cfg.IMAP.Port, cfg.SMTP.Host, cfg.SMTP.Port, cfg.Service.DataDir, web)
 		return
 	}
 	fmt.Fprintf(w, `bottlepost is running with its own mail hub; data in %s.
@@ -156,6 +166,19 @@ Point any mail client at it (every account exists as soon as you use it):
   incoming:  IMAP %s, no encryption (loopback only), normal password
   outgoing:  SMTP %s, no encryption (loopback only), normal password
 Then send a mail to %s to begin; it answers with your personal address.
-Stop with Ctrl-C.
-`, cfg.Service.DataDir, hub.Domain, hub.Domain, cfg.Hub.Password.Value, hub.IMAPAddr(), hub.SMTPAddr(), cfg.Service.Address)
+%sStop with Ctrl-C.
+`, cfg.Service.DataDir, hub.Domain, hub.Domain, cfg.Hub.Password.Value, hub.IMAPAddr(), hub.SMTPAddr(), cfg.Service.Address, web)
+}
+
+// webURLHost is the host part of the web view's URL: a wildcard listener
+// is reached on loopback.
+func webURLHost(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -13,7 +16,7 @@ import (
 
 func TestServeCheckConfig(t *testing.T) {
 	code, out, stderr := runCLI("serve", "--check-config")
-	if code != 0 || !strings.Contains(out, "configuration OK (the defaults): the embedded mail hub") {
+	if code != 0 || !strings.Contains(out, "configuration OK (the defaults): the embedded mail hub") || !strings.Contains(out, "web view on 127.0.0.1:8025") {
 		t.Errorf("defaults: exit %d, %q %q", code, out, stderr)
 	}
 	code, out, _ = runCLI("serve", "--config", "../../config.example.toml", "--check-config")
@@ -49,7 +52,7 @@ func (s *syncBuffer) String() string {
 func TestServeStartsReloadsAndStopsCleanly(t *testing.T) {
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "bp.toml")
-	os.WriteFile(cfgPath, []byte("[service]\ndata_dir = \""+filepath.Join(dir, "data")+"\"\n[hub]\nimap_listen = \"127.0.0.1:0\"\nsmtp_listen = \"127.0.0.1:0\"\n"), 0o600)
+	os.WriteFile(cfgPath, []byte("[service]\ndata_dir = \""+filepath.Join(dir, "data")+"\"\n[hub]\nimap_listen = \"127.0.0.1:0\"\nsmtp_listen = \"127.0.0.1:0\"\n[web]\nlisten = \"127.0.0.1:0\"\n"), 0o600)
 	stop, reload := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	old := signals
 	signals = func() (<-chan os.Signal, <-chan os.Signal, func()) { return stop, reload, func() {} }
@@ -69,6 +72,20 @@ func TestServeStartsReloadsAndStopsCleanly(t *testing.T) {
 	waitFor(&out, "Point any mail client at it", 1)
 	if !strings.Contains(out.String(), "alice@localhost") || !strings.Contains(out.String(), "IMAP 127.0.0.1:") {
 		t.Errorf("banner:\n%s", out.String())
+	}
+	// The banner names the web view, and it answers there.
+	webURL := regexp.MustCompile(`Web view [^\n]*: (http://127\.0\.0\.1:[0-9]+/)`).FindStringSubmatch(out.String())
+	if webURL == nil {
+		t.Fatalf("the banner does not name the web view:\n%s", out.String())
+	}
+	resp, err := http.Get(webURL[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "<h1>Games</h1>") {
+		t.Errorf("the web view at %s answers %s:\n%s", webURL[1], resp.Status, body)
 	}
 	// A broken file on reload keeps the old configuration running.
 	os.WriteFile(cfgPath, []byte("[service]\nnonsense = 1\n"), 0o600)

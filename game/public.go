@@ -1,0 +1,439 @@
+package game
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// The public side of the service: what anyone may see of the games, for
+// the web view. While a game is on that is exactly what its observers
+// receive by mail (the public view and the public record lines, never a
+// secret move, a hidden piece, a token or an address); once it is over,
+// the full record with every secret move revealed and each commitment's
+// opening, as the final mail carries it. Challenges are private and are
+// not shown.
+
+// ErrNotPublic is returned for a game that does not exist or that is not
+// shown to the public (a challenge not yet accepted).
+var ErrNotPublic = errors.New("game: no such game")
+
+// ErrInPlay is returned for the record of a game still being played: its
+// secret moves stay sealed until it ends.
+var ErrInPlay = errors.New("game: the game is still being played")
+
+// PublicPGN returns a finished game's verifiable PGN, the file the final
+// mail carries: ErrInPlay while the game is on, ErrNotPublic for a game
+// that does not exist or never started.
+func (s *Service) PublicPGN(id uint64) ([]byte, error) {
+	var out bytes.Buffer
+	err := s.st.View(func(tx *store.Tx) error {
+		l, err := load(tx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return ErrNotPublic
+		}
+		if err != nil {
+			return err
+		}
+		switch l.meta.Phase {
+		case phasePlay:
+			return ErrInPlay
+		case phaseOver:
+		default:
+			return ErrNotPublic
+		}
+		x, err := tx.Export(id)
+		if err != nil {
+			return err
+		}
+		return Export(&out, x)
+	})
+	if err != nil {
+		if errors.Is(err, ErrNotPublic) || errors.Is(err, ErrInPlay) {
+			return nil, err
+		}
+		return nil, &SystemError{Err: err}
+	}
+	return out.Bytes(), nil
+}
+
+// PublicGame is one game as the public may see it.
+type PublicGame struct {
+	ID          uint64
+	Variant     rules.Variant
+	Ruleset     string
+	Sides       [2]string
+	Players     [2]string // the players' public names (PublicName)
+	TimeControl string    // described for people ("3 days per move")
+	Created     time.Time
+	Over        bool
+	Result      string // "1-0", "0-1", "1/2-1/2"; empty while the game is on
+	Reason      string // how it ended
+	Finished    time.Time
+	ToMove      rules.Side // while on
+	Deadline    time.Time  // the side to move's deadline, while on
+	Plies       int        // moves played
+	Head        string     // the record's chain head
+	// Moves is the record: the public lines while the game is on, every
+	// move as submitted (secret ones revealed, with their openings) once
+	// it is over.
+	Moves []PublicMove
+	// Positions holds, once the game is over, the referee's state before
+	// the first move and after each move (len(Moves)+1 states), for
+	// stepping through the game; nil while the game is on. States are
+	// immutable.
+	Positions []rules.State
+	// Reports holds, once the game is over, each move's report (for the
+	// last-move highlight); nil while on.
+	Reports []*rules.Report
+	// Board is the current position as the public sees it: the public
+	// view while on, the referee's (everything revealed) once over.
+	Board *rules.View
+	// Last is the public's last-move highlight on Board.
+	Last []rules.Square
+}
+
+// PublicMove is one move of the record.
+type PublicMove struct {
+	Ply    int
+	Side   rules.Side
+	Number string // the full-move number as PGN writes it: "12." or "12..."
+	Text   string
+	Secret bool
+	// Commitment is a secret move's commitment (quoted to both sides when
+	// it was made); Key its opening key, in hex, once the game is over.
+	Commitment, Key string
+}
+
+// FullMoveNumbers numbers plies as PGN does: "1.", "1...", "2.", …; the
+// number goes up when side 0 moves after the first ply, so a game that
+// Black opens (Transporter T1) starts "1...", "2.".
+func FullMoveNumbers(sides []rules.Side) []string {
+	out := make([]string, len(sides))
+	n := 1
+	for i, s := range sides {
+		if i > 0 && s == rules.White {
+			n++
+		}
+		if s == rules.White {
+			out[i] = fmt.Sprintf("%d.", n)
+		} else {
+			out[i] = fmt.Sprintf("%d...", n)
+		}
+	}
+	return out
+}
+
+// PublicName is how the public pages name a player: the display name the
+// player's mail carried (as the PGN export names them) when it is a plain
+// name, else "White player" (with the variant's side name). Never an
+// address.
+func PublicName(p *store.Player, side string) string {
+	name := strings.TrimSpace(p.Name)
+	if name == "" || len([]rune(name)) > 40 || strings.ContainsAny(name, "@<>") {
+		return side + " player"
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) {
+			return side + " player"
+		}
+	}
+	return name
+}
+
+// publicPhase reports whether the public may see a game in this phase.
+func publicPhase(l *loaded) bool { return l.meta.Phase == phasePlay || l.meta.Phase == phaseOver }
+
+// PublicGame reads one game as the public may see it. A game that does not
+// exist or is a challenge gives ErrNotPublic. A finished game is replayed
+// from its record (one game's work).
+func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
+	var pg *PublicGame
+	err := s.st.View(func(tx *store.Tx) error {
+		l, err := load(tx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return ErrNotPublic
+		}
+		if err != nil {
+			return err
+		}
+		if !publicPhase(l) {
+			return ErrNotPublic
+		}
+		log, err := tx.Log(id)
+		if err != nil {
+			return err
+		}
+		h := s.readHandling(tx)
+		pg = h.publicGame(l)
+		var moves []store.Record
+		for _, r := range log {
+			if r.Kind == store.KindMove {
+				moves = append(moves, r)
+			}
+		}
+		sides := make([]rules.Side, len(moves))
+		for i, r := range moves {
+			sides[i] = rules.Side(r.Side)
+		}
+		numbers := FullMoveNumbers(sides)
+		for i, r := range moves {
+			m := PublicMove{Ply: int(r.Ply), Side: rules.Side(r.Side), Number: numbers[i], Text: r.Public, Secret: r.Secret}
+			if r.Secret {
+				m.Commitment = r.Commitment.String()
+			}
+			if pg.Over {
+				m.Text = r.Text
+				if r.Secret && r.Opening != nil {
+					m.Key = hex.EncodeToString(r.Opening.Key[:])
+				}
+			}
+			pg.Moves = append(pg.Moves, m)
+		}
+		if !pg.Over {
+			pg.Board = l.state.View(rules.ViewPublic)
+			pg.Last = s.publicLast(l, moves)
+			return nil
+		}
+		start, err := l.v.New(rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed})
+		if err != nil {
+			return fmt.Errorf("game: game %d: replay: %w", id, err)
+		}
+		pg.Positions = []rules.State{start}
+		st := start
+		for i, r := range moves {
+			m, err := st.Parse(r.Text)
+			var next rules.State
+			var rep *rules.Report
+			if err == nil {
+				next, rep, err = st.Apply(m)
+			}
+			if err != nil {
+				return fmt.Errorf("game: game %d: move %d (%s) does not replay: %w", id, i+1, r.Text, err)
+			}
+			pg.Positions = append(pg.Positions, next)
+			pg.Reports = append(pg.Reports, rep)
+			st = next
+		}
+		pg.Board = l.state.View(rules.ViewReferee)
+		if n := len(pg.Reports); n > 0 {
+			pg.Last = lastSquares(pg.Reports[n-1], l.v, rules.ViewReferee)
+		}
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, ErrNotPublic) {
+			return nil, err
+		}
+		return nil, &SystemError{Err: err}
+	}
+	return pg, nil
+}
+
+// readHandling is a handling for reading only: deadlines need the outages.
+func (s *Service) readHandling(tx *store.Tx) *handling {
+	h := &handling{s: s, tx: tx, in: &Incoming{}, quiet: func() bool { return true }, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
+	_ = h.loadOutages() // a damaged outage list only moves a shown deadline
+	return h
+}
+
+// publicGame fills in what the public sees of a loaded game but its record.
+func (h *handling) publicGame(l *loaded) *PublicGame {
+	sides := l.sides()
+	pg := &PublicGame{ID: l.g.ID, Variant: l.v, Ruleset: l.g.Ruleset, Sides: sides, Created: l.g.Created,
+		Over: l.meta.Phase == phaseOver, Plies: l.state.Ply(), Head: l.g.Head.String()}
+	for i := range 2 {
+		pg.Players[i] = PublicName(l.seats[i], sides[i])
+	}
+	if tc, err := ParseTimeControl(l.meta.Time); err == nil {
+		pg.TimeControl = tc.Describe()
+	}
+	if pg.Over {
+		pg.Result, pg.Reason, pg.Finished = l.g.Result, l.meta.Reason, l.meta.Finished
+	} else {
+		pg.ToMove = l.state.ToMove()
+		pg.Deadline = h.turn(l).deadline
+	}
+	return pg
+}
+
+// publicLast is the public's highlight of the last move of a game in
+// play: the squares of the last move when it was not secret, found by
+// parsing its public text in the position before it (replayed from the
+// record: one game's work).
+func (s *Service) publicLast(l *loaded, moves []store.Record) []rules.Square {
+	if len(moves) == 0 || moves[len(moves)-1].Secret {
+		return nil
+	}
+	if l.v.Hidden() {
+		// The position before the move holds secrets; the move's own
+		// squares are public, but finding them would need that position.
+		// Only what the public record says is shown.
+		return nil
+	}
+	st, err := l.v.New(rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed})
+	if err != nil {
+		return nil
+	}
+	for _, r := range moves {
+		m, err := st.Parse(r.Text)
+		if err != nil {
+			return nil
+		}
+		next, rep, err := st.Apply(m)
+		if err != nil {
+			return nil
+		}
+		if r.Index == moves[len(moves)-1].Index {
+			return lastSquares(rep, l.v, rules.ViewPublic)
+		}
+		st = next
+	}
+	return nil
+}
+
+// lastSquares is the highlight a viewer may see of a move.
+func lastSquares(rep *rules.Report, v rules.Variant, viewer rules.Viewer) []rules.Square {
+	if rep == nil {
+		return nil
+	}
+	if rep.Secret && viewer != rules.ViewReferee && viewer != rules.ViewerOf(rep.Mover) {
+		return nil
+	}
+	b := v.Board()
+	var out []rules.Square
+	for _, sq := range []rules.Square{rep.Move.From, rep.Move.To, rep.Move.Aux} {
+		if b.Exists(sq) && !containsSquare(out, sq) {
+			out = append(out, sq)
+		}
+	}
+	return out
+}
+
+func containsSquare(sqs []rules.Square, sq rules.Square) bool {
+	for _, s := range sqs {
+		if s == sq {
+			return true
+		}
+	}
+	return false
+}
+
+// GameSummary is one line of a public list of games.
+type GameSummary struct {
+	ID       uint64
+	Variant  string // display name
+	Players  [2]string
+	Sides    [2]string
+	Over     bool
+	Number   string // the full-move number of the move to come ("12." / "12..."); once over, of the last move
+	ToMove   string // the side to move, while on
+	Deadline time.Time
+	Result   string
+	Reason   string
+	Finished time.Time
+}
+
+// GameList is one page of a public list.
+type GameList struct {
+	Games []GameSummary
+	// Next is the cursor of the following page, 0 when this is the last.
+	Next uint64
+}
+
+// MaxListPage is the most games one page of a list holds.
+const MaxListPage = 50
+
+// PublicGames lists games for the public: those in play in ascending
+// number after the cursor from (over false), or the finished ones, newest
+// first, before the cursor from (over true; from 0 starts at the newest).
+// Challenges and games that never started are skipped. At most limit games
+// (at most MaxListPage) are returned, and at most 4×limit games are read.
+func (s *Service) PublicGames(over bool, from uint64, limit int) (*GameList, error) {
+	if limit <= 0 || limit > MaxListPage {
+		limit = MaxListPage
+	}
+	list := &GameList{}
+	err := s.st.View(func(tx *store.Tx) error {
+		h := s.readHandling(tx)
+		cursor, read := from, 0
+		for len(list.Games) < limit && read < 4*limit {
+			ids, err := tx.GameIDs(over, cursor, over, limit)
+			if err != nil {
+				return err
+			}
+			if len(ids) == 0 {
+				break
+			}
+			for _, id := range ids {
+				if len(list.Games) == limit || read == 4*limit {
+					break
+				}
+				read++
+				cursor = id
+				l, err := load(tx, id)
+				if err != nil {
+					return err
+				}
+				if l.meta.Phase == phasePlay && !over || l.meta.Phase == phaseOver && over {
+					list.Games = append(list.Games, h.summary(l))
+				}
+			}
+		}
+		if cursor != 0 {
+			more, err := tx.GameIDs(over, cursor, over, 1)
+			if err != nil {
+				return err
+			}
+			if len(more) > 0 {
+				list.Next = cursor
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, &SystemError{Err: err}
+	}
+	return list, nil
+}
+
+func (h *handling) summary(l *loaded) GameSummary {
+	pg := h.publicGame(l)
+	sum := GameSummary{ID: pg.ID, Variant: l.v.Name(), Players: pg.Players, Sides: pg.Sides, Over: pg.Over,
+		Result: pg.Result, Reason: pg.Reason, Finished: pg.Finished, Deadline: pg.Deadline}
+	// The number of the move to come: count full moves from the ply and
+	// the side to move, as FullMoveNumbers would number the next ply.
+	n := l.state.Ply()
+	switch {
+	case !pg.Over:
+		sum.ToMove = pg.Sides[pg.ToMove]
+		sum.Number = nextNumber(n, pg.ToMove)
+	case n > 0:
+		sum.Number = nextNumber(n-1, l.state.ToMove().Other())
+	}
+	return sum
+}
+
+// nextNumber is the full-move number of ply (counted from 0), derived from
+// the side that makes it (each side moves in turn).
+func nextNumber(ply int, toMove rules.Side) string {
+	first := toMove
+	if ply%2 == 1 {
+		first = toMove.Other()
+	}
+	sides := make([]rules.Side, ply+1)
+	for i := range sides {
+		sides[i] = first
+		if i%2 == 1 {
+			sides[i] = first.Other()
+		}
+	}
+	return FullMoveNumbers(sides)[ply]
+}

@@ -1,0 +1,510 @@
+// Package web is bottlepost's read-only web view: the games in play and
+// the archive of finished games for spectators, one page per game with its
+// board and record, each finished game's verifiable PGN, and the rules of
+// every variant.
+//
+// It is safe by construction: a handler reads games only through Source,
+// which offers the public view of a game in play (exactly what an observer
+// receives by mail) and the full record of a finished one, nothing else.
+// Nothing changes anything (GET and HEAD only), every response carries a
+// Content-Security-Policy without scripts and X-Content-Type-Options, and
+// a request does at most one game's work. Pages use net/http and
+// html/template with no JavaScript; boards come from rules/htmlboard, the
+// renderer of the HTML mail.
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bottlepost/bottlepost/game"
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/htmlboard"
+	"github.com/bottlepost/bottlepost/rules/variants"
+)
+
+// Source is everything the web view may read: public views of games in
+// play, finished games, lists of both, and finished games' PGN files.
+// *game.Service implements it.
+type Source interface {
+	PublicGame(id uint64) (*game.PublicGame, error)
+	PublicGames(over bool, from uint64, limit int) (*game.GameList, error)
+	PublicPGN(id uint64) ([]byte, error)
+}
+
+// Limits on requests: a longer query or path is refused before any work.
+const (
+	MaxQuery = 256
+	MaxPath  = 128
+	// PageSize is the number of games per page of a list.
+	PageSize = 25
+	// cacheGames is how many finished games (immutable) are kept replayed.
+	cacheGames = 32
+)
+
+// Options configure a Server.
+type Options struct {
+	Logger *slog.Logger
+	// Name is the service's name shown in titles; default "bottlepost".
+	Name string
+	// Address is the service's mail address, quoted on the pages so that
+	// visitors know where to play.
+	Address string
+}
+
+// Server serves the pages. It is an http.Handler.
+type Server struct {
+	src  Source
+	opt  Options
+	log  *slog.Logger
+	tmpl *template.Template
+	mux  *http.ServeMux
+
+	mu       sync.Mutex
+	finished map[uint64]*game.PublicGame // replayed finished games
+	order    []uint64                    // oldest first, for eviction
+}
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+// New builds a server reading from src.
+func New(src Source, opt Options) *Server {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Name == "" {
+		opt.Name = "bottlepost"
+	}
+	s := &Server{src: src, opt: opt, log: opt.Logger, finished: map[uint64]*game.PublicGame{}}
+	s.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
+		"time": func(t time.Time) string {
+			if t.IsZero() {
+				return ""
+			}
+			return t.UTC().Format("Mon 2 Jan 2006 15:04 UTC")
+		},
+		"date": func(t time.Time) string { return t.UTC().Format("2 Jan 2006") },
+	}).ParseFS(templateFiles, "templates/*.html"))
+	s.mux = http.NewServeMux()
+	s.mux.HandleFunc("/{$}", s.index)
+	s.mux.HandleFunc("/games/{id}", s.gamePage)
+	s.mux.HandleFunc("/variants/{$}", s.variantList)
+	s.mux.HandleFunc("/variants/{id}", s.variantPage)
+	s.mux.HandleFunc("/", s.notFound)
+	return s
+}
+
+// csp allows no script at all, inline styles (the boards are drawn with
+// inline styles, as in mail), no framing and forms to this site only.
+const csp = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// ServeHTTP sets the security headers, refuses what no page accepts
+// (methods other than GET and HEAD, overlong paths and queries), and
+// dispatches.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		s.fail(w, r, http.StatusMethodNotAllowed, "This site is read-only: only GET and HEAD are answered.")
+		return
+	}
+	if len(r.URL.RawQuery) > MaxQuery {
+		s.fail(w, r, http.StatusRequestURITooLong, fmt.Sprintf("The query is longer than %d bytes; no page takes one so long.", MaxQuery))
+		return
+	}
+	if len(r.URL.EscapedPath()) > MaxPath {
+		s.fail(w, r, http.StatusRequestURITooLong, fmt.Sprintf("The path is longer than %d bytes; no page has one so long.", MaxPath))
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// notFound answers every path no page has.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, http.StatusNotFound, "There is no page "+r.URL.Path+" here.")
+}
+
+// page is the data of every template: the layout's and the page's own.
+type page struct {
+	Name, Address, Title string
+	Status               int
+	Message              string
+	Data                 any
+}
+
+// fail answers with an error page saying what is wrong.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, status, "error.html", page{Title: http.StatusText(status), Status: status, Message: msg}, false)
+}
+
+// render executes a template into a buffer (so that a template error
+// becomes a 500, not half a page), sets the content headers and an ETag,
+// and answers a matching If-None-Match with 304.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, p page, etag bool) {
+	p.Name, p.Address = s.opt.Name, s.opt.Address
+	var buf bytes.Buffer
+	if err := s.tmpl.ExecuteTemplate(&buf, name, p); err != nil {
+		s.log.Error("web: template", "page", name, "err", err)
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString("<!DOCTYPE html><title>Server error</title><p>Sorry: this page could not be drawn. The error is logged.</p>\n")
+		etag = false
+	}
+	s.send(w, r, status, "text/html; charset=utf-8", buf.Bytes(), etag)
+}
+
+func (s *Server) send(w http.ResponseWriter, r *http.Request, status int, ctype string, body []byte, etag bool) {
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	if etag && status == http.StatusOK {
+		sum := sha256.Sum256(body)
+		tag := `"` + hex.EncodeToString(sum[:12]) + `"`
+		h.Set("ETag", tag)
+		if match := r.Header.Get("If-None-Match"); match != "" && etagMatches(match, tag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+func etagMatches(header, tag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == tag || t == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// cache sets Cache-Control: finished games and rules keep, lists and games
+// in play change with every move.
+func cache(w http.ResponseWriter, seconds int) {
+	w.Header().Set("Cache-Control", fmt.Sprintf("public, max-age=%d", seconds))
+}
+
+// query checks a request's query: only the named parameters, each at most
+// once. It returns the values or an error message for the visitor.
+func query(r *http.Request, allowed ...string) (map[string]string, string) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, "The query cannot be read: " + err.Error() + "."
+	}
+	out := map[string]string{}
+	for k, vs := range q {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || k == a
+		}
+		if !ok {
+			if len(allowed) == 0 {
+				return nil, fmt.Sprintf("This page takes no query parameters (got %q).", k)
+			}
+			return nil, fmt.Sprintf("Unknown query parameter %q (this page takes: %s).", k, strings.Join(allowed, ", "))
+		}
+		if len(vs) != 1 {
+			return nil, fmt.Sprintf("The query parameter %q is given %d times.", k, len(vs))
+		}
+		out[k] = vs[0]
+	}
+	return out, ""
+}
+
+// number reads a decimal game number or cursor: digits only, no sign, no
+// leading zero, at most 19 digits.
+func number(s string) (uint64, bool) {
+	if s == "" || len(s) > 19 || (len(s) > 1 && s[0] == '0') {
+		return 0, false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	return n, err == nil
+}
+
+// indexData is the front page.
+type indexData struct {
+	Playing, Finished   []game.GameSummary
+	NextPlay, NextOver  string // links to the next pages, "" at the end
+	PlayFrom, OverFrom  uint64
+	FirstPage           bool
+	PlayCount, OverSeen int
+}
+
+func (s *Server) index(w http.ResponseWriter, r *http.Request) {
+	q, msg := query(r, "play", "over")
+	if msg != "" {
+		s.fail(w, r, http.StatusBadRequest, msg)
+		return
+	}
+	var from [2]uint64
+	for i, k := range []string{"play", "over"} {
+		if v, ok := q[k]; ok {
+			n, good := number(v)
+			if !good {
+				s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a page cursor: %s= takes a game number.", v, k))
+				return
+			}
+			from[i] = n
+		}
+	}
+	playing, err := s.src.PublicGames(false, from[0], PageSize)
+	if err != nil {
+		s.systemError(w, r, err)
+		return
+	}
+	finished, err := s.src.PublicGames(true, from[1], PageSize)
+	if err != nil {
+		s.systemError(w, r, err)
+		return
+	}
+	d := indexData{Playing: playing.Games, Finished: finished.Games, PlayFrom: from[0], OverFrom: from[1], FirstPage: len(q) == 0}
+	link := func(play, over uint64) string {
+		v := url.Values{}
+		if play != 0 {
+			v.Set("play", strconv.FormatUint(play, 10))
+		}
+		if over != 0 {
+			v.Set("over", strconv.FormatUint(over, 10))
+		}
+		return "/?" + v.Encode()
+	}
+	if playing.Next != 0 {
+		d.NextPlay = link(playing.Next, from[1])
+	}
+	if finished.Next != 0 {
+		d.NextOver = link(from[0], finished.Next)
+	}
+	cache(w, 10)
+	s.render(w, r, http.StatusOK, "index.html", page{Title: "Games", Data: d}, true)
+}
+
+// systemError logs a failure of the service and apologises.
+func (s *Server) systemError(w http.ResponseWriter, r *http.Request, err error) {
+	s.log.Error("web: reading the games failed", "path", r.URL.Path, "err", err)
+	s.fail(w, r, http.StatusInternalServerError, "Sorry: the games could not be read just now. The error is logged; please try again later.")
+}
+
+// row is one full move of the record: the move number and each side's move.
+type row struct {
+	Number string
+	Cells  [2]*cell
+}
+
+type cell struct {
+	Text, Link string
+	Current    bool
+	Secret     bool
+}
+
+// gameData is a game's page.
+type gameData struct {
+	G                       *game.PublicGame
+	Board                   template.HTML
+	Rows                    []row
+	Ply                     int // the position shown (finished games), len(Moves) for the end
+	Stepping                bool
+	First, Prev, Next, Last string // links, "" where there is none
+	Caption                 string
+	Secrets                 []game.PublicMove
+	PGN                     string
+	Plies                   int
+}
+
+func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
+	raw := r.PathValue("id")
+	id, isPGN := raw, false
+	if strings.HasSuffix(raw, ".pgn") {
+		id, isPGN = strings.TrimSuffix(raw, ".pgn"), true
+	}
+	n, ok := number(id)
+	if !ok || n == 0 {
+		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a game number: game pages are /games/1, /games/2, …", raw))
+		return
+	}
+	if isPGN {
+		s.pgn(w, r, n)
+		return
+	}
+	q, msg := query(r, "ply")
+	if msg != "" {
+		s.fail(w, r, http.StatusBadRequest, msg)
+		return
+	}
+	g, err := s.game(n)
+	switch {
+	case errors.Is(err, game.ErrNotPublic):
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no game %d to show: it does not exist, or it is a challenge not yet accepted.", n))
+		return
+	case err != nil:
+		s.systemError(w, r, err)
+		return
+	}
+	d := gameData{G: g, Ply: len(g.Moves), Plies: len(g.Moves), PGN: fmt.Sprintf("/games/%d.pgn", g.ID)}
+	if v, ok := q["ply"]; ok {
+		if !g.Over {
+			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("Game %d is still being played: stepping through its positions opens when it ends.", n))
+			return
+		}
+		p, good := number(v)
+		if !good || p > uint64(len(g.Moves)) {
+			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a position of game %d: ply= takes 0 (the start) to %d (the end).", v, n, len(g.Moves)))
+			return
+		}
+		d.Ply = int(p)
+	}
+	pageLink := func(ply int) string { return fmt.Sprintf("/games/%d?ply=%d", g.ID, ply) }
+	if g.Over {
+		d.Stepping = true
+		view := g.Positions[d.Ply].View(rules.ViewReferee)
+		var last []rules.Square
+		if d.Ply > 0 {
+			last = htmlboard.LastMove(g.Reports[d.Ply-1], g.Variant.Board(), rules.ViewReferee)
+		}
+		d.Board = htmlboard.Render(view, htmlboard.Options{Last: last})
+		if d.Ply > 0 {
+			d.First, d.Prev = pageLink(0), pageLink(d.Ply-1)
+			m := g.Moves[d.Ply-1]
+			d.Caption = fmt.Sprintf("After %s %s (%s).", m.Number, m.Text, g.Sides[m.Side])
+		} else {
+			d.Caption = "The start position."
+		}
+		if d.Ply < len(g.Moves) {
+			d.Next, d.Last = pageLink(d.Ply+1), pageLink(len(g.Moves))
+		}
+		for _, m := range g.Moves {
+			if m.Secret {
+				d.Secrets = append(d.Secrets, m)
+			}
+		}
+		cache(w, 3600)
+	} else {
+		d.Board = htmlboard.Render(g.Board, htmlboard.Options{Last: g.Last})
+		cache(w, 10)
+	}
+	for i, m := range g.Moves {
+		if len(d.Rows) == 0 || m.Side == rules.White || d.Rows[len(d.Rows)-1].Cells[m.Side] != nil {
+			d.Rows = append(d.Rows, row{Number: strings.TrimRight(m.Number, ".")})
+		}
+		c := &cell{Text: m.Text, Secret: m.Secret}
+		if g.Over {
+			c.Link, c.Current = pageLink(i+1), d.Ply == i+1
+		}
+		d.Rows[len(d.Rows)-1].Cells[m.Side] = c
+	}
+	s.render(w, r, http.StatusOK, "game.html", page{Title: fmt.Sprintf("Game %d: %s", g.ID, g.Variant.Name()), Data: d}, true)
+}
+
+// game reads a game, keeping finished ones (which never change) replayed.
+func (s *Server) game(id uint64) (*game.PublicGame, error) {
+	s.mu.Lock()
+	g, ok := s.finished[id]
+	s.mu.Unlock()
+	if ok {
+		return g, nil
+	}
+	g, err := s.src.PublicGame(id)
+	if err != nil || !g.Over {
+		return g, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.finished[id]; !ok {
+		if len(s.order) >= cacheGames {
+			delete(s.finished, s.order[0])
+			s.order = s.order[1:]
+		}
+		s.finished[id] = g
+		s.order = append(s.order, id)
+	}
+	return g, nil
+}
+
+func (s *Server) pgn(w http.ResponseWriter, r *http.Request, id uint64) {
+	if _, msg := query(r); msg != "" {
+		s.fail(w, r, http.StatusBadRequest, msg)
+		return
+	}
+	data, err := s.src.PublicPGN(id)
+	switch {
+	case errors.Is(err, game.ErrInPlay):
+		s.fail(w, r, http.StatusConflict, fmt.Sprintf("Game %d is still being played: its record, with the secret moves opened, is published when it ends.", id))
+		return
+	case errors.Is(err, game.ErrNotPublic):
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no finished game %d.", id))
+		return
+	case err != nil:
+		s.systemError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="bp-%d.pgn"`, id))
+	cache(w, 3600)
+	s.send(w, r, http.StatusOK, "application/x-chess-pgn; charset=utf-8", data, true)
+}
+
+// variantData is a variant's page.
+type variantData struct {
+	V     rules.Variant
+	Help  string
+	Board template.HTML
+}
+
+func (s *Server) variantList(w http.ResponseWriter, r *http.Request) {
+	if _, msg := query(r); msg != "" {
+		s.fail(w, r, http.StatusBadRequest, msg)
+		return
+	}
+	cache(w, 3600)
+	s.render(w, r, http.StatusOK, "variants.html", page{Title: "Variants", Data: variants.All()}, true)
+}
+
+func (s *Server) variantPage(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var v rules.Variant
+	for _, c := range variants.All() {
+		if c.ID() == id {
+			v = c
+		}
+	}
+	if v == nil {
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no variant %q: the variants are %s.", id, strings.Join(variants.IDs, ", ")))
+		return
+	}
+	if _, msg := query(r); msg != "" {
+		s.fail(w, r, http.StatusBadRequest, msg)
+		return
+	}
+	d := variantData{V: v, Help: v.Help()}
+	if st, err := v.New(rules.Options{}); err == nil {
+		d.Board = htmlboard.Render(st.View(rules.ViewPublic), htmlboard.Options{})
+	}
+	cache(w, 3600)
+	s.render(w, r, http.StatusOK, "variant.html", page{Title: v.Name(), Data: d}, true)
+}
