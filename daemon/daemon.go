@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -180,18 +181,9 @@ func (d *Daemon) Start() error {
 		smtpCfg = mailer.SMTPConfig{Addr: d.hub.SMTPAddr(), Security: "plain", Username: local,
 			Password: d.cfg.Hub.Password.Value, HELO: "localhost"}
 	} else {
-		c := d.cfg.IMAP
-		d.imapCfg = mailer.IMAPConfig{Addr: fmt.Sprintf("%s:%d", c.Host, c.Port), Security: c.Security,
-			Username: c.Username, Password: c.Password.Value, Processed: c.ProcessedFolder}
-		s := d.cfg.SMTP
-		smtpCfg = mailer.SMTPConfig{Addr: fmt.Sprintf("%s:%d", s.Host, s.Port), Security: s.Security,
-			Username: s.Username, Password: s.Password.Value, HELO: s.HELO}
 		var err error
-		if d.imapCfg.TLSConfig, err = config.ClientTLS(c.TLSCAFile, c.TLSServerName); err != nil {
-			return fmt.Errorf("daemon: imap.tls_ca_file: %w", err)
-		}
-		if smtpCfg.TLSConfig, err = config.ClientTLS(s.TLSCAFile, s.TLSServerName); err != nil {
-			return fmt.Errorf("daemon: smtp.tls_ca_file: %w", err)
+		if d.imapCfg, smtpCfg, err = MailServers(d.cfg); err != nil {
+			return err
 		}
 	}
 	d.imapCfg.Mailbox = d.cfg.IMAP.Mailbox
@@ -208,6 +200,27 @@ func (d *Daemon) Start() error {
 		MaxAttempts: d.cfg.Limits.OutboxMaxAttempts, Connections: 4, Backoff: time.Duration(d.cfg.Limits.OutboxRetryBackoff),
 		Ceiling: time.Duration(d.cfg.Limits.OutboxRetryCeiling)}
 	return nil
+}
+
+// MailServers is how the service reaches a configured mail server (no
+// embedded hub): the IMAP source's and the Sender's settings, TLS
+// included. check-mail tries the same.
+func MailServers(cfg config.Config) (mailer.IMAPConfig, mailer.SMTPConfig, error) {
+	c, s := cfg.IMAP, cfg.SMTP
+	ic := mailer.IMAPConfig{Addr: net.JoinHostPort(c.Host, strconv.Itoa(c.Port)), Security: c.Security,
+		Username: c.Username, Password: c.Password.Value, Processed: c.ProcessedFolder, Mailbox: c.Mailbox,
+		PollInterval: time.Duration(c.PollInterval), IdleRefresh: time.Duration(c.IdleRefresh),
+		Timeout: time.Duration(c.Timeout), MaxBytes: cfg.Limits.MaxMessageBytes}
+	sc := mailer.SMTPConfig{Addr: net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), Security: s.Security,
+		Username: s.Username, Password: s.Password.Value, HELO: s.HELO, Timeout: time.Duration(s.Timeout)}
+	var err error
+	if ic.TLSConfig, err = config.ClientTLS(c.TLSCAFile, c.TLSServerName); err != nil {
+		return ic, sc, fmt.Errorf("daemon: imap.tls_ca_file: %w", err)
+	}
+	if sc.TLSConfig, err = config.ClientTLS(s.TLSCAFile, s.TLSServerName); err != nil {
+		return ic, sc, fmt.Errorf("daemon: smtp.tls_ca_file: %w", err)
+	}
+	return ic, sc, nil
 }
 
 // Run serves until ctx ends: outage recovery first, then the mailbox

@@ -275,7 +275,7 @@ func (s *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
 func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
 	return sasl.NewPlainServer(func(identity, username, password string) error {
 		if _, err := s.h.checkPassword(username, password); err != nil {
-			return err
+			return smtp.ErrAuthFailed // 535, as real servers answer
 		}
 		return nil
 	}), nil

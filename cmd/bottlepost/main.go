@@ -5,6 +5,7 @@
 // Usage:
 //
 //	bottlepost serve                 run the mail service
+//	bottlepost check-mail --config FILE  try the mail servers of a configuration
 //	bottlepost variants              list the variants
 //	bottlepost moves VARIANT [MOVE...]
 //	bottlepost board VARIANT [--as white|black|referee|public] [MOVE...]
@@ -44,7 +45,7 @@ func init() {
 }
 
 // order is how usage lists the commands.
-var order = []string{"serve", "demo", "deliver", "bench", "variants", "moves", "board", "perft", "export", "verify", "backup", "compact"}
+var order = []string{"serve", "check-mail", "demo", "deliver", "bench", "variants", "moves", "board", "perft", "export", "verify", "backup", "compact"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {

@@ -156,3 +156,14 @@ func TestDeliverWritesIntoTheMaildir(t *testing.T) {
 		t.Errorf("no maildir: exit %d %q", code, stderr)
 	}
 }
+
+func TestCheckMailUsage(t *testing.T) {
+	if code, _, stderr := runCLI("check-mail"); code != 2 || !strings.Contains(stderr, "usage: bottlepost check-mail --config FILE") {
+		t.Errorf("no config: exit %d %q", code, stderr)
+	}
+	cfg := filepath.Join(t.TempDir(), "hub.toml")
+	os.WriteFile(cfg, []byte("[service]\naddress = \"games@localhost\"\n"), 0o600)
+	if code, _, stderr := runCLI("check-mail", "--config", cfg); code != 2 || !strings.Contains(stderr, "embedded mail hub, which needs no check") {
+		t.Errorf("hub config: exit %d %q", code, stderr)
+	}
+}
