@@ -18,10 +18,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/timing"
 	"github.com/pelletier/go-toml/v2"
-	"github.com/robfig/cron/v3"
-
-	"github.com/bottlepost/bottlepost/game"
 )
 
 // Config is the whole configuration.
@@ -117,12 +115,6 @@ type Limits struct {
 	OpenChallenges    int `toml:"open_challenges"`     // challenges one player has waiting for an answer
 }
 
-// Game is the limits as the game service takes them.
-func (l Limits) Game() game.Limits {
-	return game.Limits{CommandsPerMail: l.CommandsPerMail, ChallengesPerHour: l.ChallengesPerHour, ChallengesPerDay: l.ChallengesPerDay,
-		InvitationsPerDay: l.InvitationsPerDay, OpenChallenges: l.OpenChallenges}
-}
-
 // Schedule is the recurring work.
 type Schedule struct {
 	Sweep     string   `toml:"sweep"`      // cron spec of the deadline sweep and digests
@@ -142,9 +134,9 @@ func Defaults() Config {
 		SMTP:    SMTP{Security: "starttls", Port: 587, HELO: "localhost", Timeout: Duration(time.Minute)},
 		Maildir: Maildir{PollInterval: Duration(10 * time.Second)},
 		Limits: Limits{MaxMessageBytes: 1 << 20, RepliesPerHour: 30, ProcessedRetention: Duration(90 * 24 * time.Hour), OutboxMaxAttempts: 50, OutboxRetryBackoff: Duration(30 * time.Second), OutboxRetryCeiling: Duration(6 * time.Hour),
-			CommandsPerMail: game.DefaultLimits.CommandsPerMail, ChallengesPerHour: game.DefaultLimits.ChallengesPerHour,
-			ChallengesPerDay: game.DefaultLimits.ChallengesPerDay, InvitationsPerDay: game.DefaultLimits.InvitationsPerDay,
-			OpenChallenges: game.DefaultLimits.OpenChallenges},
+			// The game service's own defaults (game.DefaultLimits; a daemon test
+			// keeps the two equal).
+			CommandsPerMail: 20, ChallengesPerHour: 10, ChallengesPerDay: 30, InvitationsPerDay: 10, OpenChallenges: 10},
 		Schedule: Schedule{Sweep: "@every 1m", OutageGap: Duration(5 * time.Minute)},
 		Web:      Web{Listen: "127.0.0.1:8025"},
 	}
@@ -245,8 +237,8 @@ func (c *Config) Validate() error {
 			bad("service.referees: %q is not an address", r)
 		}
 	}
-	if _, err := game.ParseTimeControl(s.DefaultTime); err != nil {
-		bad("service.default_time: %v", strings.TrimPrefix(err.Error(), "game: "))
+	if _, err := timing.ParseTimeControl(s.DefaultTime); err != nil {
+		bad("service.default_time: %v", strings.TrimPrefix(err.Error(), "timing: "))
 	}
 	if s.TimeoutPolicy != "loss" && s.TimeoutPolicy != "notify" {
 		bad("service.timeout_policy %q: want \"loss\" or \"notify\"", s.TimeoutPolicy)
@@ -338,8 +330,8 @@ func (c *Config) Validate() error {
 	if c.Limits.OutboxRetryBackoff <= 0 || c.Limits.OutboxRetryCeiling < c.Limits.OutboxRetryBackoff {
 		bad("limits.outbox_retry_backoff must be positive and at most limits.outbox_retry_ceiling")
 	}
-	if _, err := ParseSchedule(c.Schedule.Sweep); err != nil {
-		bad("schedule.sweep: %v", err)
+	if _, err := timing.ParseSchedule(c.Schedule.Sweep); err != nil {
+		bad("schedule.sweep: %v", strings.TrimPrefix(err.Error(), "timing: "))
 	}
 	if c.Schedule.OutageGap < Duration(time.Minute) {
 		bad("schedule.outage_gap must be at least 1m")
@@ -423,21 +415,6 @@ func ParseLevel(s string) (slog.Level, error) {
 		return 0, fmt.Errorf("%q is not a log level (debug, info, warn, error)", s)
 	}
 	return l, nil
-}
-
-// ParseSchedule validates a cron spec (with the descriptors @every, @daily,
-// …) without letting the library panic on malformed input.
-func ParseSchedule(spec string) (sched cron.Schedule, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			sched, err = nil, fmt.Errorf("%q is not a schedule (%v)", spec, r)
-		}
-	}()
-	sched, err = cron.ParseStandard(spec)
-	if err != nil {
-		return nil, fmt.Errorf("%q is not a schedule: %w", spec, err)
-	}
-	return sched, nil
 }
 
 // Duration is a time.Duration written as "30s", "5m", "24h" in TOML.

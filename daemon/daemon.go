@@ -27,6 +27,7 @@ import (
 	"github.com/bottlepost/bottlepost/mailer"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 	"github.com/bottlepost/bottlepost/web"
 )
 
@@ -82,7 +83,7 @@ func New(cfg config.Config, opt Options) (*Daemon, error) {
 		DefaultTime: cfg.Service.DefaultTime, TrustedAuthServ: cfg.Service.TrustedAuthServ,
 		VacationDays: vacationDays(cfg.Service.VacationDays), TimeoutPolicy: cfg.Service.TimeoutPolicy,
 		ReminderBefore: time.Duration(cfg.Service.ReminderBefore), OutageGap: time.Duration(cfg.Schedule.OutageGap),
-		Limits: cfg.Limits.Game(),
+		Limits: gameLimits(cfg.Limits),
 	}, game.Options{Store: st, Clock: d.now, Logger: d.log})
 	if err != nil {
 		st.Close()
@@ -241,7 +242,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if err := d.svc.Heartbeat(d.now()); err != nil {
 		return err
 	}
-	sched, err := config.ParseSchedule(d.cfg.Schedule.Sweep)
+	sched, err := timing.ParseSchedule(d.cfg.Schedule.Sweep)
 	if err != nil {
 		return err
 	}
@@ -419,3 +420,9 @@ func (d *Daemon) close() {
 
 // Close releases the store and the hub of a daemon that was never run.
 func (d *Daemon) Close() { d.close() }
+
+// gameLimits is the configured limits as the game service takes them.
+func gameLimits(l config.Limits) game.Limits {
+	return game.Limits{CommandsPerMail: l.CommandsPerMail, ChallengesPerHour: l.ChallengesPerHour, ChallengesPerDay: l.ChallengesPerDay,
+		InvitationsPerDay: l.InvitationsPerDay, OpenChallenges: l.OpenChallenges}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // newGame answers "new": it checks the terms, matches an open challenge of
@@ -69,10 +70,10 @@ func (h *handling) newGame(c Command) error {
 
 // challengeTerms resolves a "new" command's variant, ruleset and time
 // control, and refuses challenges to oneself or to the service.
-func (h *handling) challengeTerms(c Command) (rules.Variant, string, TimeControl, error) {
+func (h *handling) challengeTerms(c Command) (rules.Variant, string, timing.TimeControl, error) {
 	v, err := variants.Lookup(c.Variant)
 	if err != nil {
-		return nil, "", TimeControl{}, userf("%s", strings.TrimPrefix(err.Error(), "variants: "))
+		return nil, "", timing.TimeControl{}, userf("%s", strings.TrimPrefix(err.Error(), "variants: "))
 	}
 	ruleset := v.Rulesets()[0]
 	if c.Rules != "" {
@@ -83,22 +84,22 @@ func (h *handling) challengeTerms(c Command) (rules.Variant, string, TimeControl
 			}
 		}
 		if ruleset == "" {
-			return nil, "", TimeControl{}, userf("%s has no ruleset %q (it has: %s)", v.Name(), c.Rules, strings.Join(v.Rulesets(), ", "))
+			return nil, "", timing.TimeControl{}, userf("%s has no ruleset %q (it has: %s)", v.Name(), c.Rules, strings.Join(v.Rulesets(), ", "))
 		}
 	}
 	tcText := c.Time
 	if tcText == "" {
 		tcText = h.s.cfg.DefaultTime
 	}
-	tc, err := ParseTimeControl(tcText)
+	tc, err := timing.ParseTimeControl(tcText)
 	if err != nil {
-		return nil, "", TimeControl{}, userf("%s", strings.TrimPrefix(err.Error(), "game: "))
+		return nil, "", timing.TimeControl{}, userf("%s", strings.TrimPrefix(err.Error(), "timing: "))
 	}
 	if c.Opponent != "" && normalize(c.Opponent) == h.from {
-		return nil, "", TimeControl{}, userf("you cannot challenge yourself")
+		return nil, "", timing.TimeControl{}, userf("you cannot challenge yourself")
 	}
 	if c.Opponent != "" && h.s.ours(c.Opponent) {
-		return nil, "", TimeControl{}, userf("bottlepost referees games; it does not play them: challenge a person")
+		return nil, "", timing.TimeControl{}, userf("bottlepost referees games; it does not play them: challenge a person")
 	}
 	return v, ruleset, tc, nil
 }
@@ -125,7 +126,7 @@ func (h *handling) opponent(c Command) (opp *store.Player, newcomer bool, err er
 // createGame stores a new game in its challenge phase (open when opp is
 // nil): the game, its setup on the chain, its tokens and the challenger's
 // list of games.
-func (h *handling) createGame(v rules.Variant, ruleset string, tc TimeControl, state rules.State, seed uint64, mySide int, opp *store.Player) (*loaded, error) {
+func (h *handling) createGame(v rules.Variant, ruleset string, tc timing.TimeControl, state rules.State, seed uint64, mySide int, opp *store.Player) (*loaded, error) {
 	data, err := state.MarshalBinary()
 	if err != nil {
 		return nil, err
@@ -133,7 +134,7 @@ func (h *handling) createGame(v rules.Variant, ruleset string, tc TimeControl, s
 	g := &store.Game{Variant: v.ID(), Ruleset: ruleset, TimeControl: tc.String(), Status: store.StatusActive,
 		Hidden: v.Hidden(), State: data, Created: h.now, Updated: h.now}
 	meta := &gameMeta{Phase: phaseChallenge, Challenger: mySide, Time: tc.String(), DrawOffer: -1, TimedOut: -1, Seed: seed}
-	meta.Clocks = [2]Clock{tc.NewClock(), tc.NewClock()}
+	meta.Clocks = [2]timing.Clock{tc.NewClock(), tc.NewClock()}
 	seats := [2]*store.Player{}
 	seats[mySide] = h.player
 	if opp != nil {
@@ -185,7 +186,7 @@ func (h *handling) createGame(v rules.Variant, ruleset string, tc TimeControl, s
 
 // announceChallenge drafts the challenger's confirmation and, for a named
 // opponent, the invitation, and adds the game to the opponent's list.
-func (h *handling) announceChallenge(l *loaded, tc TimeControl, mySide int, opp *store.Player, newcomer bool) error {
+func (h *handling) announceChallenge(l *loaded, tc timing.TimeControl, mySide int, opp *store.Player, newcomer bool) error {
 	sides := l.v.Sides()
 	d := h.draft(h.from, l, "challenge")
 	d.yourSide = sides[mySide]

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // Timeout policies.
@@ -22,7 +23,7 @@ type turnTimes struct {
 }
 
 func (h *handling) turn(l *loaded) turnTimes {
-	tc, _ := ParseTimeControl(l.meta.Time)
+	tc, _ := timing.ParseTimeControl(l.meta.Time)
 	side := int(l.state.ToMove())
 	start := l.meta.TurnStart
 	base := tc.Deadline(l.meta.Clocks[side], start)
@@ -76,7 +77,7 @@ func (h *handling) sweep(l *loaded) error {
 
 // remind mails the side to move, at most once a day per player and game.
 func (h *handling) remind(l *loaded, side int, t turnTimes, text string) {
-	if last := l.meta.LastReminder[side]; !last.IsZero() && h.now.Sub(last) < Day {
+	if last := l.meta.LastReminder[side]; !last.IsZero() && h.now.Sub(last) < timing.Day {
 		return
 	}
 	l.meta.LastReminder[side] = h.now

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // restart builds a second service on the same store, as after a restart:
@@ -54,7 +55,7 @@ func TestRemindersSentOnceEvenAfterRestart(t *testing.T) {
 	f := newFixture(t, Config{})
 	startTimed(t, f, "7d")
 	const half, dayBefore = "half of your time for this move is gone", "your move is due within a day"
-	f.now = f.now.Add(3*Day + 11*time.Hour)
+	f.now = f.now.Add(3*timing.Day + 11*time.Hour)
 	if r := f.tick(); r.Reminders != 0 || count(f, alice, half) != 0 {
 		t.Fatalf("reminder before half time: %+v", r)
 	}
@@ -71,7 +72,7 @@ func TestRemindersSentOnceEvenAfterRestart(t *testing.T) {
 	if n := count(f, alice, half); n != 1 {
 		t.Errorf("half-time reminder sent %d times across ticks and a restart", n)
 	}
-	f.now = f.now.Add(2*Day + 12*time.Hour) // 6 days gone: one day left
+	f.now = f.now.Add(2*timing.Day + 12*time.Hour) // 6 days gone: one day left
 	f.tick()
 	f.restart(Config{})
 	f.tick()
@@ -83,7 +84,7 @@ func TestRemindersSentOnceEvenAfterRestart(t *testing.T) {
 	}
 	// A move starts a new turn: bob is reminded in his turn, alice not again.
 	f.reply(alice, "e4")
-	f.now = f.now.Add(4 * Day)
+	f.now = f.now.Add(4 * timing.Day)
 	f.tick()
 	if count(f, bob, half) != 1 || count(f, alice, half) != 1 {
 		t.Errorf("after the move: bob %d, alice %d half-time reminders", count(f, bob, half), count(f, alice, half))
@@ -105,7 +106,7 @@ func TestAtMostOneReminderPerDay(t *testing.T) {
 func TestTimeoutLossPolicy(t *testing.T) {
 	f := newFixture(t, Config{Referees: []string{ref}})
 	startTimed(t, f, "2d+1d")
-	f.now = f.now.Add(3*Day - time.Minute)
+	f.now = f.now.Add(3*timing.Day - time.Minute)
 	f.tick()
 	assertPhase(t, f, 1, phasePlay)
 	f.now = f.now.Add(2 * time.Minute)
@@ -122,7 +123,7 @@ func TestTimeoutNotifyPolicy(t *testing.T) {
 	startTimed(t, f, "1d")
 	f.reply(bob, "claim")
 	f.mustContain(f.last(bob), "there is nothing to claim")
-	f.now = f.now.Add(Day + time.Minute)
+	f.now = f.now.Add(timing.Day + time.Minute)
 	f.tick()
 	f.mustContain(f.last(bob), "White's deadline has passed. Reply claim to win on time")
 	f.mustContain(f.last(alice), "Your deadline has passed")
@@ -130,7 +131,7 @@ func TestTimeoutNotifyPolicy(t *testing.T) {
 	f.reply(alice, "e4")
 	f.reply(alice, "claim")
 	f.mustContain(f.last(alice), "there is nothing to claim")
-	f.now = f.now.Add(Day + time.Minute)
+	f.now = f.now.Add(timing.Day + time.Minute)
 	f.tick()
 	f.reply(alice, "claim")
 	f.mustContain(f.last(alice), "White wins: Black lost on time (claimed)")
@@ -167,7 +168,7 @@ func TestDamagedGameDoesNotStopTheOthers(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	f.now = f.now.Add(Day + time.Minute)
+	f.now = f.now.Add(timing.Day + time.Minute)
 	res := f.tick()
 	if res.Failed != 1 || res.Timeouts != 1 {
 		t.Errorf("tick: %+v, want game 1 failed and game 2 timed out", res)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/store"
-	"github.com/robfig/cron/v3"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // digestSchedule is a player's daily digest, kept in the player's service
@@ -28,21 +28,6 @@ type digestEntry struct {
 	Spec    string    `json:"spec"`
 	Next    time.Time `json:"next"`
 	LastDay string    `json:"last_day,omitempty"` // the local date of the last digest
-}
-
-// parseCron validates a user-given cron expression without letting the
-// library panic on malformed input.
-func parseCron(spec string) (sched cron.Schedule, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			sched, err = nil, fmt.Errorf("game: %q is not a schedule (%v)", spec, r)
-		}
-	}()
-	sched, err = cron.ParseStandard(spec)
-	if err != nil {
-		return nil, fmt.Errorf("game: %q is not a schedule: %w", spec, err)
-	}
-	return sched, nil
 }
 
 var timeOfDay = regexp.MustCompile(`^\d{1,2}(:\d{2})?$`)
@@ -86,9 +71,9 @@ func (h *handling) digest(c Command, reply *draft) error {
 	if err != nil {
 		return userf("%s", strings.TrimPrefix(err.Error(), "game: "))
 	}
-	sched, err := parseCron(spec)
+	sched, err := timing.ParseSchedule(spec)
 	if err != nil {
-		return userf("%s", strings.TrimPrefix(err.Error(), "game: "))
+		return userf("%s", strings.TrimPrefix(err.Error(), "timing: "))
 	}
 	next := sched.Next(h.now)
 	if next.IsZero() {
@@ -183,7 +168,7 @@ func (h *handling) nextDigest(p *store.Player, now time.Time) bool {
 	if pm.Digest == nil {
 		return false
 	}
-	sched, err := parseCron(pm.Digest.Spec)
+	sched, err := timing.ParseSchedule(pm.Digest.Spec)
 	if err != nil {
 		pm.Digest = nil
 		p.Meta = pm.encode()

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 func TestDigestAcrossDaylightSavingChange(t *testing.T) {
@@ -15,7 +17,7 @@ func TestDigestAcrossDaylightSavingChange(t *testing.T) {
 	f.mustContain(f.last(alice), `schedule "CRON_TZ=Europe/Berlin 0 8 * * *"`, "the next one Fri 26 Mar 2027 08:00 CET")
 	// Tick every 20 minutes for a week around the change to summer time (28 March).
 	var got []string
-	for end := f.now.Add(7 * Day); f.now.Before(end); f.now = f.now.Add(20 * time.Minute) {
+	for end := f.now.Add(7 * timing.Day); f.now.Before(end); f.now = f.now.Add(20 * time.Minute) {
 		before := len(f.inbox[alice])
 		f.tick()
 		for _, m := range f.inbox[alice][before:] {
@@ -32,7 +34,7 @@ func TestDigestAcrossDaylightSavingChange(t *testing.T) {
 	// No digest when it is not the player's move.
 	f.reply(alice, "e4")
 	n := len(f.inbox[alice])
-	f.now = f.now.Add(Day)
+	f.now = f.now.Add(timing.Day)
 	f.tick()
 	for _, m := range f.inbox[alice][n:] {
 		if strings.Contains(m.Subject, "digest") {
@@ -48,7 +50,7 @@ func TestDigestAtARepeatedHourIsSentOnce(t *testing.T) {
 	f.reply(alice, "timezone Europe/Berlin")
 	f.reply(alice, "digest 2:30") // 02:30 happens twice on 31 October 2027
 	digests := 0
-	for end := f.now.Add(4 * Day); f.now.Before(end); f.now = f.now.Add(15 * time.Minute) {
+	for end := f.now.Add(4 * timing.Day); f.now.Before(end); f.now = f.now.Add(15 * time.Minute) {
 		before := len(f.inbox[alice])
 		f.tick()
 		for _, m := range f.inbox[alice][before:] {

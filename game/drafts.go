@@ -10,6 +10,7 @@ import (
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/templates"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 type draftKey struct {
@@ -180,7 +181,7 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 	sides := l.sides()
 	md.Game = &gameInfo{Tag: strings.Trim(mailfmt.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: l.seats[0].Address,
 		Black: l.seats[1].Address, Sides: sides}
-	if tc, err := ParseTimeControl(l.meta.Time); err == nil {
+	if tc, err := timing.ParseTimeControl(l.meta.Time); err == nil {
 		md.Game.Time = tc.Describe()
 	}
 	switch {

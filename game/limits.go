@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 	"unicode/utf8"
+
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // Limits bound what one sender can make the service do, so that a mail
@@ -123,8 +125,8 @@ func window(times []time.Time, now time.Time, span time.Duration) []time.Time {
 func (h *handling) challengeLimits(stranger bool) error {
 	lim := h.s.cfg.Limits
 	pm := h.pmeta
-	pm.Challenges = window(pm.Challenges, h.now, Day)
-	pm.Invitations = window(pm.Invitations, h.now, Day)
+	pm.Challenges = window(pm.Challenges, h.now, timing.Day)
+	pm.Invitations = window(pm.Invitations, h.now, timing.Day)
 	when := func(t time.Time) string {
 		return t.In(pm.location()).Format("Mon 2 Jan 15:04 MST")
 	}
@@ -139,11 +141,11 @@ func (h *handling) challengeLimits(stranger bool) error {
 	case len(pm.Challenges) >= lim.ChallengesPerDay:
 		return &limitError{"challenges_per_day", fmt.Sprintf(
 			"no new challenge: you started %d in the last 24 hours, the most this service allows (limits.challenges_per_day); you may start another from %s",
-			len(pm.Challenges), when(pm.Challenges[len(pm.Challenges)-lim.ChallengesPerDay].Add(Day)))}
+			len(pm.Challenges), when(pm.Challenges[len(pm.Challenges)-lim.ChallengesPerDay].Add(timing.Day)))}
 	case stranger && len(pm.Invitations) >= lim.InvitationsPerDay:
 		return &limitError{"invitations_per_day", fmt.Sprintf(
 			"no new challenge: you invited %d people who never wrote to bottlepost in the last 24 hours, the most this service allows (limits.invitations_per_day); you may invite another from %s, and challenge players who have written to it at any time",
-			len(pm.Invitations), when(pm.Invitations[len(pm.Invitations)-lim.InvitationsPerDay].Add(Day)))}
+			len(pm.Invitations), when(pm.Invitations[len(pm.Invitations)-lim.InvitationsPerDay].Add(timing.Day)))}
 	}
 	waiting := 0
 	for _, id := range pm.Games {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // register makes addr a player who has written to the service.
@@ -89,7 +90,7 @@ func TestAmplificationLimits(t *testing.T) {
 			if mailsTo(f, "victim-late@example.com") != 0 {
 				t.Errorf("a stranger was invited beyond the limit")
 			}
-			f.now = f.now.Add(Day)
+			f.now = f.now.Add(timing.Day)
 			f.send(eve, pe, "again", "new chess vs victim-late@example.com")
 			if mailsTo(f, "victim-late@example.com") != 1 {
 				t.Errorf("the invitation limit did not reset after a day")

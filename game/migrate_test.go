@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // Older versions kept every digest schedule in one setting; a tick moves them
@@ -57,7 +58,7 @@ func TestDigestsOfAnOlderVersionAreMoved(t *testing.T) {
 		t.Errorf("%d digests at 11:00, want none (not bob's move)", res.Digests)
 	}
 	f.reply(alice, "digest off")
-	f.now = f.now.Add(Day)
+	f.now = f.now.Add(timing.Day)
 	if res := f.tick(); res.Digests != 0 {
 		t.Errorf("%d digests after alice turned hers off", res.Digests)
 	}

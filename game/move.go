@@ -7,6 +7,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 func (h *handling) move(l *loaded, side int, text string, d *draft) error {
@@ -103,7 +104,7 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 
 // spend charges the mover's clock and starts the opponent's turn.
 func (h *handling) spend(l *loaded, side int) {
-	tc, _ := ParseTimeControl(l.meta.Time)
+	tc, _ := timing.ParseTimeControl(l.meta.Time)
 	// Time the clock stood still (outages, the mover's vacation) is not charged.
 	used := h.now.Sub(l.meta.TurnStart) - overlap(h.stopped(l, side), l.meta.TurnStart, h.now)
 	l.meta.Clocks[side] = tc.Spend(l.meta.Clocks[side], max(used, 0))

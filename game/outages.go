@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // Settings names in the store.
@@ -165,7 +166,7 @@ func (s *Service) noticeGap(now time.Time, gap time.Duration) (Outage, error) {
 		}
 		outs := append(h.outages, found)
 		// Outages older than a year cannot touch any clock still running.
-		for len(outs) > 0 && now.Sub(outs[0].End) > 366*Day {
+		for len(outs) > 0 && now.Sub(outs[0].End) > 366*timing.Day {
 			outs = outs[1:]
 		}
 		ob, err := json.Marshal(outs)

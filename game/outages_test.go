@@ -9,18 +9,19 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 func TestTwoDayOutageForfeitsNothing(t *testing.T) {
 	f := newFixture(t, Config{})
 	startTimed(t, f, "3d")
-	f.now = f.now.Add(3*Day - time.Hour)
+	f.now = f.now.Add(3*timing.Day - time.Hour)
 	f.tick() // the last heartbeat, an hour before alice's deadline
 	// The service is down for two days; when it comes back, it first recovers.
-	f.now = f.now.Add(2 * Day)
+	f.now = f.now.Add(2 * timing.Day)
 	f.restart(Config{})
 	out, err := f.svc.Recover(f.now, 5*time.Minute)
-	if err != nil || out.End.Sub(out.Start) != 2*Day {
+	if err != nil || out.End.Sub(out.Start) != 2*timing.Day {
 		t.Fatalf("outage found: %+v, %v", out, err)
 	}
 	f.tick()
@@ -61,7 +62,7 @@ func TestOutagesAndVacationsAreNotChargedToICCFClocks(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := l.meta.Clocks[0].Budget, 50*Day-time.Hour; got != want {
+	if got, want := l.meta.Clocks[0].Budget, 50*timing.Day-time.Hour; got != want {
 		t.Errorf("white's budget after the move: %v, want %v (only the hour of play charged)", got, want)
 	}
 }
@@ -80,7 +81,7 @@ func TestClockJumpWhileRunning(t *testing.T) {
 		over    bool   // alice lost on time at the sweep after the jump
 		display string // alice's deadline afterwards
 	}{
-		{"a suspend of two days", 2 * Day, true, false, "Deadline: Thu 26 Nov 2026 09:00 UTC"},
+		{"a suspend of two days", 2 * timing.Day, true, false, "Deadline: Thu 26 Nov 2026 09:00 UTC"},
 		{"an NTP step of ten minutes", 10 * time.Minute, true, false, "Deadline: Tue 24 Nov 2026 09:10 UTC"},
 		{"two minutes, within the gap", 2 * time.Minute, false, false, "Deadline: Tue 24 Nov 2026 09:00 UTC"},
 		{"two hours with the check off", 2 * time.Hour, false, true, ""},
@@ -100,7 +101,7 @@ func TestClockJumpWhileRunning(t *testing.T) {
 			}
 			f.svc = svc
 			startTimed(t, f, "3d") // alice's deadline: Tue 24 Nov 2026 09:00 UTC
-			f.now = f.now.Add(3*Day - time.Hour)
+			f.now = f.now.Add(3*timing.Day - time.Hour)
 			if res := f.tick(); !res.Outage.Start.IsZero() {
 				t.Fatalf("a sweep an hour before the deadline found an outage: %+v", res.Outage)
 			}

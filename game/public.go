@@ -11,6 +11,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // The public side of the service: what anyone may see of the games, for
@@ -252,7 +253,7 @@ func (h *handling) publicGame(l *loaded) *PublicGame {
 	for i := range 2 {
 		pg.Players[i] = PublicName(l.seats[i], sides[i])
 	}
-	if tc, err := ParseTimeControl(l.meta.Time); err == nil {
+	if tc, err := timing.ParseTimeControl(l.meta.Time); err == nil {
 		pg.TimeControl = tc.Describe()
 	}
 	if pg.Over {

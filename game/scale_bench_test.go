@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // The scale benchmarks run on the stores of scaleSpecs (by default 100,000 games in play,
@@ -359,7 +360,7 @@ func BenchmarkScalePruneProcessed(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				err := st.Update(func(tx *store.Tx) error {
-					n, err := tx.PruneProcessed(scaleClock.Add(-90 * Day))
+					n, err := tx.PruneProcessed(scaleClock.Add(-90 * timing.Day))
 					if err == nil && n != 0 {
 						err = fmt.Errorf("pruned %d ids", n)
 					}

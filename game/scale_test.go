@@ -16,6 +16,7 @@ import (
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // The scale proof (issue "Prove it under load"): a store with many games in play and a large
@@ -206,7 +207,7 @@ func buildScale(tb testing.TB, path string, spec scaleSpec) scaleInfo {
 	total := pool + spec.Archived/5
 	b.batch(total, 20_000, func(tx *store.Tx, i int) error {
 		p := &store.Player{Name: fmt.Sprintf("Player %d", i+1), Address: fmt.Sprintf("p%d@players.example", i+1),
-			Created: scaleNow.Add(-3 * 365 * Day)}
+			Created: scaleNow.Add(-3 * 365 * timing.Day)}
 		b.players = append(b.players, p)
 		return tx.PutPlayer(p)
 	})
@@ -243,7 +244,7 @@ func buildScale(tb testing.TB, path string, spec scaleSpec) scaleInfo {
 		m.Games = list
 		if digest {
 			m.Digest = &digestSchedule{Spec: fmt.Sprintf("CRON_TZ=UTC %d %d * * *", r.IntN(60), r.IntN(24))}
-			sched, err := parseCron(m.Digest.Spec)
+			sched, err := timing.ParseSchedule(m.Digest.Spec)
 			if err != nil {
 				return err
 			}
@@ -317,12 +318,12 @@ func (b *scaleBuilder) create(tx *store.Tx, i int, n newGame) (*loaded, time.Tim
 	g := &store.Game{Variant: o.v.ID(), Ruleset: o.ruleset, TimeControl: tc, Status: store.StatusActive,
 		Hidden: o.v.Hidden(), State: o.start, Created: created, Updated: created,
 		Seats: [2]store.Seat{{Player: white.ID, Address: white.Address}, {Player: black.ID, Address: black.Address}}}
-	parsed, err := ParseTimeControl(tc)
+	parsed, err := timing.ParseTimeControl(tc)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
 	meta := &gameMeta{Phase: phasePlay, Challenger: i % 2, Time: tc, DrawOffer: -1, TimedOut: -1, Seed: o.seed,
-		Clocks: [2]Clock{parsed.NewClock(), parsed.NewClock()}}
+		Clocks: [2]timing.Clock{parsed.NewClock(), parsed.NewClock()}}
 	g.Meta = meta.encode()
 	if err := tx.CreateGame(g); err != nil {
 		return nil, time.Time{}, err
@@ -421,7 +422,7 @@ func (b *scaleBuilder) open(tx *store.Tx, i int, p *store.Player) error {
 // days.
 func (b *scaleBuilder) archived(tx *store.Tx, i int, white, black *store.Player) error {
 	o := b.opening(i)
-	created := scaleNow.Add(-100*Day - time.Duration(b.r.Int64N(int64(1000*Day))))
+	created := scaleNow.Add(-100*timing.Day - time.Duration(b.r.Int64N(int64(1000*timing.Day))))
 	l, last, err := b.create(tx, i, newGame{white: white, black: black, o: o, tc: "3d", old: true,
 		created: created, step: time.Duration(1+b.r.IntN(40)) * time.Hour})
 	if err != nil {

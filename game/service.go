@@ -34,6 +34,7 @@ import (
 	"github.com/emersion/go-msgauth/authres"
 
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // Config is what the service needs to know about its deployment.
@@ -136,7 +137,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 	if cfg.DefaultTime == "" {
 		cfg.DefaultTime = "3d"
 	}
-	if _, err := ParseTimeControl(cfg.DefaultTime); err != nil {
+	if _, err := timing.ParseTimeControl(cfg.DefaultTime); err != nil {
 		return nil, fmt.Errorf("game: default time control: %w", err)
 	}
 	switch {
@@ -154,7 +155,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
 	if cfg.ReminderBefore == 0 {
-		cfg.ReminderBefore = Day
+		cfg.ReminderBefore = timing.Day
 	}
 	if opt.Store == nil {
 		return nil, errors.New("game: a store is required")

@@ -3,6 +3,8 @@ package game
 import (
 	"fmt"
 	"time"
+
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // vacation stops the sender's clocks for N days, within the yearly allowance.
@@ -19,7 +21,7 @@ func (h *handling) vacation(c Command, reply *draft) error {
 	if h.pmeta.Vacation.Until.After(start) {
 		start = h.pmeta.Vacation.Until
 	}
-	until := start.Add(time.Duration(c.Days) * Day)
+	until := start.Add(time.Duration(c.Days) * timing.Day)
 	h.pmeta.Vacation.Used += c.Days
 	h.pmeta.Vacation.Until = until
 	for _, id := range h.pmeta.Games {

@@ -3,6 +3,8 @@ package game
 import (
 	"testing"
 	"time"
+
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 func TestVacationStopsTheClock(t *testing.T) {
@@ -10,12 +12,12 @@ func TestVacationStopsTheClock(t *testing.T) {
 	startTimed(t, f, "2d")
 	f.reply(alice, "vacation 3 days")
 	f.mustContain(f.last(bob), "White is on vacation until")
-	f.now = f.now.Add(4 * Day) // past the old deadline, within the new one (3 + 2 days)
+	f.now = f.now.Add(4 * timing.Day) // past the old deadline, within the new one (3 + 2 days)
 	f.tick()
 	assertPhase(t, f, 1, phasePlay)
 	f.reply(alice, "vacation 3 days")
 	f.mustContain(f.last(alice), "you have 2 vacation days left this year (of 5); you asked for 3")
-	f.now = f.now.Add(Day + time.Minute)
+	f.now = f.now.Add(timing.Day + time.Minute)
 	f.tick()
 	assertPhase(t, f, 1, phaseOver)
 	// A new year brings a new allowance.
