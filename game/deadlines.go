@@ -175,7 +175,11 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 			// built, a store error) must not stop the sweep for every other game.
 			var ue *userError
 			if !errors.As(err, &ue) {
-				s.log.Error("sweep: game skipped", "game", d.Game, "err", err)
+				if store.DamagedGame(err) == 0 {
+					s.log.Error("sweep: game skipped", "game", d.Game, "err", err)
+				} else {
+					s.damaged(store.DamagedGame(err), err)
+				}
 				res.Failed++
 			}
 			continue

@@ -213,7 +213,7 @@ func (h *handling) listed(id uint64) *loaded {
 	if err != nil {
 		var ue *userError
 		if !errors.As(err, &ue) {
-			h.s.log.Error("game skipped: it cannot be loaded", "game", id, "err", err)
+			h.s.damaged(id, err)
 		}
 		return nil
 	}
@@ -230,6 +230,11 @@ func (h *handling) game(id uint64) (*loaded, error) {
 		return nil, userf("there is no game %d", id)
 	}
 	if err != nil {
+		if store.DamagedGame(err) == 0 {
+			// Data of this game that does not decode (service data, state, a
+			// variant no longer built): the game is damaged, not the service.
+			err = &store.GameError{Game: id, Err: fmt.Errorf("%w (%w)", err, store.ErrCorrupt)}
+		}
 		return nil, err
 	}
 	if h.games == nil {

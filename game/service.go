@@ -110,6 +110,8 @@ type Service struct {
 	domain     string
 	accountKey []byte
 	seatKey    []byte // derives seat tokens (seatToken)
+	// damagedGames are the games found damaged (logged once each).
+	damagedGames sync.Map
 }
 
 // Options are the service's collaborators.
@@ -390,11 +392,49 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 		res.Mails = n
 		return tx.MarkProcessed(id, h.now)
 	})
+	if gid := store.DamagedGame(err); gid != 0 {
+		return s.apologize(in, id, gid, err, quiet)
+	}
 	if err != nil {
 		return Result{}, &SystemError{Err: err}
 	}
 	if res.Refused != "" {
 		s.log.Info("message refused", "id", id, "from", in.From, "why", res.Refused)
+	}
+	return res, nil
+}
+
+// damaged logs that a game's stored data is damaged, once per game while
+// the service runs: every mail about it and every sweep meets it again.
+func (s *Service) damaged(game uint64, err error) {
+	if _, seen := s.damagedGames.LoadOrStore(game, true); !seen {
+		s.log.Error("game damaged: its mail is answered with an apology and not acted on; other games play on; run bottlepost check-store",
+			"game", game, "err", err)
+	}
+}
+
+// apologize answers a mail that ran into a damaged game: the sender is told
+// (within the reply allowance) that nothing was done, the mail is marked
+// processed so that it is not tried again forever, and the damage is logged
+// once. Nothing else of the mail is done: its transaction was rolled back.
+func (s *Service) apologize(in *Incoming, id string, game uint64, cause error, quiet func() bool) (Result, error) {
+	s.damaged(game, cause)
+	res := Result{Refused: fmt.Sprintf("game %d is damaged", game)}
+	err := s.st.Update(func(tx *store.Tx) error {
+		res.Mails = 0
+		h := &handling{s: s, tx: tx, in: in, quiet: quiet, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
+		h.from = normalize(in.From)
+		d := h.draft(h.from, nil, "notice")
+		d.notices = append(d.notices, fmt.Sprintf("Sorry: game %d cannot be played at the moment, because its stored record is damaged. Nothing in your mail was done. The operator has been told; once it is repaired, send your mail again. Your other games are not affected.", game))
+		n, err := h.flush()
+		if err != nil {
+			return err
+		}
+		res.Mails = n
+		return tx.MarkProcessed(id, h.now)
+	})
+	if err != nil {
+		return Result{}, &SystemError{Err: err}
 	}
 	return res, nil
 }

@@ -26,6 +26,7 @@ func conditionalContext(game uint64, side Side) sealContext {
 // Conditionals returns side's pending conditional moves in game as the game service stored
 // them (opened from the vault), or nil when there are none.
 func (tx *Tx) Conditionals(game uint64, side Side) ([]byte, error) {
+	tx.game = game
 	if !side.valid() {
 		return nil, fmt.Errorf("store: conditional moves of side %d: %w", side, ErrInvalid)
 	}
@@ -46,6 +47,7 @@ func (tx *Tx) openConditional(game uint64, side Side, v []byte) ([]byte, error) 
 // PutConditionals stores side's pending conditional moves in game, sealed; an empty value
 // deletes them. The game must be in play (not archived, status active).
 func (tx *Tx) PutConditionals(game uint64, side Side, value []byte) error {
+	tx.game = game
 	if !side.valid() {
 		return fmt.Errorf("store: conditional moves of side %d: %w", side, ErrInvalid)
 	}

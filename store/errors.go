@@ -38,6 +38,36 @@ var (
 	ErrSchema = errors.New("schema")
 )
 
+// GameError is a failure in one game's data: a bbolt panic on a damaged page recovered while
+// the transaction worked on that game. It matches the error it wraps (ErrCorrupt).
+type GameError struct {
+	Game uint64
+	Err  error
+}
+
+// Error names the game.
+func (e *GameError) Error() string { return fmt.Sprintf("store: game %d: %v", e.Game, e.Err) }
+
+// Unwrap gives the cause.
+func (e *GameError) Unwrap() error { return e.Err }
+
+// DamagedGame says which game a store error is about when the error means the game's stored
+// data is damaged (ErrCorrupt or ErrTampered), and 0 otherwise.
+func DamagedGame(err error) uint64 {
+	if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrTampered) {
+		return 0
+	}
+	var ge *GameError
+	if errors.As(err, &ge) {
+		return ge.Game
+	}
+	var ce *ChainError
+	if errors.As(err, &ce) {
+		return ce.Game
+	}
+	return 0
+}
+
 // ChainError says where a game's hash chain breaks. It matches ErrTampered.
 type ChainError struct {
 	Game   uint64

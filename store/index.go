@@ -134,7 +134,7 @@ func (tx *Tx) DuePlayers(before time.Time, limit int) ([]PlayerDue, error) {
 // it empties), and the player deadline index with the players' deadlines, and returns the
 // differences.
 func (tx *Tx) verifyIndexes(matches map[string]bool) []error {
-	errs := compareIndex(tx.bucket(bucketMatches), "match index", matches)
+	errs := compareIndex(tx.bucket(bucketMatches), "match index", matches, "game")
 	due := map[string]bool{}
 	err := tx.bucket(bucketPlayers).ForEach(func(k, v []byte) error {
 		p, err := decodePlayer(v)
@@ -150,15 +150,22 @@ func (tx *Tx) verifyIndexes(matches map[string]bool) []error {
 	if err != nil {
 		errs = append(errs, fmt.Errorf("store: players: %w", err))
 	}
-	return append(errs, compareIndex(tx.bucket(bucketPlayerDue), "player deadline index", due)...)
+	return append(errs, compareIndex(tx.bucket(bucketPlayerDue), "player deadline index", due, "player")...)
 }
 
-// compareIndex compares the keys of an index bucket with want (which it empties).
-func compareIndex(b *bolt.Bucket, name string, want map[string]bool) []error {
+// compareIndex compares the keys of an index bucket with want (which it empties). Each key
+// ends with the id of what it indexes (of, "game" or "player"), which the problems name.
+func compareIndex(b *bolt.Bucket, name string, want map[string]bool, of string) []error {
 	var errs []error
+	owner := func(k []byte) string {
+		if len(k) >= 8 {
+			return fmt.Sprintf("%s %d", of, beUint64(k[len(k)-8:]))
+		}
+		return name
+	}
 	err := b.ForEach(func(k, _ []byte) error {
 		if !want[string(k)] {
-			errs = append(errs, fmt.Errorf("store: the %s holds %q, which nothing calls for: %w", name, k, ErrCorrupt))
+			errs = append(errs, fmt.Errorf("store: %s: the %s holds %q, which nothing calls for: %w", owner(k), name, k, ErrCorrupt))
 		}
 		delete(want, string(k))
 		return nil
@@ -167,7 +174,7 @@ func compareIndex(b *bolt.Bucket, name string, want map[string]bool) []error {
 		errs = append(errs, fmt.Errorf("store: %s: %w", name, err))
 	}
 	for k := range want {
-		errs = append(errs, fmt.Errorf("store: the %s lacks %q: %w", name, k, ErrCorrupt))
+		errs = append(errs, fmt.Errorf("store: %s: the %s lacks %q: %w", owner([]byte(k)), name, k, ErrCorrupt))
 	}
 	return errs
 }

@@ -129,7 +129,7 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, fileError("open database", path, err)
 	}
 	s.db = db
-	if err := s.check(); err != nil {
+	if err := s.checkSafely(); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -221,6 +221,13 @@ func (s *Store) key(check []byte) (*vault, error) {
 	return v, nil
 }
 
+// checkSafely is check with a bbolt panic on a damaged page recovered.
+func (s *Store) checkSafely() (err error) {
+	var none *Tx
+	defer s.recoverPanic(&none, &err)
+	return s.check()
+}
+
 // check verifies the schema and the key of an open database, and upgrades it if needed.
 func (s *Store) check() error {
 	var (
@@ -291,18 +298,48 @@ func (s *Store) Close() error {
 func (s *Store) Path() string { return s.path }
 
 // View runs fn in a read-only transaction. Values read are copies, valid after fn returns.
-func (s *Store) View(fn func(*Tx) error) error {
-	return s.db.View(func(btx *bolt.Tx) error { return fn(&Tx{s: s, tx: btx}) })
+// A panic (bbolt's, on a damaged page, or fn's) becomes an error matching ErrCorrupt that
+// names the game the transaction was on (a *GameError).
+func (s *Store) View(fn func(*Tx) error) (err error) {
+	var tx *Tx
+	defer s.recoverPanic(&tx, &err)
+	return s.db.View(func(btx *bolt.Tx) error {
+		tx = &Tx{s: s, tx: btx}
+		return fn(tx)
+	})
+}
+
+// recoverPanic turns a panic under a transaction into an error: bbolt panics on a damaged
+// page instead of returning one, and a process that dies of it stops every game. bbolt has
+// rolled the transaction back (its own deferred rollback ran first), so the store stays
+// usable for everything the damage does not touch.
+func (s *Store) recoverPanic(tx **Tx, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	cause := fmt.Errorf("the database %s is damaged here (bbolt: %v); run bottlepost check-store: %w", s.path, r, ErrCorrupt)
+	if *tx != nil && (*tx).game != 0 {
+		*err = &GameError{Game: (*tx).game, Err: cause}
+	} else {
+		*err = fmt.Errorf("store: %w", cause)
+	}
+	s.log.Error("store: a transaction panicked; the database is damaged", "err", *err)
 }
 
 // Update runs fn in a read-write transaction and commits it if fn returns nil; everything
 // fn wrote is durable (fsynced) when Update returns nil, and nothing of it when Update fails.
 // A commit that fails because the disk is full gives ErrDiskFull, one on a read-only file
 // or file system ErrReadOnly.
-func (s *Store) Update(fn func(*Tx) error) error {
+//
+// A panic is recovered as in View.
+func (s *Store) Update(fn func(*Tx) error) (err error) {
 	var fnErr error
-	err := s.db.Update(func(btx *bolt.Tx) error {
-		fnErr = fn(&Tx{s: s, tx: btx})
+	var tx *Tx
+	defer s.recoverPanic(&tx, &err)
+	err = s.db.Update(func(btx *bolt.Tx) error {
+		tx = &Tx{s: s, tx: btx}
+		fnErr = fn(tx)
 		return fnErr
 	})
 	return s.mapCommit(err, fnErr)
@@ -376,16 +413,30 @@ func (s *Store) commitGroup(calls []*batchCall) {
 		s.group.mu.Lock()
 		s.group.commits++
 		s.group.mu.Unlock()
-		err := s.db.Update(func(btx *bolt.Tx) error {
-			tx := &Tx{s: s, tx: btx}
-			for i, c := range calls {
-				if fnErr = safeCall(c.fn, tx); fnErr != nil {
-					failed = i
-					return fnErr
+		var panicked error // bbolt panicked outside the functions (in the commit, say)
+		err := func() (err error) {
+			var tx *Tx
+			defer s.recoverPanic(&tx, &panicked)
+			return s.db.Update(func(btx *bolt.Tx) error {
+				tx = &Tx{s: s, tx: btx}
+				for i, c := range calls {
+					if fnErr = safeCall(c.fn, tx); fnErr != nil {
+						failed = i
+						return fnErr
+					}
 				}
+				return nil
+			})
+		}()
+		if panicked != nil {
+			// Which call's data is damaged is not known: each runs alone (Update
+			// recovers a panic again and names its game).
+			for _, c := range calls {
+				c.err = s.Update(func(tx *Tx) error { return safeCall(c.fn, tx) })
+				close(c.done)
 			}
-			return nil
-		})
+			return
+		}
 		if failed < 0 {
 			err = s.mapCommit(err, nil)
 			for _, c := range calls {
@@ -406,7 +457,13 @@ func (s *Store) commitGroup(calls []*batchCall) {
 func safeCall(fn func(*Tx) error, tx *Tx) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("store: transaction function panicked: %v", r)
+			cause := fmt.Errorf("the transaction panicked (%v); if it was bbolt, the database %s is damaged here: run bottlepost check-store: %w", r, tx.s.path, ErrCorrupt)
+			if tx.game != 0 {
+				err = &GameError{Game: tx.game, Err: cause}
+			} else {
+				err = fmt.Errorf("store: %w", cause)
+			}
+			tx.s.log.Error("store: a transaction panicked", "err", err)
 		}
 	}()
 	return fn(tx)
@@ -446,9 +503,10 @@ func fileError(op, path string, err error) error {
 // Backup writes a consistent copy of the database to w while the store stays in use (a
 // read transaction pins the copied state). It returns the number of bytes written. The
 // master key is not in the copy: back the key file up separately, and keep it apart.
-func (s *Store) Backup(w io.Writer) (int64, error) {
-	var n int64
-	err := s.db.View(func(tx *bolt.Tx) error {
+func (s *Store) Backup(w io.Writer) (n int64, err error) {
+	var none *Tx
+	defer s.recoverPanic(&none, &err)
+	err = s.db.View(func(tx *bolt.Tx) error {
 		var err error
 		n, err = tx.WriteTo(w)
 		return err
@@ -467,6 +525,12 @@ func (s *Store) BackupFile(dst string) error {
 	return writeNew(dst, "backup", func(tmp string) error {
 		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
+			return err
+		}
+		// Held while the copy is written: a file nobody holds is a dead writer's
+		// (RemoveStaleCopies). bbolt holds the compacted copy's the same way.
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			f.Close()
 			return err
 		}
 		if _, err := s.Backup(f); err != nil {
@@ -505,7 +569,19 @@ func (s *Store) Compact(dst string) error {
 
 // writeNew creates dst through a temporary file in its directory: write (and sync), link
 // it into place, sync the directory, remove the temporary name. On failure nothing is left.
-func writeNew(dst, op string, write func(tmp string) error) error {
+//
+// A process killed while it writes leaves the temporary file behind; the next copy to the
+// same destination removes it (RemoveStaleCopies), and so does the command that asked a
+// service for the copy when the service stops before answering.
+func writeNew(dst, op string, write func(tmp string) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("store: %s to %s: the database is damaged (bbolt: %v); run bottlepost check-store: %w", op, dst, r, ErrCorrupt)
+		}
+	}()
+	if _, err := RemoveStaleCopies(dst); err != nil {
+		return fmt.Errorf("store: %s: %w", op, err)
+	}
 	if _, err := os.Stat(dst); err == nil {
 		return fmt.Errorf("store: %s: %s already exists: %w", op, dst, ErrExists)
 	}
@@ -531,6 +607,73 @@ func writeNew(dst, op string, write func(tmp string) error) error {
 	return nil
 }
 
+// verifyGameSafely is VerifyGame with a bbolt panic on a damaged page recovered into a
+// problem of that game.
+func (tx *Tx) verifyGameSafely(id uint64) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &GameError{Game: id, Err: fmt.Errorf("its pages are damaged (bbolt: %v): %w", r, ErrCorrupt)}
+		}
+	}()
+	return tx.VerifyGame(id)
+}
+
+// dueGame names the game of a deadline index key; dueText describes the entry.
+func dueGame(k []byte) string {
+	if d, err := decodeDeadlineKey(k); err == nil {
+		return fmt.Sprintf("game %d", d.Game)
+	}
+	return fmt.Sprintf("deadline index key %x", k)
+}
+
+func dueText(k []byte) string {
+	if d, err := decodeDeadlineKey(k); err == nil {
+		return fmt.Sprintf("a deadline (kind %d) at %s", d.Kind, d.At.UTC().Format(time.RFC3339))
+	}
+	return fmt.Sprintf("an unreadable key %x", k)
+}
+
+// RemoveStaleCopies removes the temporary files that backups and compactions to dst left
+// when their process died: those in dst's directory named for dst whose writer no longer
+// holds them. It returns the paths removed.
+func RemoveStaleCopies(dst string) ([]string, error) {
+	dir, base := filepath.Dir(dst), filepath.Base(dst)
+	names, err := filepath.Glob(filepath.Join(dir, "."+globEscape(base)+".tmp-*"))
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, tmp := range names {
+		f, err := os.OpenFile(tmp, os.O_RDONLY, 0)
+		if err != nil {
+			continue // gone already, or not ours to read
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+			f.Close() // a living writer holds it
+			continue
+		}
+		err = os.Remove(tmp)
+		f.Close()
+		if err != nil {
+			return removed, fmt.Errorf("remove the unfinished copy %s: %w", tmp, err)
+		}
+		removed = append(removed, tmp)
+	}
+	return removed, nil
+}
+
+// globEscape quotes the pattern characters of a file name.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // Verify checks the whole database: bbolt's page consistency check, every game's record,
 // sealed parts, commitments and hash chain (see Tx.VerifyGame), and that the deadline index
 // holds exactly the active games' deadlines, the match index exactly their match keys and
@@ -538,7 +681,13 @@ func writeNew(dst, op string, write func(tmp string) error) error {
 // conditional moves belong to a game in play and open.
 // It returns the problems found, joined;
 // ErrCorrupt or ErrTampered match them.
-func (s *Store) Verify(ctx context.Context) error {
+//
+// A bbolt panic on a damaged page is reported as a problem of the game being checked (a
+// *GameError), and the other games are still checked; one outside any game ends the check
+// with an error matching ErrCorrupt.
+func (s *Store) Verify(ctx context.Context) (err error) {
+	var none *Tx
+	defer s.recoverPanic(&none, &err)
 	return s.db.View(func(btx *bolt.Tx) error {
 		var errs []error
 		for err := range btx.Check() {
@@ -557,11 +706,13 @@ func (s *Store) Verify(ctx context.Context) error {
 					return nil
 				}
 				id := beUint64(k)
-				if err := tx.VerifyGame(id); err != nil {
+				if err := tx.verifyGameSafely(id); err != nil {
 					errs = append(errs, err)
+				}
+				g, err := tx.rawGame(id) // a damaged log leaves the game's indexes to check
+				if err != nil {
 					return nil
 				}
-				g, _ := tx.rawGame(id)
 				for _, dl := range g.Deadlines {
 					deadlines[string(deadlineKey(id, dl))] = true
 				}
@@ -576,7 +727,7 @@ func (s *Store) Verify(ctx context.Context) error {
 		}
 		err := btx.Bucket(bucketDeadlines).ForEach(func(k, _ []byte) error {
 			if !deadlines[string(k)] {
-				errs = append(errs, fmt.Errorf("store: the deadline index holds %q, which no game has: %w", k, ErrCorrupt))
+				errs = append(errs, fmt.Errorf("store: %s: the deadline index holds %s, which the game does not have: %w", dueGame(k), dueText(k), ErrCorrupt))
 			}
 			delete(deadlines, string(k))
 			return nil
@@ -585,7 +736,7 @@ func (s *Store) Verify(ctx context.Context) error {
 			return err
 		}
 		for k := range deadlines {
-			errs = append(errs, fmt.Errorf("store: the deadline index lacks %q: %w", k, ErrCorrupt))
+			errs = append(errs, fmt.Errorf("store: %s: the deadline index lacks %s: %w", dueGame([]byte(k)), dueText([]byte(k)), ErrCorrupt))
 		}
 		errs = append(errs, tx.verifyIndexes(matches)...)
 		errs = append(errs, tx.verifyConditionals()...)

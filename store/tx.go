@@ -22,6 +22,9 @@ import (
 type Tx struct {
 	s  *Store
 	tx *bolt.Tx
+	// game is the game the transaction last read or wrote, so that a panic
+	// of bbolt on a damaged page can be reported with the game it hit.
+	game uint64
 }
 
 func (tx *Tx) bucket(name []byte) *bolt.Bucket { return tx.tx.Bucket(name) } // Open made them all
@@ -123,6 +126,7 @@ func (tx *Tx) writeGame(g *Game, b *bolt.Bucket) error {
 
 // rawGame reads a game record as stored (state still sealed).
 func (tx *Tx) rawGame(id uint64) (*Game, error) {
+	tx.game = id
 	tx.s.counts.gamesRead.Add(1)
 	v := tx.bucket(bucketGames).Get(be64(id))
 	archived := false
@@ -394,6 +398,7 @@ const checkSize = 8
 // chain reads a game's log as stored and verifies its chain up to the game's head. It
 // returns the records' encodings and the head after each.
 func (tx *Tx) chain(g *Game) ([][]byte, []Digest, error) {
+	tx.game = g.ID
 	var bodies, checks [][]byte
 	prefix := be64(g.ID)
 	c := tx.bucket(bucketLog).Cursor()
