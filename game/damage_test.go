@@ -70,7 +70,7 @@ func TestDamagedPageOfOneGame(t *testing.T) {
 	}
 	// Game 1 plays on.
 	f.reply(alice, "e4")
-	f.mustContain(f.last(bob), "White played e4.")
+	f.mustContain(f.last(bob), "White played 1. e4.")
 	f.reply(bob, "e5")
-	f.mustContain(f.last(alice), "Black played e5.")
+	f.mustContain(f.last(alice), "Black played 1... e5.")
 }
