@@ -264,7 +264,8 @@ func parseGame(s string) (uint64, bool) {
 }
 
 // looksLikeMove says whether a line not starting with a command word is a
-// move attempt: castling, or a short text (at most 4 words, at most 24
+// move attempt: castling, Seachess's aircraft return ("Aa-A", S11, the one
+// move without a square), or a short text (at most 4 words, at most 24
 // characters) that contains a square name such as "e4" or "l12".
 func looksLikeMove(s string) bool {
 	if s == "" || len(s) > 24 || len(strings.Fields(s)) > 4 {
@@ -272,6 +273,9 @@ func looksLikeMove(s string) bool {
 	}
 	u := strings.ToUpper(strings.ReplaceAll(s, "0", "O"))
 	if strings.HasPrefix(u, "O-O") {
+		return true
+	}
+	if a := strings.Join(strings.Fields(u), ""); a == "AA-A" || a == "AAA" {
 		return true
 	}
 	for i := 0; i+1 < len(s); i++ {

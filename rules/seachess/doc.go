@@ -1,14 +1,21 @@
 // Package seachess is Christopher Hodde's Seachess for bottlepost, to the
-// rulings S1–S11 of shared/variants/seachess.md: boats, cruisers that lay
+// rulings S1–S11 (docs/variants/seachess.md cites them): boats, cruisers that lay
 // hidden mines, torpedo boats, submarines that dive and move unseen,
 // destroyers that hunt them, aircraft carriers and their aircraft, and the
 // commando ship to checkmate, on the 128-square sea of rules.SeachessBoard.
 //
-// A State is the referee's full state. Everything a side is offered comes
-// from what that side knows (pos.project: the opponent's mines and submerged
-// submarines removed), so Moves may list a move across an unseen mine, which
-// Apply resolves, or one that leaves the commando ship in check by an unseen
-// submarine, which Apply refuses (S8.3). View decides what each viewer sees;
+// A State is the referee's full state. What a side may submit comes from
+// what that side knows (pos.project: its board without the opponent's
+// mines and submerged submarines, plus the public facts of how many
+// submarines the opponent has under water and whether it may have laid
+// mines): every move its pieces can make there, dropping only those that
+// would leave its commando ship in check whatever it cannot see (S8.3).
+// So Moves may list a move across an unseen mine, which Apply resolves, a
+// move that only looks like leaving the commando ship in check, which
+// Apply accepts when a hidden mine or a surfacing submarine shields it,
+// and a move that leaves it in check by an unseen submarine, which Apply
+// refuses (S8.3). Apply, checkmate, stalemate and repetition are judged
+// with full information (S8.3, S9). View decides what each viewer sees;
 // Report says what each learns of a move (S10).
 //
 // Files: geometry.go (tables), pos.go (pieces and the position),

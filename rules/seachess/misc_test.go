@@ -44,7 +44,8 @@ func TestHelp(t *testing.T) {
 func TestPositionNotation(t *testing.T) {
 	for _, text := range []string{
 		StartPosition,
-		"2k5/8/12/12/12/12/2[C*]9/12/3S[bU]7/1M10/8/2T3K1 b - - 12 40 spent=e1 face=e1:W v=d4:3 left=Ue4:2",
+		"2k5/8/12/12/12/12/2[C*]9/12/3S[bU]7/1M10/8/2T3K1 b - - 12 40 spent=e1 face=e1:W v=d4:3 left=Ue4:2 veiled=W",
+		"4k3/8/12/12/12/12/12/12/12/12/8/4K3 w - - 0 9 veiled=W,B",
 		"4k3/8/12/2B9/3b8/12/12/12/12/4u7/8/4K3 w - d8 0 7 left=ue3:3",
 		"8/3k4/12/2[Uu]9/12/12/12/12/12/3A8/8/6K1 w - - 149 80 left=Uc9:1,uc9:3 air=d3",
 	} {
@@ -72,6 +73,7 @@ func TestPositionNotation(t *testing.T) {
 		{StartPosition + " air=d1", "not a carrier"},
 		{StartPosition + " spent=c1 spent=c1", "once"},
 		{StartPosition + " zap=c1", "unknown"},
+		{StartPosition + " veiled=X", "want W or B"},
 		{"4k3/8/12/12/12/12/12/6c5/12/12/8/4K3 b - - 0 1", "not to move, is in check"},
 		{"4k3/8/12/12/12/12/12/12/12/3[dU]8/8/4K3 w - - 0 1", "enemy destroyer"},
 		{"4k3/8/12/12/12/12/12/12/12/3dU7/8/4K3 w - - 0 1", "next to an enemy destroyer"},

@@ -153,6 +153,107 @@ func (p *pos) attacked(sq Square, by rules.Side) bool {
 	return false
 }
 
+// mayBeSafe reports whether sq, attacked by side `by` on a side's board p
+// (pos.project), might still be safe once what that side cannot see is
+// counted in. mines says `by` may have laid mines the board does not show:
+// a line attack across an empty square (a rook or bishop line, the
+// carrier's two-square step) might be blocked by one (S3.6). subs is the
+// number of `by`'s submerged submarines: each might come up (S5.6, S6.2)
+// and capture one attacker or block one line; one coming up on a leg of
+// a carrier's horse move might block a line too, so horse moves are not
+// counted while any submarine is down. An enemy commando ship next to sq
+// can be neither blocked nor captured.
+func (p *pos) mayBeSafe(sq Square, by rules.Side, mines bool, subs int) bool {
+	n := 0
+	back := rules.S
+	if by == rules.Black {
+		back = rules.N
+	}
+	for _, d := range []rules.Dir{(back + 1) % 8, (back + 7) % 8} {
+		if t := brd.Next(sq, d); t != noSq && p.sq[t] == mk(boat, by) {
+			n++
+		}
+	}
+	sub := mk(submarine, by)
+	for _, t := range knightTo[sq] {
+		if p.sq[t] == sub || p.uw[by][t] != 0 {
+			n++
+		}
+	}
+	k, a := mk(commando, by), mk(carrier, by)
+	for _, t := range kingTo[sq] {
+		switch p.sq[t] {
+		case k:
+			return false
+		case a:
+			n++
+		}
+	}
+	if n > subs {
+		return false
+	}
+	if !mines {
+		for _, d := range rules.AllDirs {
+			s1 := brd.Next(sq, d)
+			if s1 == noSq || p.sq[s1] != 0 || p.mine[s1] != 0 {
+				continue
+			}
+			if s2 := brd.Next(s1, d); s2 != noSq && p.sq[s2] == a {
+				n++
+			}
+		}
+	}
+	if subs == 0 {
+		for _, h := range horseTo[sq] {
+			if p.sq[h.from] == a && p.sq[h.a] == 0 && p.sq[h.b] == 0 {
+				n++
+			}
+		}
+	}
+	for _, t := range outline[sq] {
+		if p.sq[t] == a {
+			n++
+		}
+	}
+	if n > subs {
+		return false
+	}
+	rookC, rookT, bishop := mk(cruiser, by), mk(torpedo, by), mk(destroyer, by)
+	for _, d := range rules.AllDirs {
+		for i, t := range brd.Ray(sq, d) {
+			if c := p.sq[t]; c != 0 {
+				hit := c == bishop
+				if !d.Diagonal() {
+					hit = c == rookC || c == rookT
+				}
+				if hit && (i == 0 || !mines) {
+					n++
+				}
+				break
+			}
+			if p.mine[t] != 0 {
+				break
+			}
+		}
+	}
+	for _, d := range rules.Diagonals {
+		t := brd.Next(sq, d)
+		if t == noSq {
+			continue
+		}
+		if p.torpedoes(t, by, d.Opposite()) {
+			n++
+		}
+		if p.sq[t] != 0 {
+			continue
+		}
+		if t2 := brd.Next(t, d); t2 != noSq && p.torpedoes(t2, by, d.Opposite()) {
+			n++
+		}
+	}
+	return n <= subs
+}
+
 // torpedoes reports whether a loaded torpedo boat of side by on t may shoot
 // along diagonal d.
 func (p *pos) torpedoes(t Square, by rules.Side, d rules.Dir) bool {
@@ -193,16 +294,19 @@ func (p *pos) visibleCheck(side rules.Side) bool {
 	return q.attacked(k, side.Other())
 }
 
-// pseudo appends the moves the side to move could make in p before the
-// check test (S8.3): p is what that side knows (pos.project), so nothing
-// here can depend on the opponent's hidden facts. inCheck is whether the
-// side is (known to be) in check, for castling.
+// pseudo appends the moves the side to move could make in p before any
+// test of check (S8.3): the moves of S2–S8, castling where its rights and
+// empty squares allow it, never a capture of the commando ship (S8.4).
+// Called on what a side knows (pos.project) it depends on nothing hidden
+// from that side; called on the full position it is every move the
+// referee could accept. inCheck is the referee's announced check, which
+// rules castling out (S8.2).
 func (p *pos) pseudo(out []rules.Move, inCheck bool) []rules.Move {
 	x := p.toMove
 	if c := p.airborne(x); c != noSq {
 		// S7.3: while the aircraft is in flight nothing else moves.
 		for _, t := range outline[c] {
-			if p.sq[t].enemy(x) {
+			if takeable(p.sq[t], x) {
 				out = append(out, mv(mvAirCapture, carrier, c, t))
 			}
 		}
@@ -239,10 +343,18 @@ func (p *pos) pseudo(out []rules.Move, inCheck bool) []rules.Move {
 }
 
 // free reports whether a piece of x may end a move on t: no piece of its
-// own floats there and it is not x's own mine (S3.4).
+// own floats there, nor the enemy commando ship, which is never captured
+// (S8.4), and it is not x's own mine (S3.4).
 func (p *pos) free(t Square, x rules.Side) bool {
 	c := p.sq[t]
-	return (c == 0 || c.side() != x) && !p.ownMine(t, x)
+	return (c == 0 || takeable(c, x)) && !p.ownMine(t, x)
+}
+
+// takeable reports whether c is an enemy piece that a piece of x may
+// capture: any but the commando ship (S8.4). A commando ship that looks
+// capturable is shielded by something its attacker cannot see.
+func takeable(c cell, x rules.Side) bool {
+	return c.enemy(x) && c.kind() != commando
 }
 
 func (p *pos) slide(out []rules.Move, s Square, x rules.Side, pc kind, dirs []rules.Dir) []rules.Move {
@@ -256,7 +368,7 @@ func (p *pos) slide(out []rules.Move, s Square, x rules.Side, pc kind, dirs []ru
 				out = append(out, mv(mvNormal, pc, s, t))
 				continue
 			}
-			if c.side() != x {
+			if takeable(c, x) {
 				out = append(out, mv(mvNormal, pc, s, t))
 			}
 			break
@@ -312,7 +424,7 @@ func (p *pos) genBoat(out []rules.Move, s Square, x rules.Side) []rules.Move {
 		if t == noSq {
 			continue
 		}
-		if p.sq[t].enemy(x) {
+		if takeable(p.sq[t], x) {
 			out = promote(out, mv(mvNormal, boat, s, t))
 		} else if t == ep && p.sq[t] == 0 && !p.ownMine(t, x) {
 			m := mv(mvEnPassant, boat, s, t)
@@ -333,14 +445,14 @@ func (p *pos) genTorpedo(out []rules.Move, s Square, x rules.Side) []rules.Move 
 		if t == noSq {
 			continue
 		}
-		if p.sq[t].enemy(x) {
+		if takeable(p.sq[t], x) {
 			out = append(out, mv(mvTorpedo, torpedo, s, t))
 			continue
 		}
 		if p.sq[t] != 0 {
 			continue
 		}
-		if t2 := brd.Next(t, d); t2 != noSq && p.sq[t2].enemy(x) {
+		if t2 := brd.Next(t, d); t2 != noSq && takeable(p.sq[t2], x) {
 			out = append(out, mv(mvTorpedo, torpedo, s, t2))
 		}
 	}
@@ -375,7 +487,7 @@ func (p *pos) genUnder(out []rules.Move, s Square, x rules.Side) []rules.Move {
 		if p.diveable(t, x) {
 			out = append(out, mv(mvUnder, submarine, s, t))
 		}
-		if c := p.sq[t]; c.enemy(x) && c.kind() != destroyer {
+		if c := p.sq[t]; takeable(c, x) && c.kind() != destroyer {
 			out = append(out, mv(mvSurfaceMove, submarine, s, t))
 		}
 	}
@@ -407,7 +519,7 @@ func (p *pos) genCarrier(out []rules.Move, s Square, x rules.Side) []rules.Move 
 		}
 	}
 	for _, t := range outline[s] {
-		if p.sq[t].enemy(x) {
+		if takeable(p.sq[t], x) {
 			out = append(out, mv(mvLaunch, carrier, s, t))
 		}
 	}
@@ -433,9 +545,10 @@ func (p *pos) genCommando(out []rules.Move, s Square, x rules.Side, inCheck bool
 	return out
 }
 
-// castleOK checks S8.2 in p (not the check on the starting square, which the
-// caller knows): rights, empty squares, no own mine on either path, and no
-// attacked square passed or landed on.
+// castleOK checks the conditions of S8.2 that lie on the board: rights,
+// empty squares, and no own mine on either path. Whether the commando
+// ship passes or lands on an attacked square is the referee's question
+// (pos.castleSafe), which a side's own board may answer wrongly.
 func (p *pos) castleOK(cs *castling, x rules.Side) bool {
 	if p.castle&castleBit(x, cs.partner == torpedo) == 0 || p.sq[cs.king] != mk(commando, x) || p.sq[cs.from] != mk(cs.partner, x) {
 		return false
@@ -452,11 +565,6 @@ func (p *pos) castleOK(cs *castling, x rules.Side) bool {
 	}
 	for _, t := range cs.partnerPath {
 		if p.ownMine(t, x) {
-			return false
-		}
-	}
-	for _, t := range cs.pass {
-		if p.attacked(t, x.Other()) {
 			return false
 		}
 	}

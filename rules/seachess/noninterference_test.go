@@ -163,6 +163,9 @@ func compareHistories(t *testing.T, r *rand.Rand, a, b *State, repA, repB *rules
 		if a.Outcome().Over() {
 			return
 		}
+		if a.ToMove() == y {
+			checkRefusals(t, r, a, b, where+" "+strings.Join(trail, " "))
+		}
 		m, na, ra := randomPly(r, a)
 		text := a.Format(m)
 		var nb *State
@@ -194,6 +197,27 @@ func compareHistories(t *testing.T, r *rand.Rand, a, b *State, repA, repB *rules
 		a, b, repA, repB = na, nb, ra, rb
 	}
 	return
+}
+
+// checkRefusals sends a few of y's moves to both histories (y has the same
+// list in both): whatever the referee answers, a refusal is S8.3's sentence
+// and nothing more, and where both refuse, the answers are byte-identical.
+func checkRefusals(t *testing.T, r *rand.Rand, a, b *State, where string) {
+	moves := a.Moves()
+	for range min(8, len(moves)) {
+		m := moves[r.IntN(len(moves))]
+		text := a.Format(m)
+		_, _, errA := a.Apply(m)
+		_, _, errB := b.Apply(m)
+		for _, err := range []error{errA, errB} {
+			if err != nil && err.Error() != refusal(text).Error() {
+				t.Fatalf("%s: %s answered %q, want S8.3's refusal alone", where, text, err)
+			}
+		}
+		if errA != nil && errB != nil && errA.Error() != errB.Error() {
+			t.Fatalf("%s: %s refused in different words: %q / %q", where, text, errA, errB)
+		}
+	}
 }
 
 // sameForPublic finds in s a move that the public cannot tell from m,

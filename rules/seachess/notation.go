@@ -321,14 +321,20 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 	if c := w.airborne(x); c != noSq && in.kind != mvAirCapture && in.kind != mvReturn {
 		return rules.Illegal, "your aircraft is in flight: it must capture on its carrier's outline (Aax…) or return (Aa-A), and nothing else may move", "S7.3"
 	}
+	switch in.kind {
+	case mvNormal, mvTorpedo, mvLaunch, mvAirCapture, mvSurfaceMove:
+		if in.to != noSq && w.sq[in.to] == mk(commando, x.Other()) {
+			return rules.Illegal, "a commando ship is never captured: a move onto its square is not a legal move", "S8.4"
+		}
+	}
 	// Is it a move of the right shape that only the check test rules out?
 	for _, m := range w.pseudo(nil, inCheck) {
 		if m.Kind == in.kind && m.Piece == uint8(in.piece) && (in.from == noSq || m.From == in.from) && (in.to == noSq || m.To == in.to) &&
 			(in.promo == 0 || m.Promo == uint8(in.promo)) {
 			if in.kind == mvCastleT || in.kind == mvCastleC {
-				return rules.Illegal, "your commando ship may not castle out of, through or into check", "S8.2"
+				return rules.Illegal, "your commando ship may not castle out of, through or into check, and nothing hidden from you could shield it", "S8.2"
 			}
-			return rules.Illegal, "your commando ship would be in check", "S8.3"
+			return rules.Illegal, "your commando ship would be in check, and nothing hidden from you could shield it", "S8.3"
 		}
 	}
 	switch in.kind {

@@ -300,6 +300,9 @@ func (p *pos) play(m rules.Move, fx *effects, book bool) {
 	if !book {
 		return
 	}
+	if m.Kind == mvMine || m.Kind == mvUnder {
+		p.veiled[x] = true
+	}
 	p.updateCastling()
 	if p.gone > 0 || boatMoved {
 		p.clock = 0

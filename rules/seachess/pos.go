@@ -119,7 +119,12 @@ type pos struct {
 	ply    int
 	king   [2]Square // each commando ship's square, noSq once lost (S3.5)
 	nuw    [2]uint8  // the number of submerged submarines of each side
-	gone   int       // scratch: pieces removed by the move being resolved
+	// veiled[side] is a public fact: side has made a hidden move that
+	// changed nothing on the public board (a mine or an underwater move),
+	// so its opponent must allow for its mines from then on (S8.3). It
+	// never turns off, and is not part of S9's position.
+	veiled [2]bool
+	gone   int // scratch: pieces removed by the move being resolved
 }
 
 func (p *pos) ownMine(sq Square, x rules.Side) bool { return p.mine[sq] == mineOf(x) }
@@ -164,20 +169,4 @@ func (p *pos) project(x rules.Side) pos {
 	q.uw[y] = [nSq]uint8{}
 	q.nuw[y] = 0
 	return q
-}
-
-// hiddenFrom reports whether side x lacks knowledge the referee has: the
-// opponent's mines or submerged submarines.
-func (p *pos) hiddenFrom(x rules.Side) bool {
-	y := x.Other()
-	if p.nuw[y] != 0 {
-		return true
-	}
-	theirs := mineOf(y)
-	for _, s := range brd.Squares() {
-		if p.mine[s] == theirs {
-			return true
-		}
-	}
-	return false
 }

@@ -39,7 +39,10 @@ const StartPosition = "csdakdst/bbbbbbbb/12/12/12/12/12/12/12/12/BBBBBBBB/CSDAKD
 // the enemy), v=d1:3 (a visible submarine's count V of S5.3, 0–8),
 // left=Ue5:1,ue7:2 (a submerged submarine's further turns down; 0 means it
 // comes up at the start of its owner's next turn), air=f5 (a carrier whose
-// aircraft is in flight).
+// aircraft is in flight), veiled=W,B (the sides that have made a hidden move
+// that changed nothing on the public board, a mine or an underwater move:
+// their opponents must allow for their mines (S8.3); a side with a mine on
+// the board is veiled without saying so).
 
 // formatPosition writes p in the position notation.
 func (p *pos) formatPosition() string {
@@ -85,7 +88,12 @@ func (p *pos) formatPosition() string {
 	}
 	b.WriteString(cs + " " + sqName(p.ep))
 	fmt.Fprintf(&b, " %d %d", p.clock, p.ply/2+1)
-	var spent, face, vs, left, air []string
+	var spent, face, vs, left, air, veiled []string
+	for side, l := range [2]string{"W", "B"} {
+		if p.veiled[side] {
+			veiled = append(veiled, l)
+		}
+	}
 	for _, sq := range brd.Squares() {
 		c, a := p.sq[sq], p.attr[sq]
 		switch c.kind() {
@@ -114,7 +122,7 @@ func (p *pos) formatPosition() string {
 	for _, kv := range []struct {
 		k string
 		v []string
-	}{{"spent", spent}, {"face", face}, {"v", vs}, {"left", left}, {"air", air}} {
+	}{{"spent", spent}, {"face", face}, {"v", vs}, {"left", left}, {"air", air}, {"veiled", veiled}} {
 		if len(kv.v) > 0 {
 			b.WriteString(" " + kv.k + "=" + strings.Join(kv.v, ","))
 		}
@@ -269,9 +277,19 @@ func parsePosition(text string) (pos, error) {
 		}
 		seen[k] = true
 		for _, item := range strings.Split(v, ",") {
-			if err := p.setExtra(k, item); err != nil {
+			set := p.setExtra
+			if k == "veiled" {
+				set = func(_, item string) error { return p.setVeiled(item) }
+			}
+			if err := set(k, item); err != nil {
 				return p, fmt.Errorf("seachess: %s=%s: %v", k, item, err)
 			}
+		}
+	}
+	// A side whose mines lie on the board has laid them by hidden moves.
+	for _, sq := range brd.Squares() {
+		if m := p.mine[sq]; m != 0 {
+			p.veiled[m-1] = true
 		}
 	}
 	if err := p.validate(); err != nil {
@@ -374,6 +392,19 @@ func (p *pos) setExtra(key, item string) error {
 	return nil
 }
 
+// setVeiled reads one side of the veiled extra: W or B.
+func (p *pos) setVeiled(item string) error {
+	switch item {
+	case "W":
+		p.veiled[rules.White] = true
+	case "B":
+		p.veiled[rules.Black] = true
+	default:
+		return errors.New("want W or B")
+	}
+	return nil
+}
+
 // initial counts per kind (S1.2), for the promotion bound.
 var initial = [...]int{boat: 8, cruiser: 1, torpedo: 1, submarine: 2, destroyer: 2, carrier: 1, commando: 1}
 
@@ -431,6 +462,8 @@ func (p *pos) validate() error {
 		}
 		if m := p.mine[sq]; m > 2 {
 			return fmt.Errorf("seachess: bad mine on %s", name)
+		} else if m != 0 && !p.veiled[m-1] {
+			return fmt.Errorf("seachess: a mine on %s, but its side has made no hidden move that could lay it", name)
 		} else if m != 0 && c != 0 && (c != mk(cruiser, rules.Side(m-1)) || a&attrLoaded != 0) {
 			return fmt.Errorf("seachess: only the cruiser that laid it may float on a mine (%s)", name)
 		}

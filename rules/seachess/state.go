@@ -64,12 +64,12 @@ func (s *State) Ply() int { return s.p.ply }
 // Outcome says whether the game is over.
 func (s *State) Outcome() rules.Outcome { return s.outcome }
 
-// known returns the moves the side to move may submit, computed once from
-// what that side knows (pos.project) and judged on that knowledge.
+// known returns the moves the side to move may submit, computed once
+// (pos.submittable).
 func (s *State) known() *moveCache {
 	c := s.cache
 	c.once.Do(func() {
-		c.moves = s.p.knownMoves(s.inCheck)
+		c.moves = s.p.submittable(s.inCheck)
 		c.texts = make([]string, len(c.moves))
 		for i, m := range c.moves {
 			c.texts[i] = s.Format(m)
@@ -78,33 +78,77 @@ func (s *State) known() *moveCache {
 	return c
 }
 
-// knownMoves lists the moves of the side to move as it knows the position:
-// the opponent's mines are treated as absent and its submerged submarines as
-// unknown; only the public announcement of a check (announced) adds to what
-// the projection shows.
-func (p *pos) knownMoves(announced bool) []rules.Move {
-	w, inCheck := p.knowledge(announced)
-	moves := w.pseudo(make([]rules.Move, 0, 96), inCheck)
+// submittable lists the moves the side to move may submit (S8.3): every
+// move its pieces can make on its own board (pos.project), kept unless no
+// hidden state consistent with what it knows would let the referee accept
+// it. What it knows: its board, the announced check (announced), how many
+// submarines the opponent has under water (each dive takes a submarine off
+// the public board, and every loss of one is announced, S10.2), and
+// whether the opponent has ever made a hidden move that changed nothing on
+// the public board, which is how a mine is laid (pos.veiled). Nothing else
+// of the opponent's hidden state enters, so the list tells nothing (S10).
+func (p *pos) submittable(announced bool) []rules.Move {
+	x := p.toMove
+	y := x.Other()
+	w := p.project(x)
+	mines, subs := p.veiled[y], int(p.nuw[y])
+	moves := w.pseudo(make([]rules.Move, 0, 96), announced)
 	out := moves[:0]
 	for _, m := range moves {
-		if w.legal(m, inCheck) {
+		if w.mayStand(m, announced, mines, subs) {
 			out = append(out, m)
 		}
 	}
 	return slices.Clip(out)
 }
 
+// mayStand reports whether the referee might accept m, played on a side's
+// board w (pos.project) by the side to move, given that the opponent may
+// have laid mines w does not show (mines) and has subs submarines under
+// water (S8.3). It errs only toward yes: a move it keeps may be refused, a
+// move it drops would be refused whatever the hidden state. A commando
+// ship that may step onto an unseen mine may stand: the mine strikes first
+// and its side loses (S3.5).
+func (w *pos) mayStand(m rules.Move, announced, mines bool, subs int) bool {
+	x := w.toMove
+	y := x.Other()
+	switch {
+	case m.Kind == mvCastleT || m.Kind == mvCastleC:
+		// S8.2, judged before the move: no submarine has come up yet, so
+		// only a mine can hide an attack on a square passed or landed on.
+		if announced {
+			return false
+		}
+		for _, t := range castlingOf(x, m.Kind).pass {
+			if !w.mayBeSafe(t, y, mines, 0) {
+				return false
+			}
+		}
+		if mines {
+			return true // a mine on its way would strike it first (S3.5)
+		}
+	case m.Kind == mvNormal && m.Piece == uint8(commando) && mines:
+		if c := w.sq[m.To]; c == 0 || c == mk(cruiser, y) {
+			return true // an empty square, or a cruiser, may hide a mine (S3.3)
+		}
+	}
+	q := *w
+	q.play(m, nil, false)
+	k := q.king[x]
+	return k == noSq || q.mayBeSafe(k, y, mines, subs)
+}
+
 // knowledge is the position as the side to move knows it (pos.project)
 // and whether it knows itself in check: attacked there, or told so
-// (announced).
+// (announced). The diagnosis of a refused text starts from it.
 func (p *pos) knowledge(announced bool) (pos, bool) {
 	x := p.toMove
 	w := p.project(x)
 	return w, announced || (w.king[x] != noSq && w.attacked(w.king[x], x.Other()))
 }
 
-// Moves lists what the side to move may submit (S8.3, S3.4): the referee
-// may still refuse one of them.
+// Moves lists what the side to move may submit (S8.3): the referee may
+// still refuse one of them.
 func (s *State) Moves() []rules.Move {
 	if s.outcome.Over() {
 		return nil
@@ -112,14 +156,12 @@ func (s *State) Moves() []rules.Move {
 	return slices.Clone(s.known().moves)
 }
 
-// anyAccepted reports whether the referee accepts at least one move the
-// side to move may submit.
+// anyAccepted reports whether the referee, judging with full information,
+// accepts at least one move the side to move may submit (S8.3, S9).
 func (s *State) anyAccepted() bool {
-	// Stop at the first move the side may submit and the referee accepts:
-	// most often the first one tried.
-	w, inCheck := s.p.knowledge(s.inCheck)
-	for _, m := range w.pseudo(make([]rules.Move, 0, 96), inCheck) {
-		if w.legal(m, inCheck) && s.p.legal(m, s.inCheck) {
+	// Most often the first move tried is accepted.
+	for _, m := range s.known().moves {
+		if s.p.legal(m, s.inCheck) {
 			return true
 		}
 	}
@@ -203,14 +245,11 @@ func (s *State) Perft(depth int) uint64 {
 }
 
 func perft(p *pos, hist []uint64, inCheck bool, depth int) uint64 {
-	x := p.toMove
-	var moves []rules.Move
-	if p.hiddenFrom(x) {
-		moves = p.knownMoves(inCheck)
-	} else {
-		// Nothing is hidden from the mover: its judgement is the referee's.
-		moves = p.pseudo(make([]rules.Move, 0, 96), inCheck)
-	}
+	// Every move the referee could accept is among the moves of the full
+	// position (pos.pseudo), and each side's list holds all of those it
+	// accepts (TestS8_3_ListHoldsEveryAcceptedMove), so the count needs
+	// no side's list.
+	moves := p.pseudo(make([]rules.Move, 0, 96), inCheck)
 	var n uint64
 	for _, m := range moves {
 		if depth == 1 {
@@ -249,10 +288,11 @@ func perft(p *pos, hist []uint64, inCheck bool, depth int) uint64 {
 }
 
 // hash is the position key for S9's repetition: everything in the full
-// position (hidden state, loads, directions, castling and en passant rights,
-// the aircraft, each submarine's count).
+// position (hidden state, loads, directions, castling rights, the
+// aircraft, each submarine's count), and the en passant right only when an
+// en passant capture is actually possible (S9 as amended, FIDE 9.2.3).
 func (p *pos) hash() uint64 {
-	h := mix(uint64(p.toMove)<<32 | uint64(p.castle)<<16 | uint64(uint16(p.ep)))
+	h := mix(uint64(p.toMove)<<32 | uint64(p.castle)<<16 | uint64(uint16(p.epRight())))
 	for _, s := range brd.Squares() {
 		if c := p.sq[s]; c != 0 {
 			h ^= mix(1<<40 | uint64(s)<<16 | uint64(c)<<8 | uint64(p.attr[s]))
@@ -267,6 +307,33 @@ func (p *pos) hash() uint64 {
 		}
 	}
 	return h
+}
+
+// epRight is the en passant square if the side to move has an en passant
+// capture the referee would accept (S2.3, S8.3), else noSq: a boat's
+// multi-square first move that no enemy boat can take leaves the same
+// position as any other move to its square (S9).
+func (p *pos) epRight() Square {
+	if p.ep == noSq {
+		return noSq
+	}
+	x := p.toMove
+	t := epTarget(p.ep, x.Other())
+	if p.sq[t] != 0 || p.ownMine(t, x) {
+		return noSq
+	}
+	// The boats that could take: diagonally behind the target square.
+	fwd := forward(x)
+	for _, d := range []rules.Dir{(fwd + 3) % 8, (fwd + 5) % 8} {
+		if s := brd.Next(t, d); s != noSq && p.sq[s] == mk(boat, x) {
+			m := mv(mvEnPassant, boat, s, t)
+			m.Aux = p.ep
+			if p.legal(m, false) { // the check status matters to castling only
+				return p.ep
+			}
+		}
+	}
+	return noSq
 }
 
 // mix is splitmix64's finaliser.

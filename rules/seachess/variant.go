@@ -53,8 +53,11 @@ A carrier: 1-2 squares any way, or a blockable horse move. Ad4xag7
   launches its aircraft onto the 3-square outline; then Aaxg1 or Aa-A
   each turn, nothing else moves meanwhile (S7).
 K commando ship: king; O-O (with T), O-O-O (with C) (S8).
-A move may be refused if it leaves your commando ship in check by
-something you cannot see (S8.3): send another one.
+The referee, who sees everything, judges check (S8.3). You may send a
+move that looks like leaving your commando ship in check: a mine or a
+submarine you cannot see may shield it, and then it is accepted. If it
+is not shielded the referee refuses it, says only that, and you send
+another. A commando ship is never captured (S8.4).
 Hidden moves reach your opponent as "(h)" (S10). Draws: stalemate,
 4th repetition, 75 moves each without capture or boat move (S9).`
 
