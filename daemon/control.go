@@ -129,10 +129,10 @@ func (d *Daemon) exportTo(id, path string) error {
 	if !filepath.IsAbs(path) {
 		return errors.New("the export path must be absolute")
 	}
-	var x *store.Export
+	var pgn []byte
 	if err := d.st.View(func(tx *store.Tx) error {
 		var err error
-		x, err = tx.Export(n)
+		pgn, err = game.FinalPGN(tx, n)
 		return err
 	}); err != nil {
 		return err
@@ -141,7 +141,7 @@ func (d *Daemon) exportTo(id, path string) error {
 	if err != nil {
 		return err
 	}
-	if err := game.Export(f, x); err != nil {
+	if _, err := f.Write(pgn); err != nil {
 		f.Close()
 		os.Remove(path)
 		return err

@@ -152,8 +152,9 @@ func (h *handling) createGame(v rules.Variant, ruleset string, tc timing.TimeCon
 		return nil, err
 	}
 	// The setup goes on the chain first, so that an exported game can be replayed.
+	start := setup{Variant: v.ID(), Ruleset: ruleset, Seed: seed, Time: g.TimeControl}.text()
 	if _, err := h.tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.Side(mySide),
-		Text: startText(ruleset, seed), Public: startText(ruleset, seed), At: h.now}); err != nil {
+		Text: start, Public: start, At: h.now}); err != nil {
 		return nil, err
 	}
 	root, err := h.messageID("game-" + fmt.Sprint(g.ID))
@@ -280,7 +281,12 @@ func (h *handling) answer(l *loaded, side int, accept bool, d *draft) error {
 	}
 	l.meta.Phase = phaseOver
 	l.meta.Reason = "challenge declined"
+	l.meta.Finished = h.now
 	l.g.Status = store.StatusAborted
+	l.g.Result = ""
+	if err := h.appendEnding(l, "*"); err != nil {
+		return err
+	}
 	d.notices = append(d.notices, fmt.Sprintf("You declined the challenge from %s.", l.seats[l.meta.Challenger].Address))
 	cd := h.draft(l.seats[l.meta.Challenger].Address, l, "update")
 	cd.notices = append(cd.notices, fmt.Sprintf("%s declined your challenge to a game of %s.", l.seats[side].Address, l.v.Name()))

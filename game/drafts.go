@@ -82,13 +82,13 @@ func (l *loaded) sideOf(addr string) int {
 
 // mailData is what the templates see.
 type mailData struct {
-	Subject, Address, Chain, Board, Turn, Deadline, Hint, Personal, VariantHelp string
-	From, YourSide, Result                                                      string
-	Newcomer                                                                    bool
-	Game                                                                        *gameInfo
-	Notices, Errors, Ignored, Commitments, Variants, Record, Openings           []string
-	Moves                                                                       string
-	Games, Report                                                               []string
+	Subject, Address, Receipt, Board, Turn, Deadline, Hint, Personal, VariantHelp string
+	From, YourSide, Result                                                        string
+	Newcomer                                                                      bool
+	Game                                                                          *gameInfo
+	Notices, Errors, Ignored, Commitments, Variants, Record, Openings             []string
+	Moves                                                                         string
+	Games, Report                                                                 []string
 }
 
 type gameInfo struct {
@@ -197,7 +197,7 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		}
 	}
 	md.Subject = fmt.Sprintf("%s %s: %s v %s", mailfmt.FormatTag(l.g.ID), l.v.Name(), md.Game.White, md.Game.Black)
-	md.Chain = l.g.Head.String()
+	md.Receipt = store.Receipt{Records: l.g.Records, Head: l.g.Head}.String()
 	viewer := d.viewer
 	if l.meta.Phase == phaseOver && (d.final || d.kind == "audit") {
 		viewer = rules.ViewReferee // the game is over: nothing is secret any more

@@ -35,8 +35,7 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	l.meta.Finished = h.now
 	l.g.Status = store.StatusFinished
 	l.g.Result = o.Result()
-	if _, err := h.tx.Append(l.g, store.Entry{Kind: store.KindEvent, Ply: uint32(l.state.Ply()), Side: store.Side(l.state.ToMove()),
-		Text: o.Result() + " " + l.meta.Reason, Public: o.Result() + " " + l.meta.Reason, At: h.now}); err != nil {
+	if err := h.appendEnding(l, o.Result()); err != nil {
 		return err
 	}
 	recipients := []string{l.seats[0].Address, l.seats[1].Address}
@@ -47,6 +46,17 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 		d.final = true
 	}
 	return h.close(l)
+}
+
+// appendEnding puts the end record on the game's log: the result, the status, how the game
+// ended (l.meta.Reason), the players' names and the terms, all bound by the chain.
+func (h *handling) appendEnding(l *loaded, result string) error {
+	e := ending{Result: result, Status: l.g.Status.String(), Termination: l.meta.Reason,
+		Players: [2]string{playerName(l.seats[0]), playerName(l.seats[1])},
+		Variant: l.g.Variant, Ruleset: l.g.Ruleset, Time: l.g.TimeControl}.text()
+	_, err := h.tx.Append(l.g, store.Entry{Kind: store.KindEvent, Ply: uint32(l.state.Ply()), Side: store.Side(l.state.ToMove()),
+		Text: e, Public: e, At: h.now})
+	return err
 }
 
 // close writes a game that has ended and moves it to the archive.

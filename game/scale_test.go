@@ -328,7 +328,7 @@ func (b *scaleBuilder) create(tx *store.Tx, i int, n newGame) (*loaded, time.Tim
 	if err := tx.CreateGame(g); err != nil {
 		return nil, time.Time{}, err
 	}
-	text := startText(o.ruleset, o.seed)
+	text := setup{Variant: g.Variant, Ruleset: o.ruleset, Seed: o.seed, Time: g.TimeControl}.text()
 	if _, err := tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.Side(meta.Challenger), Text: text, Public: text, At: created}); err != nil {
 		return nil, time.Time{}, err
 	}

@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 const chainDomain = "bottlepost/chain/v1"
@@ -41,6 +43,30 @@ type Link struct {
 type Receipt struct {
 	Records uint32 // how many records the head covers
 	Head    Digest // the head quoted
+}
+
+// String is the receipt as the mails quote it and verify takes it: RECORDS:HEAD, the
+// record count in decimal and the head in 64 lowercase hex digits.
+func (r Receipt) String() string {
+	return strconv.FormatUint(uint64(r.Records), 10) + ":" + r.Head.String()
+}
+
+// ParseReceipt reads a receipt as String writes it (RECORDS:HEAD); surrounding spaces and
+// upper-case hex digits are accepted.
+func ParseReceipt(s string) (Receipt, error) {
+	n, head, ok := strings.Cut(strings.TrimSpace(s), ":")
+	if !ok {
+		return Receipt{}, fmt.Errorf("store: receipt %q: want RECORDS:HEAD, as quoted in the mails: %w", s, ErrInvalid)
+	}
+	recs, err := strconv.ParseUint(n, 10, 32)
+	if err != nil || n == "" || n[0] == '+' || (len(n) > 1 && n[0] == '0') {
+		return Receipt{}, fmt.Errorf("store: receipt %q: %q is not a record count: %w", s, n, ErrInvalid)
+	}
+	d, err := ParseDigest(head)
+	if err != nil {
+		return Receipt{}, fmt.Errorf("store: receipt %q: the head is not 64 hex digits: %w", s, ErrInvalid)
+	}
+	return Receipt{Records: uint32(recs), Head: d}, nil
 }
 
 // VerifyChain checks the records of a game, in log order, against their hashes and against

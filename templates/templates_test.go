@@ -12,16 +12,16 @@ type gameInfo struct {
 }
 
 type data struct {
-	Subject, Address, Chain, Board, Turn, Deadline, Hint, Personal, VariantHelp string
-	From, YourSide, Result                                                      string
-	Newcomer                                                                    bool
-	Game                                                                        *gameInfo
-	Notices, Errors, Ignored, Moves, Commitments, Variants, Record, Openings    []string
-	Games, Report                                                               []string
+	Subject, Address, Receipt, Board, Turn, Deadline, Hint, Personal, VariantHelp string
+	From, YourSide, Result                                                        string
+	Newcomer                                                                      bool
+	Game                                                                          *gameInfo
+	Notices, Errors, Ignored, Moves, Commitments, Variants, Record, Openings      []string
+	Games, Report                                                                 []string
 }
 
 func TestEveryKindHasBothParts(t *testing.T) {
-	d := data{Subject: "s", Address: "games@localhost", Chain: "00ff", Board: "<board & co>", Turn: "Your move.",
+	d := data{Subject: "s", Address: "games@localhost", Receipt: "3:00ff", Board: "<board & co>", Turn: "Your move.",
 		Game:    &gameInfo{Tag: "bp-1", Variant: "Chess", White: "a@x", Black: "b@y", Time: "3 days per move", Sides: [2]string{"White", "Black"}},
 		Notices: []string{"note <1>"}, Record: []string{"1. e4"}, Variants: []string{"chess"}}
 	for _, kind := range Kinds {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/daemon"
 	"github.com/bottlepost/bottlepost/game"
 	"github.com/bottlepost/bottlepost/store"
@@ -18,13 +20,39 @@ import (
 // defaultDataDir is where the service keeps its database when not told otherwise.
 const defaultDataDir = "bottlepost-data"
 
-// storeFlags locate the database and its key.
-type storeFlags struct{ data, db, key string }
+// storeFlags locate the database and its key: --config reads them from the service's
+// configuration (service.data_dir, service.key_file), --data, --db and --key override it.
+type storeFlags struct{ config, data, db, key string }
 
 func (s *storeFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.data, "data", defaultDataDir, "the data directory")
+	fs.StringVar(&s.config, "config", "", "the service's configuration file, for its data directory and key file")
+	fs.StringVar(&s.data, "data", "", "the data directory (default: the configuration's, else "+defaultDataDir+")")
 	fs.StringVar(&s.db, "db", "", "the database file (default DATA/bottlepost.db)")
-	fs.StringVar(&s.key, "key", "", "the master key file (default DATA/bottlepost.key)")
+	fs.StringVar(&s.key, "key", "", "the master key file (default: the configuration's, else DATA/bottlepost.key)")
+}
+
+// given reports whether any of the flags was set.
+func (s *storeFlags) given() bool { return *s != storeFlags{} }
+
+// resolve fills the data directory and key file from the configuration where the flags
+// leave them open.
+func (s *storeFlags) resolve() error {
+	if s.config != "" {
+		cfg, err := config.Load(s.config)
+		if err != nil {
+			return err
+		}
+		if s.data == "" {
+			s.data = cfg.Service.DataDir
+		}
+		if s.key == "" {
+			s.key = cfg.Service.KeyFile
+		}
+	}
+	if s.data == "" {
+		s.data = defaultDataDir
+	}
+	return nil
 }
 
 func (s *storeFlags) open(readOnly bool) (*store.Store, error) {
@@ -43,10 +71,10 @@ func (s *storeFlags) open(readOnly bool) (*store.Store, error) {
 }
 
 func init() {
-	commands["export"] = command{"export GAME [--data DIR] [-o FILE]  write a finished game as PGN with its proofs", runExport}
-	commands["verify"] = command{"verify FILE [RECORDS:HEAD...]  check an exported game: chain, commitments, legality", runVerify}
-	commands["compact"] = command{"compact FILE [--data DIR]  write a compacted copy of the database (swap it in while stopped)", runCompact}
-	commands["backup"] = command{"backup FILE [--data DIR]  copy the database while the service runs", runBackup}
+	commands["export"] = command{"export GAME [--config FILE] [--data DIR] [-o FILE]  write a finished game as PGN with its proofs", runExport}
+	commands["verify"] = command{"verify FILE [RECEIPT...] [--config FILE] [--data DIR]  check an exported game against your receipts (RECORDS:HEAD)", runVerify}
+	commands["compact"] = command{"compact FILE [--config FILE] [--data DIR]  write a compacted copy of the database (swap it in while stopped)", runCompact}
+	commands["backup"] = command{"backup FILE [--config FILE] [--data DIR]  copy the database while the service runs", runBackup}
 }
 
 func runExport(args []string, stdout, stderr io.Writer) int {
@@ -60,7 +88,11 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: bottlepost export GAME [--data DIR] [-o FILE]")
+		fmt.Fprintln(stderr, "usage: bottlepost export GAME [--config FILE] [--data DIR] [-o FILE]")
+		return 2
+	}
+	if err := sf.resolve(); err != nil {
+		fmt.Fprintln(stderr, "bottlepost: export:", err)
 		return 2
 	}
 	id, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(pos[0]), "bp-"), 10, 64)
@@ -77,32 +109,20 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	var x *store.Export
+	var pgn []byte
 	if err := st.View(func(tx *store.Tx) error {
 		var err error
-		x, err = tx.Export(id)
+		pgn, err = game.FinalPGN(tx, id)
 		return err
 	}); err != nil {
 		fmt.Fprintln(stderr, "bottlepost: export:", err)
 		return 1
 	}
 	if *out == "" {
-		if err := game.Export(stdout, x); err != nil {
-			fmt.Fprintln(stderr, "bottlepost: export:", err)
-			return 1
-		}
+		stdout.Write(pgn)
 		return 0
 	}
-	f, err := os.Create(*out)
-	if err != nil {
-		fmt.Fprintln(stderr, "bottlepost: export:", err)
-		return 1
-	}
-	err = game.Export(f, x)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := os.WriteFile(*out, pgn, 0o644); err != nil {
 		fmt.Fprintln(stderr, "bottlepost: export:", err)
 		return 1
 	}
@@ -145,39 +165,101 @@ func exportViaDaemon(dataDir string, id uint64, out string, stdout, stderr io.Wr
 }
 
 func runVerify(args []string, stdout, stderr io.Writer) int {
-	if len(args) < 1 {
-		fmt.Fprintln(stderr, "usage: bottlepost verify FILE [RECORDS:HEAD...]")
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var sf storeFlags
+	sf.register(fs)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) < 1 {
+		fmt.Fprintln(stderr, "usage: bottlepost verify FILE [RECEIPT...] [--config FILE] [--data DIR]")
+		fmt.Fprintln(stderr, "  RECEIPT is RECORDS:HEAD as quoted in the game's mails; give every one you kept, in any order.")
+		fmt.Fprintln(stderr, "  With --config, --data, --db or --key the file is also compared with the game in that database.")
 		return 2
 	}
 	var receipts []store.Receipt
-	for _, a := range args[1:] {
-		n, head, ok := strings.Cut(a, ":")
-		recs, err := strconv.ParseUint(n, 10, 32)
-		d, derr := store.ParseDigest(head)
-		if !ok || err != nil || derr != nil {
-			fmt.Fprintf(stderr, "bottlepost: verify: %q is not a receipt (RECORDS:HEAD, as quoted in the mails)\n", a)
+	for _, a := range pos[1:] {
+		rc, err := store.ParseReceipt(a)
+		if err != nil {
+			fmt.Fprintf(stderr, "bottlepost: verify: %q is not a receipt: write it as the mails quote it, RECORDS:HEAD (e.g. 14:%s)\n", a, strings.Repeat("0", 64))
 			return 2
 		}
-		receipts = append(receipts, store.Receipt{Records: uint32(recs), Head: d})
+		receipts = append(receipts, rc)
 	}
-	f, err := os.Open(args[0])
+	data, err := os.ReadFile(pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "bottlepost: verify:", err)
 		return 2
 	}
-	defer f.Close()
-	res, err := game.Verify(f, receipts...)
+	res, err := game.Verify(bytes.NewReader(data), receipts...)
 	if res != nil {
 		for _, c := range res.Checks {
 			fmt.Fprintln(stdout, "ok:", c)
 		}
 	}
+	if err == nil && sf.given() {
+		err = compareWithDatabase(&sf, res.Game, data, stdout)
+	}
 	if err != nil {
 		fmt.Fprintln(stdout, "FAILED:", strings.TrimPrefix(err.Error(), "game: verify: "))
 		return 1
 	}
-	fmt.Fprintf(stdout, "verified: game %d (%s), %d moves, %d secret, result %s\n", res.Game, res.Variant, res.Moves, res.Secret, res.Result)
+	if len(res.Unbound) > 0 {
+		fmt.Fprintf(stdout, "note: this game was recorded before bottlepost bound %s to its record; they are shown as exported, not verified\n", strings.Join(res.Unbound, ", "))
+	}
+	fmt.Fprintf(stdout, "verified: game %d (%s, %s, %s): %s v %s, %d moves (%d secret), %s (%s)\n",
+		res.Game, res.Variant, res.Ruleset, orNone(res.TimeControl), res.Players[0], res.Players[1], res.Moves, res.Secret, res.Result, orNone(res.Termination))
+	fmt.Fprintln(stdout, res.Anchoring())
 	return 0
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// compareWithDatabase checks that data is, byte for byte, the export of game id as the
+// database named by sf holds it (asking a running service, else opening it read-only).
+func compareWithDatabase(sf *storeFlags, id uint64, data []byte, stdout io.Writer) error {
+	if err := sf.resolve(); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "bottlepost-verify-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	var held []byte
+	path := filepath.Join(dir, "game.pgn")
+	if _, err := daemon.Request(sf.data, fmt.Sprintf("export %d %s", id, path)); err == nil {
+		if held, err = os.ReadFile(path); err != nil {
+			return err
+		}
+	} else if !errors.Is(err, daemon.ErrNotRunning) {
+		return fmt.Errorf("the service holding the database: %w", err)
+	} else {
+		st, err := sf.open(true)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		if err := st.View(func(tx *store.Tx) error {
+			var err error
+			held, err = game.FinalPGN(tx, id)
+			return err
+		}); err != nil {
+			return fmt.Errorf("game %d in the database: %w", id, err)
+		}
+	}
+	if !bytes.Equal(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), held) {
+		return fmt.Errorf("the file is not game %d as the database holds it", id)
+	}
+	fmt.Fprintf(stdout, "ok: the file is game %d exactly as the database holds it\n", id)
+	return nil
 }
 
 func runBackup(args []string, stdout, stderr io.Writer) int {
@@ -204,7 +286,11 @@ func copyDatabase(verb string, args []string, stdout, stderr io.Writer, write fu
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "usage: bottlepost %s FILE [--data DIR]\n", verb)
+		fmt.Fprintf(stderr, "usage: bottlepost %s FILE [--config FILE] [--data DIR]\n", verb)
+		return 2
+	}
+	if err := sf.resolve(); err != nil {
+		fmt.Fprintf(stderr, "bottlepost: %s: %v\n", verb, err)
 		return 2
 	}
 	dst, err := filepath.Abs(pos[0])

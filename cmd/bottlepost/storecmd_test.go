@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +30,7 @@ func finishedGame(t *testing.T) string {
 	}
 	n := 0
 	replyTo := map[string]string{}
+	receipts = map[string][]string{}
 	send := func(from, to string, lines ...string) {
 		n++
 		if _, err := svc.Handle(&game.Incoming{MessageID: fmt.Sprintf("m%d@t", n), From: from, Recipients: []string{to}, Lines: lines}); err != nil {
@@ -40,6 +43,9 @@ func finishedGame(t *testing.T) string {
 					if rt, ok := strings.CutPrefix(line, `Reply-To: "bottlepost" <`); ok {
 						replyTo[m.To[0]] = strings.TrimSuffix(rt, ">")
 					}
+				}
+				if r := receiptLine.FindString(string(m.Data)); r != "" {
+					receipts[m.To[0]] = append(receipts[m.To[0]], strings.TrimSpace(r))
 				}
 				tx.MarkSent(m.ID)
 			}
@@ -56,6 +62,11 @@ func finishedGame(t *testing.T) string {
 	return dir
 }
 
+// receipts are the receipts each player's mails quoted, by address (finishedGame sets them).
+var receipts map[string][]string
+
+var receiptLine = regexp.MustCompile(`(?m)^[0-9]+:[0-9a-f]{64}\r?$`)
+
 func TestCLIExportVerifyBackup(t *testing.T) {
 	dir := finishedGame(t)
 	pgn := filepath.Join(t.TempDir(), "game.pgn")
@@ -63,12 +74,45 @@ func TestCLIExportVerifyBackup(t *testing.T) {
 		t.Fatalf("export: %d %s", code, stderr)
 	}
 	code, out, stderr := runCLI("verify", pgn)
-	if code != 0 || !strings.Contains(out, "verified: game 1 (chess), 4 moves, 0 secret, result 0-1") {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || !strings.Contains(out, "verified: game 1 (Chess, fide, 3d): a v b, 4 moves (0 secret), 0-1 (Black wins: checkmate") ||
+		!strings.HasPrefix(lines[len(lines)-1], "only self-consistent: no receipt anchors it") {
 		t.Fatalf("verify: %d %q %q", code, out, stderr)
+	}
+	// Every receipt a player received, in any order: the last line says how far they anchor.
+	got := receipts["b@y.test"]
+	if len(got) < 4 {
+		t.Fatalf("black kept %d receipts: %v", len(got), got)
+	}
+	shuffled := append([]string{pgn}, got[len(got)-1], got[0], got[2], got[1])
+	code, out, _ = runCLI(append([]string{"verify"}, shuffled...)...)
+	lines = strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || lines[len(lines)-1] != "anchored by your receipt "+got[len(got)-1]+": all 6 records are the ones you were sent" {
+		t.Errorf("verify with receipts: %d %q", code, out)
+	}
+	code, out, _ = runCLI("verify", pgn, got[1], "--data", dir)
+	lines = strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || !strings.Contains(out, "ok: the file is game 1 exactly as the database holds it") ||
+		!strings.HasPrefix(lines[len(lines)-1], "anchored by your receipt "+got[1]+" up to record") {
+		t.Errorf("verify with an early receipt and the database: %d %q", code, out)
+	}
+	cfg := filepath.Join(t.TempDir(), "bp.toml")
+	os.WriteFile(cfg, []byte("[service]\ndata_dir = "+strconv.Quote(dir)+"\n"), 0o600)
+	if code, out, stderr := runCLI("verify", "--config", cfg, pgn); code != 0 || !strings.Contains(out, "exactly as the database holds it") {
+		t.Errorf("verify --config: %d %q %q", code, out, stderr)
+	}
+	viaConfig := filepath.Join(t.TempDir(), "c.pgn")
+	if code, _, stderr := runCLI("export", "1", "--config", cfg, "-o", viaConfig); code != 0 {
+		t.Errorf("export --config: %d %s", code, stderr)
+	} else if a, b := mustRead(t, viaConfig), mustRead(t, pgn); a != b {
+		t.Errorf("export --config wrote another file")
+	}
+	if code, _, stderr := runCLI("verify", pgn, "6:abc"); code != 2 || !strings.Contains(stderr, "is not a receipt") {
+		t.Errorf("a malformed receipt: %d %q", code, stderr)
 	}
 	data, _ := os.ReadFile(pgn)
 	os.WriteFile(pgn, []byte(strings.Replace(string(data), "2. g4", "2. g3", 1)), 0o644)
-	if code, out, _ := runCLI("verify", pgn); code != 1 || !strings.Contains(out, "FAILED: the PGN's moves") {
+	if code, out, _ := runCLI("verify", pgn); code != 1 || !strings.Contains(out, `FAILED: after move e5 the PGN has the move "g3", but the record gives "g4"`) {
 		t.Errorf("tampered PGN: exit %d, %q", code, out)
 	}
 	if code, _, stderr := runCLI("export", "2", "--data", dir); code != 1 || !strings.Contains(stderr, "not found") {
@@ -94,4 +138,13 @@ func TestCLIExportVerifyBackup(t *testing.T) {
 	if code, _, _ := runCLI("verify", "/nonexistent/file.pgn"); code != 2 {
 		t.Errorf("verify of a missing file: exit %d", code)
 	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

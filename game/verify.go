@@ -1,0 +1,370 @@
+package game
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bottlepost/bottlepost/rules/variants"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// maxExport bounds the file Verify reads.
+const maxExport = 64 << 20
+
+// Verification is the outcome of Verify: what the file shows and what was checked. Every
+// field comes from the hashed records (or, for a game recorded in format 1, from the
+// export where Unbound says so).
+type Verification struct {
+	Game        uint64
+	Variant     string // the variant's name
+	Ruleset     string
+	TimeControl string
+	Players     [2]string // White, Black
+	Status      string
+	Result      string
+	Termination string
+	Moves       int
+	Secret      int
+	Records     uint32
+	Head        string
+	// Anchor is the latest receipt given that the file matches (zero Records when none was
+	// given): the records up to it are the ones its holder was sent.
+	Anchor store.Receipt
+	// Unbound names what a file of record format 1 shows that no record binds.
+	Unbound []string
+	Checks  []string // one line per check that passed
+}
+
+// Anchoring says, in one line, how far the file is anchored by the receipts given.
+func (v *Verification) Anchoring() string {
+	switch {
+	case v.Anchor.Records == 0:
+		return "only self-consistent: no receipt anchors it, so a forger who rewrote the whole record could have made it; give the receipts from your mails (RECORDS:HEAD) to check it is the game you were sent"
+	case v.Anchor.Records >= v.Records:
+		return fmt.Sprintf("anchored by your receipt %s: all %d records are the ones you were sent", v.Anchor, v.Records)
+	}
+	return fmt.Sprintf("anchored by your receipt %s up to record %d of %d; records %d to %d are only self-consistent (a later receipt anchors them)",
+		v.Anchor, v.Anchor.Records, v.Records, v.Anchor.Records+1, v.Records)
+}
+
+// Verify checks an exported game (Export's file, or the store's export as JSON) without
+// the database or the key, as docs/verify.md specifies: the hash chain matches its head and
+// every receipt given (any order); every commitment to a secret move opens to the move
+// revealed; every readable field agrees with the hashed record; the start and end records
+// bind the variant, ruleset, setup, time control, players, status, result and termination,
+// and the export's game fields agree with them; every move is legal when the game is
+// replayed from its start and a result the rules reach is the one recorded; and the PGN
+// (tags, move text, comments) is exactly the one the verified record gives, with nothing
+// after it. receipts are heads a player was sent ("RECORDS:HEAD" in every mail).
+func Verify(r io.Reader, receipts ...store.Receipt) (*Verification, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxExport+1))
+	if err != nil {
+		return nil, fmt.Errorf("game: verify: %w", err)
+	}
+	if len(data) > maxExport {
+		return nil, fmt.Errorf("game: verify: the file is larger than %d MiB: not an exported game", maxExport>>20)
+	}
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")) // as a mail client may save it
+	x, pgn, err := readExport(data)
+	if err != nil {
+		return nil, fmt.Errorf("game: verify: %w", err)
+	}
+	res, err := verifyExport(x, receipts)
+	if err != nil {
+		return res, fmt.Errorf("game: verify: %w", err)
+	}
+	if pgn == nil {
+		return res, nil // the store's JSON: no PGN to compare
+	}
+	want, err := renderExport(x)
+	if err != nil {
+		return res, fmt.Errorf("game: verify: %w", err)
+	}
+	if !bytes.Equal(data, want) {
+		return res, fmt.Errorf("game: verify: %w", pgnDifference(string(data), string(want)))
+	}
+	res.Checks = append(res.Checks, "the PGN's tags, moves and comments are exactly the ones the verified record gives")
+	return res, nil
+}
+
+var blockStart = []byte("{" + store.ExportFormat)
+
+// readExport finds the embedded export in a file (or reads the store's JSON) and decodes
+// it strictly. pgn is the file's text before the block (nil for JSON).
+func readExport(data []byte) (*store.Export, []byte, error) {
+	var x store.Export
+	t := bytes.TrimSpace(data)
+	if len(t) > 0 && t[0] == '{' && !bytes.HasPrefix(t, blockStart) {
+		if err := decodeStrict(t, &x); err != nil {
+			return nil, nil, fmt.Errorf("not an exported game: %w", err)
+		}
+		return &x, nil, nil
+	}
+	i := bytes.Index(data, blockStart)
+	if i < 0 {
+		return nil, nil, errors.New("no " + store.ExportFormat + " block in the file: was it written by bottlepost export, or saved from the bp-N.pgn attachment of a final mail?")
+	}
+	n := bytes.IndexByte(data[i:], '}')
+	if n < 0 {
+		return nil, nil, errors.New("the " + store.ExportFormat + " block has no end: the file was cut short")
+	}
+	if rest := data[i+n+1:]; len(bytes.TrimSpace(rest)) > 0 {
+		return nil, nil, fmt.Errorf("text after the record (%d bytes, beginning %q): a file holds one game and nothing after its record", len(rest), clip(string(bytes.TrimSpace(rest)), 40))
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(string(data[i+len(blockStart):i+n])), ""))
+	if err != nil {
+		return nil, nil, fmt.Errorf("the export block is damaged: %w", err)
+	}
+	if err := decodeStrict(raw, &x); err != nil {
+		return nil, nil, fmt.Errorf("the export block is damaged: %w", err)
+	}
+	return &x, data[:i], nil
+}
+
+// decodeStrict decodes one JSON value with no unknown fields and nothing after it.
+func decodeStrict(b []byte, x *store.Export) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(x); err != nil {
+		return err
+	}
+	if _, err := d.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("data after the export")
+	}
+	return nil
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// verifyExport checks the export itself: chain and receipts, commitments, readable fields,
+// the bound facts against the game fields, and legality on replay.
+func verifyExport(x *store.Export, receipts []store.Receipt) (*Verification, error) {
+	res := &Verification{Game: x.Game.ID, Records: x.Game.Records, Head: x.Game.Head.String()}
+	if err := store.VerifyExport(x, receipts...); err != nil {
+		return res, err
+	}
+	for _, rc := range receipts {
+		if rc.Records > res.Anchor.Records {
+			res.Anchor = rc
+		}
+	}
+	res.Checks = append(res.Checks, fmt.Sprintf("hash chain of %d records intact, head %s", len(x.Records), x.Game.Head))
+	if len(receipts) > 0 {
+		res.Checks = append(res.Checks, fmt.Sprintf("%d receipt(s) match the chain, the latest after %d records", len(receipts), res.Anchor.Records))
+	}
+	f, err := readFacts(x)
+	if err != nil {
+		return res, err
+	}
+	s, e := f.setup, f.ending
+	g := x.Game
+	variantID := s.Variant
+	if f.old {
+		variantID = g.Variant // format 1 names it nowhere else
+	}
+	v, err := variants.Lookup(variantID)
+	if err != nil {
+		return res, err
+	}
+	res.Variant, res.Ruleset, res.Result, res.Termination = v.Name(), s.Ruleset, e.Result, e.Termination
+	// The export's game fields must be the bound ones.
+	gameResult := g.Result
+	if gameResult == "" {
+		gameResult = "*"
+	}
+	type field struct {
+		name, exported, bound string
+	}
+	fields := []field{
+		{"ruleset", g.Ruleset, s.Ruleset},
+		{"result", gameResult, e.Result},
+		{"created", g.Created.UTC().Format("2006-01-02T15:04:05.999999999Z"), x.Records[0].At.UTC().Format("2006-01-02T15:04:05.999999999Z")},
+		{"hidden", strconv.FormatBool(g.Hidden), strconv.FormatBool(v.Hidden())},
+	}
+	if f.old {
+		res.TimeControl, res.Players, res.Status = g.TimeControl, g.Players, g.Status
+		res.Unbound = []string{"players", "status", "time_control", "variant"}
+	} else {
+		res.TimeControl, res.Players, res.Status = s.Time, e.Players, e.Status
+		fields = append(fields,
+			field{"variant", g.Variant, s.Variant},
+			field{"time_control", g.TimeControl, s.Time},
+			field{"status", g.Status, e.Status},
+			field{"players", quotePair(g.Players), quotePair(e.Players)},
+		)
+		for _, c := range []field{{"variant", e.Variant, s.Variant}, {"ruleset", e.Ruleset, s.Ruleset}, {"time control", e.Time, s.Time}} {
+			if c.exported != c.bound {
+				return res, fmt.Errorf("the end record's %s %q is not the start record's %q", c.name, c.exported, c.bound)
+			}
+		}
+	}
+	for _, c := range fields {
+		if c.exported != c.bound {
+			return res, fmt.Errorf("the embedded record's %q is %s, but the hashed records say %s", c.name, strconv.Quote(c.exported), strconv.Quote(c.bound))
+		}
+	}
+	res.Checks = append(res.Checks, "the start and end records bind the game's terms, players and result, and the export agrees with them")
+	var texts []string
+	for i, rec := range x.Records {
+		switch {
+		case rec.Kind == store.KindMove:
+			texts = append(texts, rec.Text)
+			if rec.Secret {
+				res.Secret++
+			}
+		case i > 0 && i < len(x.Records)-1 && !f.old:
+			return res, fmt.Errorf("record %d is an event between the start and the end: this program writes none", i)
+		}
+	}
+	if res.Secret > 0 {
+		res.Checks = append(res.Checks, fmt.Sprintf("%d commitments to secret moves open to the moves revealed", res.Secret))
+	}
+	if e.Status == store.StatusAborted.String() && len(texts) > 0 {
+		return res, fmt.Errorf("the game is recorded as aborted, but it has %d moves", len(texts))
+	}
+	final, plies, err := Replay(v, s.options(), texts)
+	if err != nil {
+		return res, err
+	}
+	res.Moves = len(plies)
+	if n := len(plies); n > 0 && plies[n-1].Err != nil {
+		p := plies[n-1]
+		return res, fmt.Errorf("move %d (%s) is not legal: %w", p.Index+1, p.Text, p.Err)
+	}
+	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves legal on replay from the start", len(plies)))
+	if o := final.Outcome(); o.Over() {
+		if o.Result() != e.Result {
+			return res, fmt.Errorf("the moves end in %s (%s), but the recorded result is %q", o.Result(), o.Reason, e.Result)
+		}
+		if d := o.Describe(v.Sides()); !f.old && d != e.Termination {
+			return res, fmt.Errorf("the moves end the game (%s), but the end record says %q", d, e.Termination)
+		}
+		res.Checks = append(res.Checks, "the rules end the game with the recorded result")
+	}
+	return res, nil
+}
+
+func quotePair(p [2]string) string { return strconv.Quote(p[0]) + " v " + strconv.Quote(p[1]) }
+
+// pgnDifference names the first difference between a file and the one the verified record
+// gives: a tag, a move, a comment, the result, or the embedded block's encoding.
+func pgnDifference(got, want string) error {
+	gi, wi := strings.Index(got, string(blockStart)), strings.Index(want, string(blockStart))
+	gp, wp := got[:max(gi, 0)], want[:max(wi, 0)]
+	if gp == wp {
+		return errors.New("the embedded record is not in the one form bottlepost writes (its JSON or base64 was re-encoded or changed)")
+	}
+	gt, gm := splitPGN(gp)
+	wt, wm := splitPGN(wp)
+	for _, t := range wt {
+		v, ok := tagValue(gt, t.name)
+		switch {
+		case !ok:
+			return fmt.Errorf("the PGN has no %s tag; the record gives %q", t.name, t.value)
+		case v != t.value:
+			return fmt.Errorf("the PGN tag %s is %q, but the record gives %q", t.name, v, t.value)
+		}
+	}
+	for _, t := range gt {
+		if _, ok := tagValue(wt, t.name); !ok {
+			return fmt.Errorf("the PGN has a tag %s that the record does not give", t.name)
+		}
+	}
+	if !slices.Equal(gt, wt) {
+		return errors.New("the PGN's tags are repeated or not in the order bottlepost writes them")
+	}
+	move := "the start"
+	for i := 0; i < max(len(gm), len(wm)); i++ {
+		var g, w string
+		if i < len(gm) {
+			g = gm[i]
+		}
+		if i < len(wm) {
+			w = wm[i]
+		}
+		if g == w {
+			if !strings.HasPrefix(w, "{") && !pgnNumber.MatchString(w) {
+				move = "move " + w
+			}
+			continue
+		}
+		switch {
+		case strings.HasPrefix(w, "{") || strings.HasPrefix(g, "{"):
+			return fmt.Errorf("the comment after %s is %q, but the record gives %q", move, g, w)
+		case i == len(wm)-1 || i == len(gm)-1:
+			return fmt.Errorf("the PGN's move text ends %q, but the record gives %q", g, w)
+		case pgnNumber.MatchString(w):
+			return fmt.Errorf("after %s the PGN has %q, but the record gives the move number %q", move, g, w)
+		}
+		return fmt.Errorf("after %s the PGN has the move %q, but the record gives %q", move, g, w)
+	}
+	return errors.New("the PGN's spacing or line breaks are not the ones bottlepost writes")
+}
+
+var (
+	tagLine   = regexp.MustCompile(`^\[([A-Za-z0-9_]+) "((?:[^"\\]|\\.)*)"\]$`)
+	pgnNumber = regexp.MustCompile(`^\d+\.(\.\.)?$`)
+)
+
+type pgnTag struct{ name, value string }
+
+func tagValue(tags []pgnTag, name string) (string, bool) {
+	for _, t := range tags {
+		if t.name == name {
+			return t.value, true
+		}
+	}
+	return "", false
+}
+
+// splitPGN reads PGN text as tags (in order) and move-text tokens, a comment being one
+// token with its braces.
+func splitPGN(s string) ([]pgnTag, []string) {
+	var tags []pgnTag
+	var body strings.Builder
+	for line := range strings.Lines(s) {
+		line = strings.TrimRight(line, "\n")
+		if m := tagLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			v := strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[2])
+			tags = append(tags, pgnTag{m[1], v})
+			continue
+		}
+		body.WriteString(line + "\n")
+	}
+	var toks []string
+	rest := body.String()
+	for {
+		rest = strings.TrimLeft(rest, " \t\n")
+		if rest == "" {
+			return tags, toks
+		}
+		if rest[0] == '{' {
+			n := strings.IndexByte(rest, '}')
+			if n < 0 {
+				n = len(rest) - 1
+			}
+			toks = append(toks, strings.Join(strings.Fields(rest[:n+1]), " "))
+			rest = rest[n+1:]
+			continue
+		}
+		n := strings.IndexAny(rest, " \t\n{")
+		if n < 0 {
+			n = len(rest)
+		}
+		toks = append(toks, rest[:n])
+		rest = rest[n:]
+	}
+}
