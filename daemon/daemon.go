@@ -197,7 +197,7 @@ func (d *Daemon) Start() error {
 	if err != nil {
 		return err
 	}
-	d.outbox = &mailer.Outbox{St: d.st, Sender: sender, Log: d.log, Now: d.now,
+	d.outbox = &mailer.Outbox{Queue: storeQueue{d.st}, Sender: sender, Log: d.log, Now: d.now,
 		MaxAttempts: d.cfg.Limits.OutboxMaxAttempts, Connections: 4, Backoff: time.Duration(d.cfg.Limits.OutboxRetryBackoff),
 		Ceiling: time.Duration(d.cfg.Limits.OutboxRetryCeiling)}
 	return nil

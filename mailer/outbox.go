@@ -18,8 +18,6 @@ import (
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
-
-	"github.com/bottlepost/bottlepost/store"
 )
 
 // SMTPConfig says how to submit outgoing mail.
@@ -156,7 +154,7 @@ func (c *Conn) Close() error {
 // they stay due and untouched, Drain returns an *Unreachable, and Run
 // probes the server until it answers (see Run).
 type Outbox struct {
-	St          *store.Store
+	Queue       Queue
 	Sender      *Sender
 	Log         *slog.Logger
 	Now         func() time.Time
@@ -172,7 +170,7 @@ type Outbox struct {
 	ProbeMin, ProbeMax, ProbePermanent time.Duration
 	// Delivered, if set, is told of every accepted mail (tests, metrics);
 	// with several Connections it is called from several goroutines.
-	Delivered func(m store.Mail)
+	Delivered func(m Queued)
 }
 
 // givenUp is how far away the next try of a mail given up is put: it stays
@@ -188,18 +186,14 @@ func (o *Outbox) Drain() (int, error) {
 	conns := max(o.Connections, 1)
 	for {
 		now := o.Now()
-		var batch []store.Mail
-		if err := o.St.View(func(tx *store.Tx) error {
-			var err error
-			batch, err = tx.PendingMail(now, 100*conns)
-			return err
-		}); err != nil {
+		batch, err := o.Queue.Due(now, 100*conns)
+		if err != nil {
 			return sent, err
 		}
 		if len(batch) == 0 {
 			return sent, nil
 		}
-		parts := make([][]store.Mail, conns)
+		parts := make([][]Queued, conns)
 		for _, m := range batch {
 			h := fnv.New32a()
 			h.Write([]byte(strings.Join(m.To, ",")))
@@ -227,132 +221,60 @@ func (o *Outbox) Drain() (int, error) {
 
 // send submits mails on one session and marks the accepted ones sent; it
 // returns how many were accepted.
-func (o *Outbox) send(batch []store.Mail) (sent int, err error) {
+func (o *Outbox) send(batch []Queued) (sent int, err error) {
 	conn, err := o.Sender.Dial()
 	if err != nil {
 		// The server is unreachable or refuses the session: the mails wait,
 		// untouched (neither an attempt nor a later next try); Run probes.
 		return sent, &Unreachable{Err: err}
 	}
-	// Accepted mails are marked sent in the background while the session
-	// goes on: one commit at a time, each for the mails accepted while the
-	// one before ran, and no more than markWindow wait beside it. A mail
-	// accepted but not yet marked when the process dies is sent again (at
-	// least once; at most 2×markWindow mails per session, plus the one whose
-	// acceptance the server sent as the process died); the recipient's
-	// client dedupes by Message-ID.
-	var (
-		pending, flying []store.Mail
-		flight          chan error // the commit under way, nil when none
-	)
-	land := func(err error) error {
-		flight = nil
-		if err != nil {
-			return err
-		}
-		sent += len(flying)
-		if o.Delivered != nil {
-			for _, m := range flying {
+	mk := &sentMarker{mark: o.Queue.MarkSent, window: markWindow}
+	if o.Delivered != nil {
+		mk.marked = func(ms []Queued) {
+			for _, m := range ms {
 				o.Delivered(m)
 			}
 		}
-		flying = nil
-		return nil
 	}
-	launch := func() {
-		if len(pending) == 0 {
-			return
-		}
-		flying, pending = pending, nil
-		ids := make([]uint64, len(flying))
-		for i, m := range flying {
-			ids[i] = m.ID
-		}
-		ch := make(chan error, 1)
-		go func() {
-			ch <- o.St.Batch(func(tx *store.Tx) error {
-				for _, id := range ids {
-					if err := tx.MarkSent(id); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		}()
-		flight = ch
-	}
-	// settle waits for the commit under way, then commits what is pending.
-	settle := func() error {
-		if flight != nil {
-			if err := land(<-flight); err != nil {
-				return err
-			}
-		}
-		launch()
-		if flight != nil {
-			return land(<-flight)
-		}
-		return nil
-	}
-	defer func() {
-		if flight != nil {
-			land(<-flight) // on an early return: what was accepted is still marked
-		}
-	}()
+	defer mk.wait() // on an early return: what was accepted is still marked
 	for _, m := range batch {
 		err := conn.Send(m.From, m.To, m.Data)
 		if err != nil {
 			var se *smtp.SMTPError
 			refused := errors.As(err, &se) // the server's answer to this mail
-			if merr := settle(); merr != nil {
+			if merr := mk.settle(); merr != nil {
 				conn.Close()
-				return sent, merr
+				return mk.count, merr
 			}
 			if ferr := o.fail(m, err, refused); ferr != nil {
 				conn.Close()
-				return sent, ferr
+				return mk.count, ferr
 			}
 			if !refused {
 				conn.Close()
-				return sent, err // the connection broke: try again later
+				return mk.count, err // the connection broke: try again later
 			}
 			continue
 		}
-		pending = append(pending, m)
-		if flight == nil {
-			launch()
-			continue
-		}
-		var done error
-		if len(pending) < markWindow {
-			select {
-			case done = <-flight:
-			default:
-				continue // the commit under way is not done: send on
-			}
-		} else {
-			done = <-flight // enough is pending: wait for the commit under way
-		}
-		// The commit under way landed; the pending mails go in the next.
-		if err := land(done); err != nil {
+		if err := mk.accepted(m); err != nil {
 			conn.Close()
-			return sent, err
+			return mk.count, err
 		}
-		launch()
 	}
 	conn.Close()
-	err = settle() // before sent is read: settle adds to it
-	return sent, err
+	err = mk.settle()
+	return mk.count, err
 }
 
 // markWindow bounds the accepted mails waiting to be marked sent beside
-// the commit under way: with it, how many mails a crash can send twice.
+// the commit under way (sentMarker): with it, how many mails a crash can
+// send twice.
 const markWindow = 16
 
 // fail records a failed attempt and when to try again. Only refusals of the
 // mail itself (mayGiveUp) can end in giving it up after MaxAttempts.
-func (o *Outbox) fail(m store.Mail, err error, mayGiveUp bool) error {
-	attempts := int(m.Attempts) + 1
+func (o *Outbox) fail(m Queued, err error, mayGiveUp bool) error {
+	attempts := m.Attempts + 1
 	wait := o.Backoff << min(attempts-1, 20)
 	if wait > o.Ceiling || wait <= 0 {
 		wait = o.Ceiling
@@ -365,7 +287,7 @@ func (o *Outbox) fail(m store.Mail, err error, mayGiveUp bool) error {
 	} else {
 		o.Log.Warn("outgoing mail not accepted; will retry", "mail", m.ID, "to", m.To, "attempt", attempts, "in", wait, "err", err)
 	}
-	return o.St.Update(func(tx *store.Tx) error { return tx.MarkFailed(m.ID, reason, o.Now().Add(wait)) })
+	return o.Queue.MarkFailed(m.ID, reason, o.Now().Add(wait))
 }
 
 // Unreachable is Drain's error when no session could be opened: the

@@ -169,9 +169,9 @@ func newOutboxFixture(t *testing.T, cfg SMTPConfig) *outboxFixture {
 	logger, logs := captureLog()
 	f := &outboxFixture{st: st, logs: logs, t0: time.Date(2025, 3, 3, 10, 0, 0, 0, time.UTC)}
 	f.clock = &fakeClock{t: f.t0}
-	f.o = &Outbox{St: st, Sender: sender, Log: logger, Now: f.clock.now, MaxAttempts: 10,
+	f.o = &Outbox{Queue: boltQueue{st}, Sender: sender, Log: logger, Now: f.clock.now, MaxAttempts: 10,
 		Backoff: time.Minute, Ceiling: 3 * time.Minute,
-		Delivered: func(m store.Mail) {
+		Delivered: func(m Queued) {
 			f.mu.Lock()
 			f.delivered = append(f.delivered, m.ID)
 			f.mu.Unlock()
