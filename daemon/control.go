@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -21,8 +22,9 @@ import (
 const ControlSocket = "control.sock"
 
 // serveControl answers requests on the control socket until it is closed.
-// One request per connection: "backup PATH", "compact PATH" or
-// "export GAME PATH" → "ok" or "error TEXT".
+// One request per connection: "backup PATH", "compact PATH",
+// "export GAME PATH" or "check" → "ok" or "error TEXT"; check first sends a
+// line "problem TEXT" per problem found, and ends with "ok N".
 func (d *Daemon) serveControl(ln net.Listener) {
 	for {
 		c, err := ln.Accept()
@@ -60,6 +62,15 @@ func (d *Daemon) serveControl(ln net.Listener) {
 				}
 				d.log.Info("compacted copy written", "path", arg)
 				fmt.Fprintln(c, "ok")
+			case "check":
+				// One line per problem, then how many: the whole store's check
+				// (bbolt's pages, every game's chain and sealed records, the indexes).
+				problems := store.Problems(d.st.Verify(context.Background()))
+				for _, p := range problems {
+					fmt.Fprintln(c, "problem", strings.ReplaceAll(p.Error(), "\n", " "))
+				}
+				d.log.Info("store checked on request", "problems", len(problems))
+				fmt.Fprintln(c, "ok", len(problems))
 			case "export":
 				id, path, _ := strings.Cut(arg, " ")
 				if err := d.exportTo(id, path); err != nil {
@@ -95,26 +106,47 @@ func (d *Daemon) listenControl() (net.Listener, error) {
 
 // Request sends one request to the daemon serving dataDir and returns its
 // answer. ErrNotRunning means no daemon answers there.
+//
+// A service that stops (or dies) before it answers gives ErrStopped.
 func Request(dataDir, request string) (string, error) {
+	answer, _, err := RequestLines(dataDir, request)
+	return answer, err
+}
+
+// RequestLines is Request for the requests that send lines before their
+// answer (check): it returns those lines ("problem TEXT"), without their
+// keyword, as well.
+func RequestLines(dataDir, request string) (answer string, lines []string, err error) {
 	c, err := net.DialTimeout("unix", filepath.Join(dataDir, ControlSocket), 2*time.Second)
 	if err != nil {
-		return "", ErrNotRunning
+		return "", nil, ErrNotRunning
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(10 * time.Minute))
 	if _, err := fmt.Fprintln(c, request); err != nil {
-		return "", fmt.Errorf("daemon: control: %w", err)
+		return "", nil, fmt.Errorf("daemon: control: %w", err)
 	}
-	answer, err := bufio.NewReader(c).ReadString('\n')
-	if err != nil {
-		return "", fmt.Errorf("daemon: control: %w", err)
+	r := bufio.NewReader(c)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return "", lines, fmt.Errorf("%w (%v)", ErrStopped, err)
+		}
+		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, "problem "); ok {
+			lines = append(lines, rest)
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "error "); ok {
+			return "", lines, errors.New(rest)
+		}
+		return line, lines, nil
 	}
-	answer = strings.TrimSpace(answer)
-	if rest, ok := strings.CutPrefix(answer, "error "); ok {
-		return "", errors.New(rest)
-	}
-	return answer, nil
 }
+
+// ErrStopped is returned by Request when the service closed the connection
+// before it answered: it stopped, or died, while doing the work.
+var ErrStopped = errors.New("daemon: the service stopped before it answered")
 
 // ErrNotRunning is returned by Request when no daemon serves the data directory.
 var ErrNotRunning = errors.New("daemon: no running bottlepost serves that data directory")

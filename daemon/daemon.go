@@ -277,6 +277,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	c.Schedule(sched, cron.FuncJob(func() { d.tick() }))
 	c.Start()
 	wg.Go(func() { d.watchClock(ctx) })
+	wg.Go(d.checkPages)
 	<-ctx.Done()
 	if d.webSrv != nil {
 		// Pages read the store: they finish (or are cut off) before it closes.
@@ -333,6 +334,27 @@ func (d *Daemon) watchClock(ctx context.Context) {
 			d.log.Error("heartbeat", "err", err)
 		}
 	}
+}
+
+// checkPages runs bbolt's page check once at start-up, beside the service,
+// so that a damaged database is reported at once (not only when a
+// transaction stumbles on the damage). The games it names are still served
+// where they can be.
+func (d *Daemon) checkPages() {
+	start := time.Now()
+	problems := store.Problems(d.st.CheckPages())
+	for i, p := range problems {
+		if i == 20 {
+			d.log.Error("database damaged: more problems", "more", len(problems)-i)
+			break
+		}
+		d.log.Error("database damaged", "problem", p)
+	}
+	if len(problems) > 0 {
+		d.log.Error("the database is damaged: run bottlepost check-store, and restore from a backup if it names games", "problems", len(problems))
+		return
+	}
+	d.log.Info("database pages checked: no problem", "took", time.Since(start).Round(time.Millisecond))
 }
 
 // cronLogger passes the scheduler's messages to the log: a sweep skipped

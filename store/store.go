@@ -607,6 +607,33 @@ func writeNew(dst, op string, write func(tmp string) error) (err error) {
 	return nil
 }
 
+// Problems splits an error of Verify into its problems, one per line of a report (nil for
+// none).
+func Problems(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// CheckPages runs bbolt's consistency check of the file's pages (no game is decoded, so it
+// is quick), and returns the problems found, joined (ErrCorrupt). The daemon runs it at
+// start-up, so that a damaged file is noticed before a transaction stumbles on it.
+func (s *Store) CheckPages() (err error) {
+	var none *Tx
+	defer s.recoverPanic(&none, &err)
+	return s.db.View(func(btx *bolt.Tx) error {
+		var errs []error
+		for e := range btx.Check() {
+			errs = append(errs, fmt.Errorf("store: %s: %v: %w", s.path, e, ErrCorrupt))
+		}
+		return errors.Join(errs...)
+	})
+}
+
 // verifyGameSafely is VerifyGame with a bbolt panic on a damaged page recovered into a
 // problem of that game.
 func (tx *Tx) verifyGameSafely(id uint64) (err error) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -75,6 +76,7 @@ func init() {
 	commands["verify"] = command{"verify FILE [RECEIPT...] [--config FILE] [--data DIR]  check an exported game against your receipts (RECORDS:HEAD)", runVerify}
 	commands["compact"] = command{"compact FILE [--config FILE] [--data DIR]  write a compacted copy of the database (swap it in while stopped)", runCompact}
 	commands["backup"] = command{"backup FILE [--config FILE] [--data DIR]  copy the database while the service runs", runBackup}
+	commands["check-store"] = command{"check-store [--config FILE] [--data DIR | --db FILE]  check the database: pages, every game's chain and sealed records, indexes", runCheckStore}
 }
 
 func runExport(args []string, stdout, stderr io.Writer) int {
@@ -301,6 +303,19 @@ func copyDatabase(verb string, args []string, stdout, stderr io.Writer, write fu
 	if _, err := daemon.Request(sf.data, verb+" "+dst); err == nil {
 		fmt.Fprintf(stdout, done+"\n", "the running service's database", dst)
 		return 0
+	} else if errors.Is(err, daemon.ErrStopped) {
+		// The service died (or was stopped) while it wrote the copy: its
+		// temporary file is nobody's now.
+		removed, rerr := store.RemoveStaleCopies(dst)
+		fmt.Fprintf(stderr, "bottlepost: %s: the service stopped during the copy; %s was not written", verb, dst)
+		switch {
+		case rerr != nil:
+			fmt.Fprintf(stderr, " (%v)", rerr)
+		case len(removed) > 0:
+			fmt.Fprintf(stderr, "; its unfinished copy was removed")
+		}
+		fmt.Fprintln(stderr, ". Run the command again once the service is back (or without it).")
+		return 1
 	} else if !errors.Is(err, daemon.ErrNotRunning) {
 		fmt.Fprintf(stderr, "bottlepost: %s: %v\n", verb, err)
 		return 1
@@ -316,5 +331,68 @@ func copyDatabase(verb string, args []string, stdout, stderr io.Writer, write fu
 		return 1
 	}
 	fmt.Fprintf(stdout, done+"\n", st.Path(), dst)
+	return 0
+}
+
+// runCheckStore checks the database: bbolt's consistency check of its pages
+// and the store's own (Store.Verify: every game's chain, sealed records and
+// commitments, the indexes). A running service does it on its open database
+// (through the control socket); otherwise the file is opened read-only. One
+// line per problem, naming the game where there is one; exit status 0 when
+// there is none, 1 when there are, 2 when the check could not run.
+func runCheckStore(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check-store", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var sf storeFlags
+	sf.register(fs)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) != 0 {
+		fmt.Fprintln(stderr, "usage: bottlepost check-store [--config FILE] [--data DIR | --db FILE [--key FILE]]")
+		return 2
+	}
+	if err := sf.resolve(); err != nil {
+		fmt.Fprintln(stderr, "bottlepost: check-store:", err)
+		return 2
+	}
+	var problems []string
+	where := ""
+	if sf.db == "" {
+		answer, lines, err := daemon.RequestLines(sf.data, "check")
+		switch {
+		case err == nil && strings.HasPrefix(answer, "ok"):
+			problems, where = lines, "the running service's database"
+		case errors.Is(err, daemon.ErrNotRunning):
+		case err != nil:
+			fmt.Fprintln(stderr, "bottlepost: check-store:", err)
+			return 2
+		}
+	}
+	if where == "" {
+		st, err := sf.open(true)
+		if err != nil {
+			fmt.Fprintln(stderr, "bottlepost: check-store:", err)
+			if errors.Is(err, store.ErrCorrupt) {
+				fmt.Fprintln(stdout, err)
+				return 1
+			}
+			return 2
+		}
+		for _, p := range store.Problems(st.Verify(context.Background())) {
+			problems = append(problems, p.Error())
+		}
+		where = st.Path()
+		st.Close()
+	}
+	for _, p := range problems {
+		fmt.Fprintln(stdout, strings.ReplaceAll(p, "\n", " "))
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stderr, "bottlepost: check-store: %s: %d problems; the games named cannot be trusted: restore them from a backup\n", where, len(problems))
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: no problem found (pages, chains, sealed records, indexes)\n", where)
 	return 0
 }
