@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/rules"
@@ -160,8 +161,12 @@ func (h *handling) registerConditional(c Command) error {
 	if err := h.saveConds(l, side, set); err != nil {
 		return err
 	}
-	d.notices = append(d.notices, fmt.Sprintf("Conditional line registered: %s. It is played at once when %s's move matches; any other move drops it. (%d lines pending; conditionals lists them, conditionals off clears them.)",
-		FormatConditional(pairs), l.sides()[opp], len(set.Lines)))
+	d.notices = append(d.notices, fmt.Sprintf("Conditional line registered: %s.", FormatConditional(pairs)))
+	// One explanation per mail, however many lines it registers, with the final count.
+	const hint = "Conditional lines are played at once"
+	d.notices = slices.DeleteFunc(d.notices, func(n string) bool { return strings.HasPrefix(n, hint) })
+	d.notices = append(d.notices, fmt.Sprintf("%s when %s's move matches; any other move drops them. You have %d pending in game %d (conditionals lists them, conditionals off clears them).",
+		hint, l.sides()[opp], len(set.Lines), l.g.ID))
 	return nil
 }
 
