@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -24,20 +23,8 @@ func TestEndToEndConditionalMovesAcrossRestart(t *testing.T) {
 	await(t, alice, "Conditional line registered: if e5 then Nf3 if Nc6 then Bb5.")
 	await(t, bob, "White played 1. e4.")
 	aliceToken, bobToken := alice.Inbox[len(alice.Inbox)-1].ReplyTo, bob.Inbox[len(bob.Inbox)-1].ReplyTo
-	r.stop()
-
 	// A new process (and a new, empty hub) on the same store.
-	d2, err := New(r.cfg, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d2.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- d2.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	d2 := r.restart(t)
 	alice2, bob2 := NewPlayer(d2.Hub(), "alice", pw), NewPlayer(d2.Hub(), "bob", pw)
 
 	sent(t)(bob2.Send(Mail{To: bobToken, Subject: "Re: [bp-1]", Body: "e5"}))

@@ -79,6 +79,16 @@ func (r *running) stop() {
 	r.cancel = nil
 }
 
+// restart stops the daemon and runs a new one on the same configuration and store
+// (and a new, empty hub), stopped when the test ends.
+func (r *running) restart(t testing.TB) *Daemon {
+	t.Helper()
+	r.stop()
+	d, cancel, done := runDaemon(t, r.cfg, slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})), nil)
+	t.Cleanup(func() { cancel(); <-done })
+	return d
+}
+
 type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
@@ -185,21 +195,9 @@ func TestRestartKeepsTheGame(t *testing.T) {
 	await(t, bob, "challenges you")
 	sent(t)(bob.Reply("accept"))
 	await(t, alice, "It is your move.")
-	r.stop()
 	// The hub is in memory and went with the daemon: a new one starts with
 	// empty mailboxes, but the store keeps the game and the tokens.
-	cfg := r.cfg
-	d2, err := New(cfg, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d2.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- d2.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	d2 := r.restart(t)
 	alice2 := NewPlayer(d2.Hub(), "alice", pw)
 	token := alice.Inbox[len(alice.Inbox)-1].ReplyTo
 	sent(t)(alice2.Send(Mail{To: token, Subject: "Re: [bp-1]", Body: "e4"}))

@@ -242,6 +242,9 @@ func (h *handling) checkLine(l *loaded, side int, pairs []CondPair) ([]CondPair,
 			return nil, err
 		}
 		theirs := s.Format(t)
+		if int(s1.ToMove()) != side {
+			return nil, userf("after %s it is not your turn: a conditional line answers one move with one move", theirs)
+		}
 		if s1.Outcome().Over() {
 			return nil, userf("after %s the game is over (%s): there is nothing to answer", theirs, s1.Outcome().Describe(sides))
 		}
@@ -258,6 +261,9 @@ func (h *handling) checkLine(l *loaded, side int, pairs []CondPair) ([]CondPair,
 		}
 		mine := s1.Format(m)
 		out = append(out, CondPair{Theirs: theirs, Mine: mine})
+		if int(s2.ToMove()) != opp && i < len(pairs)-1 {
+			return nil, userf("after %s it is your turn again: a conditional line answers one move with one move", mine)
+		}
 		if s2.Outcome().Over() && i < len(pairs)-1 {
 			return nil, userf("the game ends with %s (%s): nothing can follow it", mine, s2.Outcome().Describe(sides))
 		}

@@ -43,10 +43,13 @@ func ParseConditional(line string) ([]CondPair, error) {
 	want := "if" // the keyword expected next
 	var theirs string
 	flush := func(after string) (string, error) {
-		text := strings.Join(cur, " ")
-		text = strings.TrimRight(text, ",;")
-		text = strings.TrimSpace(moveNumber.ReplaceAllString(text, ""))
+		text := cleanMove(strings.Join(cur, " "))
 		cur = cur[:0]
+		for _, w := range strings.Fields(text) {
+			if kw := strings.ToLower(strings.TrimRight(w, ",;:")); kw == "if" || kw == "then" {
+				return "", fmt.Errorf("%q is not a move: write if THEIRS then MINE", text)
+			}
+		}
 		switch {
 		case text == "":
 			return "", fmt.Errorf("a move is missing %s", after)
@@ -98,6 +101,18 @@ func ParseConditional(line string) ([]CondPair, error) {
 		return nil, err
 	}
 	return append(pairs, CondPair{Theirs: theirs, Mine: m}), nil
+}
+
+// cleanMove trims a move's text of separators and its number ("12... e5,"), again until
+// nothing changes, so that the result reads back the same.
+func cleanMove(text string) string {
+	for {
+		t := strings.TrimSpace(moveNumber.ReplaceAllString(strings.TrimSpace(strings.TrimRight(text, ",; ")), ""))
+		if t == text {
+			return t
+		}
+		text = t
+	}
 }
 
 // FormatConditional writes a line the way ParseConditional reads it.

@@ -442,3 +442,32 @@ func TestConditionalNonInterference(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionalNonInterferenceChess: without hidden information too, Black's mails are
+// the same whether White holds no lines or lines Black's move does not match.
+func TestConditionalNonInterferenceChess(t *testing.T) {
+	play := func(lines ...string) []*sent {
+		f := newFixture(t, Config{})
+		startChess(t, f)
+		f.reply(alice, append([]string{"e4"}, lines...)...)
+		if got := condLines(t, f, 1, 0); len(got) != len(lines) {
+			t.Fatalf("white holds %q, registered %q", got, lines)
+		}
+		f.reply(bob, "e5")
+		f.reply(alice, "Nf3")
+		f.reply(bob, "Nc6")
+		return f.inbox[bob]
+	}
+	base := play()
+	for _, lines := range [][]string{{"if d5 then exd5"}, {"if c5 then Nf3 if Nc6 then d4", "if e6 then d4"}} {
+		got := play(lines...)
+		if len(got) != len(base) {
+			t.Fatalf("%q: black got %d mails, without lines %d", lines, len(got), len(base))
+		}
+		for j := range got {
+			if string(got[j].Raw) != string(base[j].Raw) {
+				t.Errorf("%q: black's mail %d depends on White's conditional lines:\n%s\n--- without\n%s", lines, j, got[j].Raw, base[j].Raw)
+			}
+		}
+	}
+}

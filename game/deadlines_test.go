@@ -139,15 +139,7 @@ func TestTimeoutNotifyPolicy(t *testing.T) {
 
 func assertPhase(t *testing.T, f *fixture, id uint64, want string) {
 	t.Helper()
-	var l *loaded
-	if err := f.st.View(func(tx *store.Tx) error {
-		var err error
-		l, err = load(tx, id)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if l.meta.Phase != want {
+	if l := loadGame(t, f, id); l.meta.Phase != want {
 		t.Errorf("game %d is in phase %s, want %s", id, l.meta.Phase, want)
 	}
 }
