@@ -3,10 +3,12 @@ package game
 import (
 	"encoding/hex"
 	"fmt"
+	"html/template"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/htmlboard"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/templates"
@@ -36,6 +38,15 @@ type draft struct {
 	yourSide, fromAddr, variantHelp       string
 	result                                string
 	newcomer                              bool
+	// last is the report of the move the mail is about (its squares are
+	// highlighted on the HTML board as the recipient may know them).
+	last *rules.Report
+	// refused is the text of a move refused in this mail, for the subject.
+	refused string
+	// plainBoard draws the HTML part's board as text, cutRecord keeps only
+	// the end of a long record: a mail that would be too large is rendered
+	// again with them (renderBounded).
+	plainBoard, cutRecord bool
 }
 
 // draft returns the draft for (to, game, kind), creating it.
@@ -83,12 +94,14 @@ func (l *loaded) sideOf(addr string) int {
 // mailData is what the templates see.
 type mailData struct {
 	Subject, Address, Receipt, Board, Turn, Deadline, Hint, Personal, VariantHelp string
-	From, YourSide, Result                                                        string
-	Newcomer                                                                      bool
-	Game                                                                          *gameInfo
-	Notices, Errors, Ignored, Commitments, Variants, Record, Openings             []string
-	Moves                                                                         string
-	Games, Report                                                                 []string
+	From, YourSide, Result, Reason, FirstMover                                    string
+	Newcomer, Over                                                                bool
+	// BoardHTML is the board as an HTML table (rules/htmlboard), for the HTML part.
+	BoardHTML                                                         template.HTML
+	Game                                                              *gameInfo
+	Notices, Errors, Ignored, Commitments, Variants, Record, Openings []string
+	Moves                                                             string
+	Games, Report                                                     []string
 }
 
 type gameInfo struct {
@@ -196,14 +209,30 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 			md.Game.Black = l.seats[1].Address
 		}
 	}
-	md.Subject = fmt.Sprintf("%s %s: %s v %s", mailfmt.FormatTag(l.g.ID), l.v.Name(), md.Game.White, md.Game.Black)
-	md.Receipt = store.Receipt{Records: l.g.Records, Head: l.g.Head}.String()
+	md.Subject = h.subject(l, d)
+	if d.kind != "invitation" {
+		// The invited player has not joined the game: nothing to keep yet.
+		md.Receipt = store.Receipt{Records: l.g.Records, Head: l.g.Head}.String()
+	}
+	md.Over = l.meta.Phase == phaseOver
 	viewer := d.viewer
 	if l.meta.Phase == phaseOver && (d.final || d.kind == "audit") {
 		viewer = rules.ViewReferee // the game is over: nothing is secret any more
 	}
 	if d.board || d.final {
-		md.Board = l.state.View(viewer).ASCII()
+		view := l.state.View(viewer)
+		if o := l.meta.Outcome; o != nil && !view.Outcome.Over() {
+			view.Outcome = *o // resigned, agreed, adjudicated, lost on time: no "to move" line
+		}
+		md.Board = view.ASCII()
+		if !d.plainBoard {
+			md.BoardHTML = htmlboard.Render(view, htmlboard.Options{Last: htmlboard.LastMove(d.last, l.v.Board(), viewer)})
+		}
+	}
+	if first := l.firstMover(); first != rules.White && (l.state.Ply() == 0 || d.history || d.final || d.kind != "update") {
+		// Said where it matters: before the first move, and over records.
+		md.FirstMover = fmt.Sprintf("In %s, %s moves first: each numbered move is %s's, then %s's answer.",
+			l.v.Name(), l.sides()[first], l.sides()[first], l.sides()[1-first])
 	}
 	if l.meta.Phase == phasePlay && d.kind != "history" && d.kind != "audit" {
 		toMove := l.state.ToMove()
@@ -226,7 +255,8 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		md.VariantHelp = l.v.Help()
 	}
 	if d.final {
-		md.Result = l.g.Result + " — " + l.meta.Reason
+		md.Result = l.g.Result
+		md.Reason = l.meta.Reason
 	}
 	return nil
 }
@@ -267,6 +297,9 @@ func (h *handling) fillRecord(l *loaded, d *draft, md *mailData) error {
 			return err
 		}
 		md.Record = recordLines(plies, rules.ViewReferee)
+		if n := len(md.Record); d.cutRecord && n > 200 {
+			md.Record = append([]string{fmt.Sprintf("(the first %d lines are left out: this mail is limited to %d KB; the export has the whole record)", n-200, MaxReplyBytes>>10)}, md.Record[n-200:]...)
+		}
 		for _, r := range log {
 			if r.Secret && r.Opening != nil {
 				md.Openings = append(md.Openings,

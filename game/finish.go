@@ -32,6 +32,7 @@ func (h *handling) draw(l *loaded, side int, d *draft) error {
 func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	l.meta.Phase = phaseOver
 	l.meta.Reason = o.Describe(l.sides())
+	l.meta.Outcome = &o
 	l.meta.Finished = h.now
 	l.g.Status = store.StatusFinished
 	l.g.Result = o.Result()
@@ -42,7 +43,6 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	recipients = append(recipients, l.meta.Observers...)
 	for _, to := range recipients {
 		d := h.draft(to, l, "final")
-		d.notices = append(d.notices, "Game over: "+l.meta.Reason+".")
 		d.final = true
 	}
 	return h.close(l)

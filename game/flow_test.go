@@ -79,7 +79,7 @@ func TestThreading(t *testing.T) {
 	if b := f.last(bob); b.InReplyTo != root {
 		t.Errorf("opponent's mail In-Reply-To = %q, want the root %s", b.InReplyTo, root)
 	}
-	if !strings.HasPrefix(m.Subject, "[bp-1] Chess: ") {
+	if !strings.HasPrefix(m.Subject, "[bp-1] Chess v bob@example.net: ") {
 		t.Errorf("subject %q lacks the game tag", m.Subject)
 	}
 }

@@ -32,6 +32,9 @@ type handling struct {
 	drafts map[draftKey]*draft
 	order  []draftKey
 	dirty  map[uint64]bool // games whose record must be written
+	// current is the game the command being run is about, once myGame
+	// found it: its answers, refusals included, go in that game's thread.
+	current *loaded
 
 	answers []answer // moves played, in order, that conditional lines may answer
 }
@@ -170,12 +173,18 @@ func (h *handling) commands() error {
 			}
 		case errors.As(err, &ue):
 			d := reply
-			if c.Game != 0 && (reply.game == nil || reply.game.g.ID != c.Game) {
-				if l, lerr := h.game(c.Game); lerr == nil && l.side(h.player.ID) >= 0 {
-					d = h.draft(h.from, l, "update")
-				}
+			l := h.current // the game the command turned out to be about
+			if l == nil && c.Game != 0 {
+				l, _ = h.game(c.Game)
+			}
+			if l != nil && (reply.game == nil || reply.game.g.ID != l.g.ID) && l.side(h.player.ID) >= 0 {
+				// An answer about a game goes in that game's thread, with its board.
+				d = h.draft(h.from, l, "update")
 			}
 			d.errors = append(d.errors, ue.msg)
+			if c.Verb == VerbMove && d.game != nil {
+				d.refused = c.Arg
+			}
 		case err != nil:
 			return err
 		case c.Verb == VerbMove:
@@ -193,6 +202,7 @@ func (h *handling) commands() error {
 			conditional = append(conditional, c)
 			continue
 		}
+		h.current = nil
 		if err := run(c, h.exec(c, reply)); err != nil {
 			return err
 		}
@@ -280,6 +290,7 @@ func (h *handling) myGame(c Command) (*loaded, int, error) {
 	if side < 0 {
 		return nil, 0, userf("you are not playing in game %d", id)
 	}
+	h.current = l
 	return l, side, nil
 }
 

@@ -191,7 +191,16 @@ func (h *handling) renderBounded(d *draft) ([]byte, error) {
 		return data, err
 	}
 	size := len(data)
-	cut := *d
+	// First the HTML board goes (the text part keeps the board): a big
+	// board drawn as a table weighs some 40 KB.
+	plain := *d
+	plain.plainBoard = true
+	if data, err = h.render(&plain); err != nil || len(data) <= MaxReplyBytes {
+		h.s.log.Info("answer sent with the HTML board as text to stay within the size limit", "to", d.to, "kind", d.kind, "bytes", size, "now", len(data))
+		return data, err
+	}
+	cut := plain
+	cut.cutRecord = true
 	cut.errors, cut.ignored, cut.notices = head(d.errors, 5), head(d.ignored, 5), head(d.notices, 10)
 	cut.games, cut.report = head(d.games, 100), head(d.report, 100)
 	if n := len(d.record); n > 200 {

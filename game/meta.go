@@ -31,18 +31,22 @@ type gameMeta struct {
 	// OldTokens are the seats' reply tokens as databases before store schema 4 kept them, in the
 	// clear; forgetSeatTokens empties them once. Seat tokens are now derived (seatToken)
 	// and only their keyed hashes stored.
-	OldTokens    [2]string       `json:"tokens,omitzero"`
-	Root         string          `json:"root"` // the thread's root Message-ID
-	Time         string          `json:"time"` // the time control as written
-	Clocks       [2]timing.Clock `json:"clocks"`
-	TurnStart    time.Time       `json:"turn_start,omitzero"`
-	DrawOffer    int             `json:"draw_offer"` // -1 none, else the offering side
-	Observers    []string        `json:"observers,omitempty"`
-	Reason       string          `json:"reason,omitempty"` // how the game ended
-	Finished     time.Time       `json:"finished,omitzero"`
-	Vacation     [2]time.Time    `json:"vacation,omitzero"`      // a side's clock stands still until then
-	VacationFrom [2]time.Time    `json:"vacation_from,omitzero"` // when that vacation began
-	Seed         uint64          `json:"seed"`                   // the rules' setup seed (Options.Seed)
+	OldTokens [2]string       `json:"tokens,omitzero"`
+	Root      string          `json:"root"` // the thread's root Message-ID
+	Time      string          `json:"time"` // the time control as written
+	Clocks    [2]timing.Clock `json:"clocks"`
+	TurnStart time.Time       `json:"turn_start,omitzero"`
+	DrawOffer int             `json:"draw_offer"` // -1 none, else the offering side
+	Observers []string        `json:"observers,omitempty"`
+	Reason    string          `json:"reason,omitempty"` // how the game ended, as players read it
+	// Outcome is how the game ended (its Reason in a few words, for the
+	// subject): nil while it goes on, for a declined challenge and for
+	// games that ended before it was kept.
+	Outcome      *rules.Outcome `json:"outcome,omitempty"`
+	Finished     time.Time      `json:"finished,omitzero"`
+	Vacation     [2]time.Time   `json:"vacation,omitzero"`      // a side's clock stands still until then
+	VacationFrom [2]time.Time   `json:"vacation_from,omitzero"` // when that vacation began
+	Seed         uint64         `json:"seed"`                   // the rules' setup seed (Options.Seed)
 	// Reminders sent in the current turn, and when each side was last reminded.
 	RemindedHalf bool         `json:"reminded_half,omitempty"`
 	RemindedDay  bool         `json:"reminded_day,omitempty"`
@@ -187,4 +191,10 @@ func load(tx *store.Tx, id uint64) (*loaded, error) {
 		}
 	}
 	return l, nil
+}
+
+// firstMover is the side that made, or makes, the game's first move: the
+// sides alternate, so it is the side to move now or the other one.
+func (l *loaded) firstMover() rules.Side {
+	return l.state.ToMove() ^ rules.Side(l.state.Ply()&1)
 }

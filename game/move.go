@@ -90,6 +90,9 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 		obs.board, obs.lastMoves = true, true
 		drafts = append(drafts, obs)
 	}
+	for _, dr := range drafts {
+		dr.last = rep
+	}
 	if commit != "" {
 		for _, dr := range drafts {
 			dr.commitments = append(dr.commitments, commit)

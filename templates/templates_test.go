@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"html/template"
 	"strings"
 	"testing"
 )
@@ -13,10 +14,11 @@ type gameInfo struct {
 
 type data struct {
 	Subject, Address, Receipt, Board, Turn, Deadline, Hint, Personal, VariantHelp string
-	From, YourSide, Result                                                        string
-	Newcomer                                                                      bool
+	From, YourSide, Result, Reason, FirstMover, Moves                             string
+	Newcomer, Over                                                                bool
+	BoardHTML                                                                     template.HTML
 	Game                                                                          *gameInfo
-	Notices, Errors, Ignored, Moves, Commitments, Variants, Record, Openings      []string
+	Notices, Errors, Ignored, Commitments, Variants, Record, Openings             []string
 	Games, Report                                                                 []string
 }
 
