@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -105,31 +106,12 @@ type PublicGame struct {
 type PublicMove struct {
 	Ply    int
 	Side   rules.Side
-	Number string // the full-move number as PGN writes it: "12." or "12..."
+	Number string // the full-move number as PGN writes it (rules.MoveLabel): "12." or "12..."
 	Text   string
 	Secret bool
 	// Commitment is a secret move's commitment (quoted to both sides when
 	// it was made); Key its opening key, in hex, once the game is over.
 	Commitment, Key string
-}
-
-// FullMoveNumbers numbers plies as PGN does: "1.", "1...", "2.", …; the
-// number goes up when side 0 moves after the first ply, so a game that
-// Black opens (Transporter T1) starts "1...", "2.".
-func FullMoveNumbers(sides []rules.Side) []string {
-	out := make([]string, len(sides))
-	n := 1
-	for i, s := range sides {
-		if i > 0 && s == rules.White {
-			n++
-		}
-		if s == rules.White {
-			out[i] = fmt.Sprintf("%d.", n)
-		} else {
-			out[i] = fmt.Sprintf("%d...", n)
-		}
-	}
-	return out
 }
 
 // PublicName is how the public pages name a player: the display name the
@@ -180,13 +162,8 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 				moves = append(moves, r)
 			}
 		}
-		sides := make([]rules.Side, len(moves))
 		for i, r := range moves {
-			sides[i] = rules.Side(r.Side)
-		}
-		numbers := FullMoveNumbers(sides)
-		for i, r := range moves {
-			m := PublicMove{Ply: int(r.Ply), Side: rules.Side(r.Side), Number: numbers[i], Text: r.Public, Secret: r.Secret}
+			m := PublicMove{Ply: int(r.Ply), Side: rules.Side(r.Side), Number: rules.MoveLabel(i), Text: r.Public, Secret: r.Secret}
 			if r.Secret {
 				m.Commitment = r.Commitment.String()
 			}
@@ -200,7 +177,7 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 		}
 		if !pg.Over {
 			pg.Board = l.state.View(rules.ViewPublic)
-			pg.Last = s.publicLast(l, moves)
+			pg.Last = s.lastMoves.get(l.g.ID, l.g.Head, func() []rules.Square { return s.publicLast(l, moves) })
 			return nil
 		}
 		start, err := l.v.New(rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed})
@@ -298,6 +275,38 @@ func (s *Service) publicLast(l *loaded, moves []store.Record) []rules.Square {
 		st = next
 	}
 	return nil
+}
+
+// lastCache keeps the public's last-move highlight of games in play, per
+// game and record head, so that a game's page replays the game once per
+// move rather than once per request. It holds at most lastCacheSize games.
+type lastCache struct {
+	mu    sync.Mutex
+	games map[uint64]lastEntry
+}
+
+type lastEntry struct {
+	head store.Digest
+	last []rules.Square
+}
+
+const lastCacheSize = 1024
+
+func (c *lastCache) get(id uint64, head store.Digest, compute func() []rules.Square) []rules.Square {
+	c.mu.Lock()
+	e, ok := c.games[id]
+	c.mu.Unlock()
+	if ok && e.head == head {
+		return e.last
+	}
+	last := compute()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.games == nil || len(c.games) >= lastCacheSize {
+		c.games = map[uint64]lastEntry{} // simply start again: a miss costs one replay
+	}
+	c.games[id] = lastEntry{head, last}
+	return last
 }
 
 // lastSquares is the highlight a viewer may see of a move.
@@ -409,32 +418,14 @@ func (h *handling) summary(l *loaded) GameSummary {
 	pg := h.publicGame(l)
 	sum := GameSummary{ID: pg.ID, Variant: l.v.Name(), Players: pg.Players, Sides: pg.Sides, Over: pg.Over,
 		Result: pg.Result, Reason: pg.Reason, Finished: pg.Finished, Deadline: pg.Deadline}
-	// The number of the move to come: count full moves from the ply and
-	// the side to move, as FullMoveNumbers would number the next ply.
+	// The number of the move to come, or once over of the last move.
 	n := l.state.Ply()
 	switch {
 	case !pg.Over:
 		sum.ToMove = pg.Sides[pg.ToMove]
-		sum.Number = nextNumber(n, pg.ToMove)
+		sum.Number = rules.MoveLabel(n)
 	case n > 0:
-		sum.Number = nextNumber(n-1, l.state.ToMove().Other())
+		sum.Number = rules.MoveLabel(n - 1)
 	}
 	return sum
-}
-
-// nextNumber is the full-move number of ply (counted from 0), derived from
-// the side that makes it (each side moves in turn).
-func nextNumber(ply int, toMove rules.Side) string {
-	first := toMove
-	if ply%2 == 1 {
-		first = toMove.Other()
-	}
-	sides := make([]rules.Side, ply+1)
-	for i := range sides {
-		sides[i] = first
-		if i%2 == 1 {
-			sides[i] = first.Other()
-		}
-	}
-	return FullMoveNumbers(sides)[ply]
 }

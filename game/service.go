@@ -112,6 +112,7 @@ type Service struct {
 	seatKey    []byte // derives seat tokens (seatToken)
 	// damagedGames are the games found damaged (logged once each).
 	damagedGames sync.Map
+	lastMoves    lastCache // the public's last-move highlight of games in play (public.go)
 }
 
 // Options are the service's collaborators.

@@ -20,6 +20,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"html"
 	"html/template"
 	"log/slog"
 	"net/http"
@@ -329,11 +330,13 @@ type gameData struct {
 	G                       *game.PublicGame
 	Board                   template.HTML
 	Rows                    []row
+	Columns                 [2]string // the sides in the order they move
+	Record                  template.HTML
 	Ply                     int // the position shown (finished games), len(Moves) for the end
 	Stepping                bool
 	First, Prev, Next, Last string // links, "" where there is none
 	Caption                 string
-	Secrets                 []game.PublicMove
+	Secrets                 []game.PublicMove // with their openings once the game is over
 	PGN                     string
 	Plies                   int
 }
@@ -399,27 +402,72 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		if d.Ply < len(g.Moves) {
 			d.Next, d.Last = pageLink(d.Ply+1), pageLink(len(g.Moves))
 		}
-		for _, m := range g.Moves {
-			if m.Secret {
-				d.Secrets = append(d.Secrets, m)
-			}
-		}
 		cache(w, 3600)
 	} else {
 		d.Board = htmlboard.Render(g.Board, htmlboard.Options{Last: g.Last})
 		cache(w, 10)
 	}
+	for _, m := range g.Moves {
+		if m.Secret {
+			d.Secrets = append(d.Secrets, m)
+		}
+	}
+	// One row per full move, numbered from the variant's first mover
+	// (rules.MoveNumber): the first mover's move, then the reply.
 	for i, m := range g.Moves {
-		if len(d.Rows) == 0 || m.Side == rules.White || d.Rows[len(d.Rows)-1].Cells[m.Side] != nil {
-			d.Rows = append(d.Rows, row{Number: strings.TrimRight(m.Number, ".")})
+		n, reply := rules.MoveNumber(i)
+		if !reply || len(d.Rows) == 0 {
+			d.Rows = append(d.Rows, row{Number: strconv.Itoa(n)})
+		}
+		if i == 0 {
+			d.Columns = [2]string{g.Sides[m.Side], g.Sides[m.Side.Other()]}
 		}
 		c := &cell{Text: m.Text, Secret: m.Secret}
 		if g.Over {
 			c.Link, c.Current = pageLink(i+1), d.Ply == i+1
 		}
-		d.Rows[len(d.Rows)-1].Cells[m.Side] = c
+		col := 0
+		if reply {
+			col = 1
+		}
+		d.Rows[len(d.Rows)-1].Cells[col] = c
 	}
+	d.Record = recordHTML(d.Columns, d.Rows)
 	s.render(w, r, http.StatusOK, "game.html", page{Title: fmt.Sprintf("Game %d: %s", g.ID, g.Variant.Name()), Data: d}, true)
+}
+
+// recordHTML writes the record table directly: a 200-move game has 400
+// cells, and through the template's reflection they cost most of the
+// page's time.
+func recordHTML(columns [2]string, rows []row) template.HTML {
+	if len(rows) == 0 {
+		return `<p class="muted">No move yet.</p>` + "\n"
+	}
+	var b strings.Builder
+	b.Grow(len(rows) * 120)
+	b.WriteString(`<table class="record">` + "\n<tr><td></td><th>" + html.EscapeString(columns[0]) + "</th><th>" + html.EscapeString(columns[1]) + "</th></tr>\n")
+	for _, r := range rows {
+		b.WriteString(`<tr><td class="n">` + r.Number + ".</td>")
+		for _, c := range r.Cells {
+			b.WriteString("<td>")
+			switch {
+			case c == nil:
+				b.WriteString("…")
+			case c.Link != "":
+				b.WriteString(`<a href="` + html.EscapeString(c.Link) + `"`)
+				if c.Current {
+					b.WriteString(` class="current"`)
+				}
+				b.WriteString(">" + html.EscapeString(c.Text) + "</a>")
+			default:
+				b.WriteString(html.EscapeString(c.Text))
+			}
+			b.WriteString("</td>")
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</table>\n")
+	return template.HTML(b.String())
 }
 
 // game reads a game, keeping finished ones (which never change) replayed.

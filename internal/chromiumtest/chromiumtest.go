@@ -11,10 +11,12 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -201,4 +203,60 @@ func Verify(data []byte, c Check) (image.Image, error) {
 		return img, fmt.Errorf("chromiumtest: the picture is blank (one colour)")
 	}
 	return img, nil
+}
+
+// Small re-encodes a screenshot for keeping in the repository: the 256
+// commonest colours as a palette (each other pixel takes the nearest),
+// compressed as far as PNG goes. Boards and text keep their colours; only
+// anti-aliased edges shift slightly.
+func Small(data []byte) ([]byte, error) {
+	img, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	b := img.Bounds()
+	counts := map[color.RGBA]int{}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			counts[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)]++
+		}
+	}
+	type entry struct {
+		c color.RGBA
+		n int
+	}
+	all := make([]entry, 0, len(counts))
+	for c, n := range counts {
+		all = append(all, entry{c, n})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].n != all[j].n {
+			return all[i].n > all[j].n
+		}
+		a, b := all[i].c, all[j].c
+		return uint32(a.R)<<16|uint32(a.G)<<8|uint32(a.B) < uint32(b.R)<<16|uint32(b.G)<<8|uint32(b.B)
+	})
+	pal := make(color.Palette, 0, 256)
+	for _, e := range all[:min(256, len(all))] {
+		pal = append(pal, e.c)
+	}
+	out := image.NewPaletted(b, pal)
+	index := map[color.RGBA]uint8{}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+			i, ok := index[c]
+			if !ok {
+				i = uint8(pal.Index(c))
+				index[c] = i
+			}
+			out.SetColorIndex(x, y, i)
+		}
+	}
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	if err := enc.Encode(&buf, out); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
