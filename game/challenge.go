@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
@@ -27,7 +28,7 @@ func (h *handling) newGame(c Command) error {
 	}
 	stranger := false
 	if c.Opponent != "" {
-		p, err := h.tx.PlayerByAddress(normalize(c.Opponent))
+		p, err := h.tx.PlayerByAddress(mailfmt.Key(c.Opponent))
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			stranger = true
@@ -95,7 +96,7 @@ func (h *handling) challengeTerms(c Command) (rules.Variant, string, timing.Time
 	if err != nil {
 		return nil, "", timing.TimeControl{}, userf("%s", strings.TrimPrefix(err.Error(), "timing: "))
 	}
-	if c.Opponent != "" && normalize(c.Opponent) == h.from {
+	if c.Opponent != "" && mailfmt.Key(c.Opponent) == h.from {
 		return nil, "", timing.TimeControl{}, userf("you cannot challenge yourself")
 	}
 	if c.Opponent != "" && h.s.ours(c.Opponent) {
@@ -110,9 +111,9 @@ func (h *handling) opponent(c Command) (opp *store.Player, newcomer bool, err er
 	if c.Opponent == "" {
 		return nil, false, nil
 	}
-	opp, err = h.tx.PlayerByAddress(normalize(c.Opponent))
+	opp, err = h.tx.PlayerByAddress(mailfmt.Key(c.Opponent))
 	if errors.Is(err, store.ErrNotFound) {
-		opp = &store.Player{Address: normalize(c.Opponent), Created: h.now}
+		opp = &store.Player{Address: mailfmt.Key(c.Opponent), Created: h.now}
 		if err := h.tx.PutPlayer(opp); err != nil {
 			return nil, false, err
 		}

@@ -51,7 +51,7 @@ type draft struct {
 
 // draft returns the draft for (to, game, kind), creating it.
 func (h *handling) draft(to string, l *loaded, kind string) *draft {
-	to = normalize(to)
+	to = mailfmt.Key(to)
 	var id uint64
 	if l != nil {
 		id = l.g.ID
@@ -81,7 +81,7 @@ func (h *handling) draft(to string, l *loaded, kind string) *draft {
 // sideOf is the seat of an address in the game, or -1.
 func (l *loaded) sideOf(addr string) int {
 	for i, p := range l.seats {
-		if p != nil && normalize(p.Address) == addr {
+		if p != nil && mailfmt.Key(p.Address) == addr {
 			if l.meta.Phase == phaseOpen && i != l.meta.Challenger {
 				continue
 			}

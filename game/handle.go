@@ -47,7 +47,7 @@ func (e *userError) Error() string { return e.msg }
 func userf(format string, args ...any) error { return &userError{fmt.Sprintf(format, args...)} }
 
 func (h *handling) run() error {
-	h.from = normalize(h.in.From)
+	h.from = mailfmt.Key(h.in.From)
 	switch {
 	case h.from == "" || !strings.Contains(h.from, "@"):
 		h.refused = "no sender address"
@@ -92,7 +92,7 @@ func (h *handling) run() error {
 		if err != nil {
 			return err
 		}
-		if normalize(p.Address) != h.from {
+		if mailfmt.Key(p.Address) != h.from {
 			h.refused = "the sender is not the token's player"
 			return h.welcome()
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/timing"
 )
@@ -189,11 +190,11 @@ func benchStoreMove(b *testing.B, path string, spec scaleSpec) {
 	b.ResetTimer()
 	for _, m := range plan[1:] {
 		err := st.Update(func(tx *store.Tx) error {
-			if err := tx.MarkProcessed(normalize(m.in.From)+" "+m.in.MessageID, scaleClock); err != nil {
+			if err := tx.MarkProcessed(mailfmt.Key(m.in.From)+" "+m.in.MessageID, scaleClock); err != nil {
 				return err
 			}
 			h := svc.internal(tx, scaleClock)
-			h.from = normalize(m.in.From)
+			h.from = mailfmt.Key(m.in.From)
 			l, err := h.game(m.game)
 			if err != nil {
 				return err

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/bottlepost/bottlepost/mailfmt"
 )
 
 // seachessGame plays a Seachess game by mail in which White dives a
@@ -124,5 +126,5 @@ func TestRefereeAuditOfAHiddenGame(t *testing.T) {
 
 // cfgReferee makes addr a referee of the running service.
 func (f *fixture) cfgReferee(addr string) {
-	f.svc.cfg.Referees = append(f.svc.cfg.Referees, normalize(addr))
+	f.svc.cfg.Referees = append(f.svc.cfg.Referees, mailfmt.Key(addr))
 }

@@ -33,6 +33,7 @@ import (
 
 	"github.com/emersion/go-msgauth/authres"
 
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/timing"
 )
@@ -173,7 +174,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	for i, r := range cfg.Referees {
-		cfg.Referees[i] = normalize(r)
+		cfg.Referees[i] = mailfmt.Key(r)
 	}
 	s := &Service{cfg: cfg, st: opt.Store, now: opt.Clock, rand: opt.Rand, log: opt.Logger,
 		from:  mail.Address{Name: cfg.Name, Address: addr.Address},
@@ -190,22 +191,15 @@ func New(cfg Config, opt Options) (*Service, error) {
 // From is the address outgoing mail is sent from (the SMTP envelope sender too).
 func (s *Service) From() string { return s.from.Address }
 
-// normalize lower-cases an address for comparison. Local parts are
-// case-sensitive in theory and case-insensitive in every mail system players
-// use; bottlepost compares them case-insensitively.
-func normalize(addr string) string {
-	if a, err := mail.ParseAddress(addr); err == nil {
-		addr = a.Address
-	}
-	return strings.ToLower(strings.TrimSpace(addr))
-}
-
 // ours reports whether addr is the service's own address or one of its
 // token addresses (games+…@domain): mail from there is a loop.
 func (s *Service) ours(addr string) bool {
-	a := normalize(addr)
-	return a == normalize(s.cfg.Address) ||
-		strings.HasSuffix(a, "@"+s.domain) && strings.HasPrefix(a, strings.ToLower(s.local)+"+")
+	a := mailfmt.Key(addr)
+	if a == "" {
+		return false
+	}
+	_, plus := mailfmt.PlusToken(a, s.cfg.Address)
+	return plus || a == mailfmt.Key(s.cfg.Address)
 }
 
 // replyAddress is the per-player address with a token: games+TOKEN@domain.
@@ -214,16 +208,11 @@ func (s *Service) replyAddress(token string) string {
 }
 
 // tokenOf finds the token in the recipients: the first address of the form
-// LOCAL+TOKEN@DOMAIN for our local part and domain.
+// LOCAL+TOKEN@DOMAIN for our local part and domain, in lower case (tokens
+// are case-insensitive).
 func (s *Service) tokenOf(recipients []string) string {
 	for _, r := range recipients {
-		a := normalize(r)
-		at := strings.LastIndexByte(a, '@')
-		if at < 0 || a[at+1:] != s.domain {
-			continue
-		}
-		local := a[:at]
-		if tok, ok := strings.CutPrefix(local, strings.ToLower(s.local)+"+"); ok && tok != "" {
+		if tok, ok := mailfmt.PlusToken(mailfmt.Key(r), s.cfg.Address); ok {
 			return tok
 		}
 	}
@@ -240,7 +229,7 @@ const accountPrefix = "1"
 // needs no storage, so unknown senders leave no trace in the store.
 func (s *Service) accountToken(addr string) string {
 	m := hmac.New(sha256.New, s.accountKey)
-	m.Write([]byte(normalize(addr)))
+	m.Write([]byte(mailfmt.Key(addr)))
 	return accountPrefix + strings.ToLower(tokenEncoding.EncodeToString(m.Sum(nil)[:15]))
 }
 
@@ -330,7 +319,7 @@ func aligns(from, vouched string) bool {
 
 // isReferee reports whether addr is a configured referee.
 func (s *Service) isReferee(addr string) bool {
-	a := normalize(addr)
+	a := mailfmt.Key(addr)
 	for _, r := range s.cfg.Referees {
 		if r == a {
 			return true
@@ -367,7 +356,7 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 	}
 	// Processed ids are kept per sender, so that one sender's Message-ID (or a
 	// forger's copy of it) never suppresses another sender's mail.
-	id = normalize(in.From) + " " + id
+	id = mailfmt.Key(in.From) + " " + id
 	var res Result
 	// Asked at most once, even when the transaction function runs again.
 	quiet := sync.OnceValue(func() bool { return in.Quiet || (in.Allow != nil && !in.Allow()) })
@@ -424,7 +413,7 @@ func (s *Service) apologize(in *Incoming, id string, game uint64, cause error, q
 	err := s.st.Update(func(tx *store.Tx) error {
 		res.Mails = 0
 		h := &handling{s: s, tx: tx, in: in, quiet: quiet, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
-		h.from = normalize(in.From)
+		h.from = mailfmt.Key(in.From)
 		d := h.draft(h.from, nil, "notice")
 		d.notices = append(d.notices, fmt.Sprintf("Sorry: game %d cannot be played at the moment, because its stored record is damaged. Nothing in your mail was done. The operator has been told; once it is repaired, send your mail again. Your other games are not affected.", game))
 		n, err := h.flush()

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
@@ -67,10 +68,15 @@ func NewHub(domain, password string, maxMessageBytes int64, log *slog.Logger) *H
 // "Alice@localhost", "games+tok@localhost" → "alice", "alice", "games"),
 // or "" when it is not of this hub's domain.
 func (h *Hub) account(addr string) string {
-	addr = strings.ToLower(strings.Trim(strings.TrimSpace(addr), "<>"))
-	local, domain, found := strings.Cut(addr, "@")
-	if found && domain != h.Domain {
-		return ""
+	addr = strings.TrimSpace(addr)
+	local := strings.ToLower(addr)
+	if strings.Contains(addr, "@") {
+		key := mailfmt.Key(addr)
+		at := strings.LastIndexByte(key, '@')
+		if at < 0 || key[at+1:] != h.Domain {
+			return ""
+		}
+		local = key[:at]
 	}
 	local, _, _ = strings.Cut(local, "+")
 	if local == "" || strings.ContainsAny(local, " \t\"\\/") {

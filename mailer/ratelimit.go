@@ -76,7 +76,7 @@ func NewRateLimiter(cfg RateLimit, now func() time.Time) (*RateLimiter, error) {
 // Allow reports whether a reply to addr may be sent now, and if so counts
 // it.
 func (l *RateLimiter) Allow(addr string) bool {
-	key := strings.ToLower(mailfmt.Normalize(addr))
+	key := mailfmt.Key(addr)
 	if key == "" {
 		key = strings.ToLower(strings.TrimSpace(addr))
 	}

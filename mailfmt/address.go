@@ -44,12 +44,22 @@ func Normalize(addr string) string {
 	return local + "@" + strings.ToLower(domain)
 }
 
-// SameAddress reports whether a and b name the same mailbox: equal after
-// Normalize, ignoring case (also in the local part). Two things that are not
-// addresses are never the same.
+// Key is the identity of a mail address: Normalize's addr-spec in lower
+// case, local part included (as every major provider treats it), or "" when
+// addr is not a single address. Wherever bottlepost asks "is this the same
+// mailbox" it compares Keys: the store's address index, the owner of a
+// token, the rate limiter, the IMAP source's ordering of one sender's mail,
+// the hub's accounts. Replies still go to the address as written
+// (Normalize).
+func Key(addr string) string {
+	return strings.ToLower(Normalize(addr))
+}
+
+// SameAddress reports whether a and b name the same mailbox: equal Keys.
+// Two things that are not addresses are never the same.
 func SameAddress(a, b string) bool {
-	na, nb := Normalize(a), Normalize(b)
-	return na != "" && strings.EqualFold(na, nb)
+	ka := Key(a)
+	return ka != "" && ka == Key(b)
 }
 
 // PlusToken reads the sub-address of addr relative to base: for base

@@ -1,6 +1,7 @@
 package mailfmt
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -122,5 +123,66 @@ func TestTags(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("ParseTag(%q) = (%d, %v), want (%d, %v)", tt.subject, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+func TestKey(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"bare", "alice@example.org", "alice@example.org"},
+		{"local part case folded", "Alice.Smith@Example.ORG", "alice.smith@example.org"},
+		{"display name", `"Smith, Alice" <Alice@example.org>`, "alice@example.org"},
+		{"angle brackets", "<ALICE@example.org>", "alice@example.org"},
+		{"trailing dot", "alice@example.org.", "alice@example.org"},
+		{"consecutive dots (refused by net/mail)", "a..b@Example.org", "a..b@example.org"},
+		{"plus address", "Games+K7Q2@Bottlepost.Example", "games+k7q2@bottlepost.example"},
+		{"encoded display name", "=?utf-8?q?J=C3=BCrgen?= <J@X.test>", "j@x.test"},
+		{"not an address", "alice", ""},
+		{"two addresses", "a@x.test, b@x.test", ""},
+		{"empty", "  ", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Key(tt.in); got != tt.want {
+				t.Errorf("Key(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if tt.want != "" && !SameAddress(tt.in, tt.want) {
+				t.Errorf("SameAddress(%q, %q) = false", tt.in, tt.want)
+			}
+		})
+	}
+}
+
+// TestFromKeyAgreesWithParse: the IMAP source orders mail by FromKey; it
+// must name the sender Parse reads (where net/mail and our lenient parser
+// disagree, too).
+func TestFromKeyAgreesWithParse(t *testing.T) {
+	tests := []struct{ name, from, want string }{
+		{"plain", "Alice <Alice@X.test>", "alice@x.test"},
+		{"encoded name", "=?utf-8?q?J=C3=BCrgen?= <j@x.test>", "j@x.test"},
+		{"unknown charset in the name", "=?x-unknown?q?abc?= <u@x.test>", "u@x.test"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw := []byte("From: " + tt.from + "\r\nTo: games@bottlepost.test\r\nSubject: e4\r\n\r\ne4\r\n")
+			k := FromKey(raw)
+			if k != tt.want {
+				t.Errorf("FromKey = %q, want %q", k, tt.want)
+			}
+			m, err := Parse(bytes.NewReader(raw), 1<<20)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if Key(m.From.Address) != k {
+				t.Errorf("Parse reads the sender %q (key %q), FromKey says %q", m.From.Address, Key(m.From.Address), k)
+			}
+		})
+	}
+	for _, raw := range []string{"Subject: no from\r\n\r\n", "", "no header at all"} {
+		if k := FromKey([]byte(raw)); k != "" {
+			t.Errorf("FromKey(%q) = %q, want \"\"", raw, k)
+		}
+	}
+	if k := FromKey([]byte("From: Not An Address\r\n\r\n")); k != "not an address" {
+		t.Errorf("an unparsable From is keyed by itself in lower case, got %q", k)
 	}
 }

@@ -1,6 +1,7 @@
 package mailfmt
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/charset"
 	gomail "github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 )
 
 // ErrTooLarge is returned, wrapped, by Parse for a message longer than its
@@ -158,25 +160,11 @@ func Parse(r io.Reader, limit int64) (*Message, error) {
 
 // readAddresses fills the address fields.
 func (m *Message) readAddresses(h gomail.Header) error {
-	froms := h.Values("From")
-	if len(froms) == 0 || strings.TrimSpace(froms[0]) == "" {
-		return ErrNoFrom
-	}
-	if len(froms) > 1 {
-		return fmt.Errorf("mailfmt: parse: from: %d From fields, want one", len(froms))
-	}
-	list, err := addressParser.ParseList(froms[0])
+	from, err := parseFrom(h.Values("From"))
 	if err != nil {
-		return fmt.Errorf("mailfmt: parse: from %q: %w", clip(froms[0], 80), err)
+		return err
 	}
-	switch len(list) {
-	case 0:
-		return ErrNoFrom
-	case 1:
-	default:
-		return fmt.Errorf("mailfmt: parse: from: %d addresses, want one", len(list))
-	}
-	m.From = cleanAddress(list[0])
+	m.From = cleanAddress(from)
 	if s := lenientAddressList(h.Get("Sender")); len(s) > 0 {
 		m.Sender = s[0]
 	}
@@ -195,6 +183,51 @@ func (m *Message) readAddresses(h gomail.Header) error {
 		}
 	}
 	return nil
+}
+
+// parseFrom reads the sender from a message's From fields: exactly one
+// field holding exactly one address.
+func parseFrom(froms []string) (*mail.Address, error) {
+	if len(froms) == 0 || strings.TrimSpace(froms[0]) == "" {
+		return nil, ErrNoFrom
+	}
+	if len(froms) > 1 {
+		return nil, fmt.Errorf("mailfmt: parse: from: %d From fields, want one", len(froms))
+	}
+	list, err := addressParser.ParseList(froms[0])
+	if err != nil {
+		return nil, fmt.Errorf("mailfmt: parse: from %q: %w", clip(froms[0], 80), err)
+	}
+	switch len(list) {
+	case 0:
+		return nil, ErrNoFrom
+	case 1:
+		return list[0], nil
+	default:
+		return nil, fmt.Errorf("mailfmt: parse: from: %d addresses, want one", len(list))
+	}
+}
+
+// FromKey is the Key of the sender of a raw message, read from its header
+// alone with the parser Parse uses, so it names the sender the game service
+// will see. When the From field does not parse, it is the field as written,
+// trimmed and in lower case ("" when there is none): such mail is refused
+// anyway, but one sender's junk still stays together.
+func FromKey(raw []byte) string {
+	th, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(raw)))
+	if err != nil && th.Len() == 0 {
+		return ""
+	}
+	froms := th.Values("From")
+	if from, err := parseFrom(froms); err == nil {
+		if k := Key(cleanAddress(from).Address); k != "" {
+			return k
+		}
+	}
+	if len(froms) == 0 {
+		return ""
+	}
+	return strings.ToLower(cleanHeaderText(froms[0]))
 }
 
 // Recipients returns every recipient address of m, deduplicated

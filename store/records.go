@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -585,6 +584,3 @@ func validDeadline(dl Deadline) error {
 	}
 	return nil
 }
-
-// normAddress is the address as used in the address index: trimmed, lower case.
-func normAddress(a string) string { return strings.ToLower(strings.TrimSpace(a)) }

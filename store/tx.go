@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/bottlepost/bottlepost/mailfmt"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -506,8 +507,8 @@ func (tx *Tx) VerifyGame(id uint64) error {
 // PutPlayer stores a player, assigning p.ID when it is zero, and keeps the player deadline
 // index in step with p.Due. The address must be unique (ErrExists otherwise).
 func (tx *Tx) PutPlayer(p *Player) error {
-	addr := normAddress(p.Address)
-	if addr == "" || !strings.Contains(addr, "@") {
+	addr := mailfmt.Key(p.Address)
+	if addr == "" {
 		return fmt.Errorf("store: player %q: address %q is not a mail address: %w", p.Name, p.Address, ErrInvalid)
 	}
 	if !p.Due.IsZero() {
@@ -528,7 +529,7 @@ func (tx *Tx) PutPlayer(p *Player) error {
 		p.ID = id
 	} else if old, err := tx.Player(p.ID); err == nil {
 		oldDue = old.Due
-		if oldAddr := normAddress(old.Address); oldAddr != addr {
+		if oldAddr := mailfmt.Key(old.Address); oldAddr != addr {
 			if err := tx.del(addrs, []byte(oldAddr)); err != nil {
 				return err
 			}
@@ -560,9 +561,10 @@ func (tx *Tx) Player(id uint64) (*Player, error) {
 	return p, nil
 }
 
-// PlayerByAddress finds the player with a mail address (compared case-insensitively).
+// PlayerByAddress finds the player with a mail address: the address index
+// is keyed by mailfmt.Key, the one identity of an address.
 func (tx *Tx) PlayerByAddress(addr string) (*Player, error) {
-	v := tx.bucket(bucketAddresses).Get([]byte(normAddress(addr)))
+	v := tx.bucket(bucketAddresses).Get([]byte(mailfmt.Key(addr)))
 	if len(v) != 8 {
 		return nil, fmt.Errorf("store: no player has the address %s: %w", addr, ErrNotFound)
 	}
