@@ -61,7 +61,7 @@ type Hub struct {
 	IMAPListen string `toml:"imap_listen"` // loopback only
 	SMTPListen string `toml:"smtp_listen"` // loopback only
 	Domain     string `toml:"domain"`      // accounts are NAME@DOMAIN
-	Password   Secret `toml:"password"`    // every account's password
+	Password   Secret `toml:"password"`    // every player account's password (demos, tests); empty: each account its own
 }
 
 // IMAP is the mailbox the service watches.
@@ -129,7 +129,7 @@ func Defaults() Config {
 			Address: "games@localhost", Name: "bottlepost", DataDir: "bottlepost-data", LogLevel: "info",
 			DefaultTime: "3d", TimeoutPolicy: "loss", VacationDays: 30, ReminderBefore: Duration(24 * time.Hour),
 		},
-		Hub:     Hub{IMAPListen: "127.0.0.1:1143", SMTPListen: "127.0.0.1:2525", Domain: "localhost", Password: Secret{Value: "bottlepost"}},
+		Hub:     Hub{IMAPListen: "127.0.0.1:1143", SMTPListen: "127.0.0.1:2525", Domain: "localhost"},
 		IMAP:    IMAP{Security: "tls", Mailbox: "INBOX", ProcessedFolder: "bottlepost-processed", PollInterval: Duration(time.Minute), IdleRefresh: Duration(25 * time.Minute), Timeout: Duration(time.Minute)},
 		SMTP:    SMTP{Security: "starttls", Port: 587, HELO: "localhost", Timeout: Duration(time.Minute)},
 		Maildir: Maildir{PollInterval: Duration(10 * time.Second)},

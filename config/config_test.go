@@ -23,7 +23,7 @@ func TestDefaultsAreValidAndEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Embedded() || c.Hub.Password.Value != "bottlepost" || c.Service.Address != "games@localhost" {
+	if !c.Embedded() || c.Hub.Password.Value != "" || c.Service.Address != "games@localhost" {
 		t.Errorf("defaults: %+v", c)
 	}
 }

@@ -7,6 +7,8 @@ package daemon
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"context"
 	"errors"
 	"fmt"
@@ -172,15 +174,28 @@ func (d *Daemon) Start() error {
 		if _, dom, _ := strings.Cut(d.cfg.Service.Address, "@"); !strings.EqualFold(dom, domain) {
 			return fmt.Errorf("daemon: service.address %s is not on the hub's domain %s", d.cfg.Service.Address, domain)
 		}
+		// Without hub.password every account has its own random password (in
+		// DATA/hub/passwords); with it, the players share it (demos, tests), and
+		// the service's own mailbox still gets one of its own, kept in memory.
 		d.hub = mailer.NewHub(domain, d.cfg.Hub.Password.Value, d.cfg.Limits.MaxMessageBytes, d.log)
+		d.hub.Dir = filepath.Join(d.cfg.Service.DataDir, "hub")
+		if d.cfg.Hub.Password.Value != "" {
+			var rnd [16]byte
+			rand.Read(rnd[:])
+			d.hub.SetPassword(local, hex.EncodeToString(rnd[:]))
+		}
 		if err := d.hub.Start(d.cfg.Hub.IMAPListen, d.cfg.Hub.SMTPListen); err != nil {
 			return err
 		}
-		d.hub.User(local) // the service's own mailbox exists from the start
+		own, err := d.hub.Password(local) // the service's own mailbox exists from the start
+		if err != nil {
+			d.hub.Close()
+			return err
+		}
 		d.imapCfg = mailer.IMAPConfig{Addr: d.hub.IMAPAddr(), Security: "plain", Username: local,
-			Password: d.cfg.Hub.Password.Value, Processed: d.cfg.IMAP.ProcessedFolder}
+			Password: own, Processed: d.cfg.IMAP.ProcessedFolder}
 		smtpCfg = mailer.SMTPConfig{Addr: d.hub.SMTPAddr(), Security: "plain", Username: local,
-			Password: d.cfg.Hub.Password.Value, HELO: "localhost"}
+			Password: own, HELO: "localhost"}
 	} else {
 		var err error
 		if d.imapCfg, smtpCfg, err = MailServers(d.cfg); err != nil {

@@ -41,9 +41,20 @@ type Received struct {
 // Text is the received mail's text body.
 func (r *Received) Text() string { return r.Msg.Body }
 
-// NewPlayer is a hub account NAME@DOMAIN.
+// NewPlayer is a hub account NAME@DOMAIN; an empty password is the
+// account's own (Hub.Password).
 func NewPlayer(h *mailer.Hub, name, password string) *Player {
-	return &Player{Address: name + "@" + h.Domain, imapAddr: h.IMAPAddr(), smtpAddr: h.SMTPAddr(), password: password}
+	if password == "" {
+		password, _ = h.Password(name)
+	}
+	return PlayerAt(name+"@"+h.Domain, h.IMAPAddr(), h.SMTPAddr(), password)
+}
+
+// PlayerAt is a player whose mail is on the IMAP and SMTP servers at those
+// addresses (plain, loopback), logging in with its address and password: a
+// hub in another process.
+func PlayerAt(address, imapAddr, smtpAddr, password string) *Player {
+	return &Player{Address: address, imapAddr: imapAddr, smtpAddr: smtpAddr, password: password}
 }
 
 // Mail describes a message a Player sends.

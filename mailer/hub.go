@@ -2,13 +2,16 @@ package mailer
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/subtle"
 	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -22,12 +25,22 @@ import (
 )
 
 // Hub is the embedded mail hub: an IMAP server and an SMTP server on
-// loopback sharing in-memory mailboxes. Accounts NAME@DOMAIN exist as soon
-// as they are used (a login, or mail to them); all share one password.
-// Plus-addresses (games+TOKEN@DOMAIN) are delivered to the account before
-// the '+'. It delivers locally only and keeps nothing on disk.
+// loopback sharing mailboxes. Accounts NAME@DOMAIN exist as soon as they are
+// used (mail to them, or their password asked for). Plus-addresses
+// (games+TOKEN@DOMAIN) are delivered to the account before the '+'. It
+// delivers locally only.
+//
+// Passwords: with a shared password (NewHub's), every account has it, but
+// for those given their own with SetPassword; without one, every account
+// has its own random password (Password), kept in Dir when it is set.
+//
+// With Dir set, each account's INBOX is kept on disk too (see hubdisk.go):
+// mail the SMTP server answered 250 for survives a crash or a stop.
 type Hub struct {
 	Domain string
+	// Dir, if set before Start, is where the hub keeps its accounts'
+	// passwords and INBOXes (created, mode 0700).
+	Dir string
 	// TLSConfig, if set before Start, offers STARTTLS on both the SMTP and
 	// the IMAP server (tests of TLS clients; the hub itself is loopback only
 	// and works without it).
@@ -39,6 +52,8 @@ type Hub struct {
 
 	mu    sync.Mutex
 	users map[string]*imapmemserver.User
+	own   map[string]string // accounts with their own password (SetPassword, or random without Dir)
+	disk  *hubDisk          // nil without Dir
 
 	// Delivered, if set, is called after each message is stored, with its
 	// recipients (benchmarks and tests time deliveries with it).
@@ -61,7 +76,54 @@ func NewHub(domain, password string, maxMessageBytes int64, log *slog.Logger) *H
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Hub{Domain: strings.ToLower(domain), password: password, log: log, maxBytes: maxMessageBytes,
-		users: map[string]*imapmemserver.User{}}
+		users: map[string]*imapmemserver.User{}, own: map[string]string{}}
+}
+
+// SetPassword gives one account a password of its own (the service's
+// mailbox, which must not share the players' password).
+func (h *Hub) SetPassword(name, password string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.own[strings.ToLower(name)] = password
+}
+
+// Password returns an account's password, making the account (and, on a
+// hub without a shared password, its random password) if it is new.
+func (h *Hub) Password(name string) (string, error) {
+	name = h.account(name)
+	if name == "" {
+		return "", errors.New("mailer: hub: not an account of this hub")
+	}
+	pw, err := h.passwordOf(name, true)
+	if err == nil {
+		h.User(name)
+	}
+	return pw, err
+}
+
+// passwordOf is an account's password; ok is false when it has none (yet).
+func (h *Hub) passwordOf(name string, create bool) (string, error) {
+	h.mu.Lock()
+	if pw, ok := h.own[name]; ok {
+		h.mu.Unlock()
+		return pw, nil
+	}
+	shared, disk := h.password, h.disk
+	if shared == "" && disk == nil && create {
+		var rnd [12]byte
+		rand.Read(rnd[:])
+		h.own[name] = hex.EncodeToString(rnd[:])
+		defer h.mu.Unlock()
+		return h.own[name], nil
+	}
+	h.mu.Unlock()
+	switch {
+	case shared != "":
+		return shared, nil
+	case disk != nil:
+		return disk.password(name, create)
+	}
+	return "", errors.New("mailer: hub: no such account")
 }
 
 // account returns the account name for an address or login ("alice",
@@ -102,6 +164,18 @@ func (h *Hub) User(name string) *imapmemserver.User {
 // and serves until Close.
 func (h *Hub) Start(imapAddr, smtpAddr string) error {
 	var err error
+	if h.Dir != "" && h.disk == nil {
+		if h.disk, err = newHubDisk(h.Dir); err != nil {
+			return err
+		}
+		n, err := h.disk.load(h)
+		if err != nil {
+			return fmt.Errorf("mailer: hub: reading the mail kept in %s: %w", h.Dir, err)
+		}
+		if n > 0 {
+			h.log.Info("mail hub: mail kept on disk is back in the INBOXes", "messages", n, "dir", h.Dir)
+		}
+	}
 	if h.imapLn, err = net.Listen("tcp", imapAddr); err != nil {
 		return fmt.Errorf("mailer: hub: imap: %w", err)
 	}
@@ -158,8 +232,14 @@ func (h *Hub) Close() error {
 	return nil
 }
 
-// Deliver puts a message into the INBOX of each local recipient.
+// Deliver puts a message into the INBOX of each local recipient. With Dir
+// set, the message is written there too, but not synced (the SMTP server's
+// deliveries are, before it answers 250).
 func (h *Hub) Deliver(rcpts []string, msg []byte) error {
+	return h.deliver(rcpts, msg, false)
+}
+
+func (h *Hub) deliver(rcpts []string, msg []byte, sync bool) error {
 	for _, r := range rcpts {
 		name := h.account(r)
 		if name == "" {
@@ -168,13 +248,37 @@ func (h *Hub) Deliver(rcpts []string, msg []byte) error {
 		if h.Keep != nil && !h.Keep(r) {
 			continue
 		}
-		if _, err := h.User(name).Append("INBOX", literal{bytes.NewReader(msg), int64(len(msg))}, &imap.AppendOptions{Time: time.Now()}); err != nil {
+		if err := h.deliverTo(name, msg, sync); err != nil {
 			return fmt.Errorf("mailer: hub: deliver to %s: %w", r, err)
 		}
 	}
 	if h.Delivered != nil {
 		h.Delivered(rcpts, msg)
 	}
+	return nil
+}
+
+// deliverTo appends a message to an account's INBOX, on disk first when
+// the hub keeps mail there.
+func (h *Hub) deliverTo(name string, msg []byte, sync bool) error {
+	u := h.User(name)
+	if h.disk == nil {
+		_, err := u.Append("INBOX", literal{bytes.NewReader(msg), int64(len(msg))}, &imap.AppendOptions{Time: time.Now()})
+		return err
+	}
+	file, err := h.disk.write(name, msg, sync)
+	if err != nil {
+		return err
+	}
+	l := h.disk.lock(name)
+	l.Lock()
+	defer l.Unlock()
+	data, err := u.Append("INBOX", literal{bytes.NewReader(msg), int64(len(msg))}, &imap.AppendOptions{Time: time.Now()})
+	if err != nil {
+		os.Remove(file)
+		return err
+	}
+	h.disk.keep(name, data.UID, file)
 	return nil
 }
 
@@ -197,7 +301,11 @@ func (l literal) Size() int64 { return l.n }
 
 func (h *Hub) checkPassword(username, password string) (*imapmemserver.User, error) {
 	name := h.account(username)
-	if name == "" || subtle.ConstantTimeCompare([]byte(password), []byte(h.password)) != 1 {
+	if name == "" {
+		return nil, errors.New("mailer: hub: invalid credentials")
+	}
+	want, err := h.passwordOf(name, false)
+	if err != nil || want == "" || subtle.ConstantTimeCompare([]byte(password), []byte(want)) != 1 {
 		return nil, errors.New("mailer: hub: invalid credentials")
 	}
 	return h.User(name), nil
@@ -207,6 +315,8 @@ func (h *Hub) checkPassword(username, password string) (*imapmemserver.User, err
 type hubSession struct {
 	hub *Hub
 	*imapmemserver.UserSession
+	name     string // the account
+	selected string // the mailbox selected, "" when none
 }
 
 func (s *hubSession) Login(username, password string) error {
@@ -214,8 +324,89 @@ func (s *hubSession) Login(username, password string) error {
 	if err != nil {
 		return imapserver.ErrAuthFailed
 	}
+	s.name = s.hub.account(username)
 	s.UserSession = imapmemserver.NewUserSession(u)
 	return nil
+}
+
+func (s *hubSession) Select(name string, options *imap.SelectOptions) (*imap.SelectData, error) {
+	data, err := s.UserSession.Select(name, options)
+	s.selected = ""
+	if err == nil {
+		s.selected = name
+	}
+	return data, err
+}
+
+func (s *hubSession) Unselect() error {
+	s.selected = ""
+	return s.UserSession.Unselect()
+}
+
+// kept says whether the selected mailbox is one the hub keeps on disk.
+func (s *hubSession) kept() bool {
+	return s.hub.disk != nil && strings.EqualFold(s.selected, "INBOX")
+}
+
+// uids are the UIDs of the selected mailbox's messages that criteria match.
+func (s *hubSession) uids(criteria *imap.SearchCriteria) ([]imap.UID, error) {
+	data, err := s.UserSession.Search(imapserver.NumKindUID, criteria, &imap.SearchOptions{ReturnAll: true})
+	if err != nil || data == nil || data.All == nil {
+		return nil, err
+	}
+	set, ok := data.All.(imap.UIDSet)
+	if !ok {
+		return nil, nil
+	}
+	uids, _ := set.Nums()
+	return uids, nil
+}
+
+// Expunge removes the expunged INBOX messages' files too.
+func (s *hubSession) Expunge(w *imapserver.ExpungeWriter, uids *imap.UIDSet) error {
+	if !s.kept() {
+		return s.UserSession.Expunge(w, uids)
+	}
+	l := s.hub.disk.lock(s.name)
+	l.Lock()
+	defer l.Unlock()
+	criteria := &imap.SearchCriteria{Flag: []imap.Flag{imap.FlagDeleted}}
+	if uids != nil {
+		criteria.UID = []imap.UIDSet{append(imap.UIDSet(nil), (*uids)...)}
+	}
+	gone, err := s.uids(criteria)
+	if err != nil {
+		return err
+	}
+	if err := s.UserSession.Expunge(w, uids); err != nil {
+		return err
+	}
+	return s.hub.disk.forget(s.name, gone)
+}
+
+// Move out of the INBOX removes the moved messages' files too.
+func (s *hubSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
+	if !s.kept() || strings.EqualFold(dest, "INBOX") {
+		return s.UserSession.Move(w, numSet, dest)
+	}
+	l := s.hub.disk.lock(s.name)
+	l.Lock()
+	defer l.Unlock()
+	criteria := &imap.SearchCriteria{}
+	switch set := numSet.(type) {
+	case imap.UIDSet: // copies: the search resolves "*" in place
+		criteria.UID = []imap.UIDSet{append(imap.UIDSet(nil), set...)}
+	case imap.SeqSet:
+		criteria.SeqNum = []imap.SeqSet{append(imap.SeqSet(nil), set...)}
+	}
+	moved, err := s.uids(criteria)
+	if err != nil {
+		return err
+	}
+	if err := s.UserSession.Move(w, numSet, dest); err != nil {
+		return err
+	}
+	return s.hub.disk.forget(s.name, moved)
 }
 
 func (s *hubSession) Close() error {
@@ -310,7 +501,7 @@ func (s *smtpSession) Data(r io.Reader) error {
 	// final delivery, the hub records the envelope sender (RFC 5321 4.4):
 	// "<>" marks a bounce.
 	msg = append([]byte("Return-Path: <"+s.from+">\r\n"), normalizeCRLF(msg)...)
-	return s.h.Deliver(s.rcpts, msg)
+	return s.h.deliver(s.rcpts, msg, true) // on disk (with Dir) before the 250
 }
 
 func (s *smtpSession) Reset()        { s.from, s.rcpts = "", nil }

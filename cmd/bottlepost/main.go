@@ -45,7 +45,7 @@ func init() {
 }
 
 // order is how usage lists the commands.
-var order = []string{"serve", "check-mail", "demo", "deliver", "bench", "variants", "moves", "board", "perft", "export", "verify", "backup", "compact", "check-store"}
+var order = []string{"serve", "check-mail", "demo", "deliver", "bench", "variants", "moves", "board", "perft", "export", "verify", "backup", "compact", "check-store", "hub-password"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {

@@ -10,7 +10,9 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 
 	"github.com/bottlepost/bottlepost/config"
@@ -159,15 +161,23 @@ func banner(w io.Writer, cfg config.Config, hub *mailer.Hub, webAddr string) {
 			cfg.Service.Address, cfg.IMAP.Host, cfg.IMAP.Port, cfg.SMTP.Host, cfg.SMTP.Port, cfg.Service.DataDir, web)
 		return
 	}
+	password := fmt.Sprintf(`its own password: run  bottlepost hub-password NAME --data %s
+             (it makes the account and prints its password, kept in %s, readable by you only)`,
+		shellQuote(cfg.Service.DataDir), filepath.Join(cfg.Service.DataDir, "hub", "passwords", "NAME"))
+	if cfg.Hub.Password.Value != "" {
+		password = fmt.Sprintf("password %q (hub.password, shared by every player account)", cfg.Hub.Password.Value)
+	}
 	fmt.Fprintf(w, `bottlepost is running with its own mail hub; data in %s.
 
-Point any mail client at it (every account exists as soon as you use it):
-  account:   NAME@%s (for example alice@%s), password %q
+Point any mail client at it:
+  account:   NAME@%s (for example alice@%s), %s
   incoming:  IMAP %s, no encryption (loopback only), normal password
   outgoing:  SMTP %s, no encryption (loopback only), normal password
 Then send a mail to %s to begin; it answers with your personal address.
+Mail the hub accepted is kept in %s until it leaves the INBOX.
 %sStop with Ctrl-C.
-`, cfg.Service.DataDir, hub.Domain, hub.Domain, cfg.Hub.Password.Value, hub.IMAPAddr(), hub.SMTPAddr(), cfg.Service.Address, web)
+`, cfg.Service.DataDir, hub.Domain, hub.Domain, password, hub.IMAPAddr(), hub.SMTPAddr(), cfg.Service.Address,
+		filepath.Join(cfg.Service.DataDir, "hub", "mail"), web)
 }
 
 // webURLHost is the host part of the web view's URL: a wildcard listener
@@ -181,4 +191,59 @@ func webURLHost(addr string) string {
 		host = "127.0.0.1"
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// shellQuote quotes a path for the banner's command line when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/+=:,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func init() {
+	commands["hub-password"] = command{"hub-password NAME [--config FILE] [--data DIR]  the embedded hub's password of account NAME (made on first use)", runHubPassword}
+}
+
+// runHubPassword prints an embedded hub account's password, making the
+// account's random password when it has none yet. It reads and writes the
+// file the running hub reads, so it works while serve runs.
+func runHubPassword(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("hub-password", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "the service's configuration file")
+	data := fs.String("data", "", "the data directory (default: the configuration's, else "+defaultDataDir+")")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "usage: bottlepost hub-password NAME [--config FILE] [--data DIR]")
+		return 2
+	}
+	cfg, err := config.Load(*cfgPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "bottlepost: hub-password:", err)
+		return 2
+	}
+	name, _, _ := strings.Cut(strings.ToLower(pos[0]), "@")
+	if local, _, _ := strings.Cut(cfg.Service.Address, "@"); name == strings.ToLower(local) && cfg.Hub.Password.Value != "" {
+		fmt.Fprintln(stderr, "bottlepost: hub-password: the service's own mailbox has a password of its own, kept in the running service only")
+		return 1
+	}
+	if cfg.Hub.Password.Value != "" {
+		fmt.Fprintln(stdout, cfg.Hub.Password.Value)
+		return 0
+	}
+	dir := *data
+	if dir == "" {
+		dir = cfg.Service.DataDir
+	}
+	pw, err := mailer.HubPassword(filepath.Join(dir, "hub"), name)
+	if err != nil {
+		fmt.Fprintln(stderr, "bottlepost: hub-password:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, pw)
+	return 0
 }
