@@ -72,14 +72,21 @@ func BenchmarkEmptyCommit(b *testing.B) {
 	}
 }
 
-// benchConcurrent commits moves from 64 goroutines (32 per core on this 2-core machine),
-// each playing its own game, with commit (Update or Batch).
-func benchConcurrent(b *testing.B, batch bool) {
-	st := benchStore(b)
-	commit := st.Update
-	if batch {
-		commit = st.Batch
+// boltBatch commits fn with bbolt's own DB.Batch, gathering calls for up to delay: the
+// library's primitive that Store.Batch is measured against (BenchmarkCommitMoveBoltBatch*,
+// BenchmarkLoneBoltBatch*).
+func boltBatch(st *Store, delay time.Duration) func(fn func(*Tx) error) error {
+	st.db.MaxBatchDelay = delay
+	return func(fn func(*Tx) error) error {
+		return st.db.Batch(func(btx *bolt.Tx) error { return fn(&Tx{s: st, tx: btx}) })
 	}
+}
+
+// benchConcurrent commits moves from 64 goroutines (32 per core on this 2-core machine),
+// each playing its own game, with the commit function commitWith gives (Update or a batch).
+func benchConcurrent(b *testing.B, commitWith func(st *Store) func(fn func(*Tx) error) error) {
+	st := benchStore(b)
+	commit := commitWith(st)
 	var total atomic.Int64
 	b.SetParallelism(32)
 	b.ResetTimer()
@@ -103,10 +110,50 @@ func benchConcurrent(b *testing.B, batch bool) {
 }
 
 // BenchmarkCommitMoveConcurrent: 64 concurrent players, each move in its own Update.
-func BenchmarkCommitMoveConcurrent(b *testing.B) { benchConcurrent(b, false) }
+func BenchmarkCommitMoveConcurrent(b *testing.B) {
+	benchConcurrent(b, func(st *Store) func(fn func(*Tx) error) error { return st.Update })
+}
 
 // BenchmarkCommitMoveBatched: 64 concurrent players, moves committed with Batch.
-func BenchmarkCommitMoveBatched(b *testing.B) { benchConcurrent(b, true) }
+func BenchmarkCommitMoveBatched(b *testing.B) {
+	benchConcurrent(b, func(st *Store) func(fn func(*Tx) error) error { return st.Batch })
+}
+
+// BenchmarkCommitMoveBoltBatch1ms and …10ms: the same with bbolt's DB.Batch, gathering
+// for 1 ms and for its default 10 ms.
+func BenchmarkCommitMoveBoltBatch1ms(b *testing.B) {
+	benchConcurrent(b, func(st *Store) func(fn func(*Tx) error) error { return boltBatch(st, time.Millisecond) })
+}
+
+func BenchmarkCommitMoveBoltBatch10ms(b *testing.B) {
+	benchConcurrent(b, func(st *Store) func(fn func(*Tx) error) error { return boltBatch(st, 10*time.Millisecond) })
+}
+
+// benchLone commits one move at a time from a single caller through commit: the latency a
+// lone message pays (a quiet service, a player's move in the night).
+func benchLone(b *testing.B, commit func(st *Store) func(fn func(*Tx) error) error) {
+	st := benchStore(b)
+	c := commit(st)
+	g := newGame(b, st, true)
+	n := 0
+	for b.Loop() {
+		if err := c(func(tx *Tx) error { _, err := accept(tx, g.ID, n, t0); return err }); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(n)/1000, "ms/move")
+}
+
+// BenchmarkLoneBatch: one caller through Batch (commits at once, as Update does).
+func BenchmarkLoneBatch(b *testing.B) {
+	benchLone(b, func(st *Store) func(fn func(*Tx) error) error { return st.Batch })
+}
+
+// BenchmarkLoneBoltBatch1ms: one caller through bbolt's DB.Batch, 1 ms gathering delay.
+func BenchmarkLoneBoltBatch1ms(b *testing.B) {
+	benchLone(b, func(st *Store) func(fn func(*Tx) error) error { return boltBatch(st, time.Millisecond) })
+}
 
 // playFinishedGame plays a 100-move game with hidden information (50 secret moves) the way
 // the service would: every move in its own transaction, the outbox drained as it goes; then
