@@ -29,6 +29,8 @@ const (
 	VerbAdjudicate Verb = "adjudicate"
 	VerbClaim      Verb = "claim"
 	VerbDigest     Verb = "digest"
+	// VerbPGN asks for a finished game's record as a PGN attachment (game.FinalPGN).
+	VerbPGN Verb = "pgn"
 	// VerbIf registers a conditional line (if THEIRS then MINE …); VerbConditionals lists
 	// the sender's pending lines, or with off clears them.
 	VerbIf           Verb = "if"
@@ -185,7 +187,7 @@ func parseLine(line string) (Command, *ParseError, bool) {
 		}
 		c.Days = n
 		return c, nil, true
-	case VerbObserve, VerbAudit:
+	case VerbObserve, VerbAudit, VerbPGN:
 		if verb == VerbObserve && len(args) == 2 && strings.EqualFold(args[1], "off") {
 			c.Arg, args = "off", args[:1]
 		}

@@ -34,6 +34,8 @@ type draft struct {
 
 	notices, errors, ignored, commitments []string
 	board, lastMoves, history, final      bool
+	pgn                                   bool   // attach the game's record (FinalPGN)
+	pgnData                               []byte // the record attached, set when rendering
 	record, report, games                 []string
 	yourSide, fromAddr, variantHelp       string
 	result                                string
@@ -93,9 +95,9 @@ func (l *loaded) sideOf(addr string) int {
 
 // mailData is what the templates see.
 type mailData struct {
-	Subject, Address, Receipt, Board, Turn, Deadline, Hint, Personal, VariantHelp string
-	From, YourSide, Result, Reason, FirstMover                                    string
-	Newcomer, Over                                                                bool
+	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Hint, Personal, VariantHelp string
+	From, YourSide, Result, Reason, FirstMover                                                string
+	Newcomer, Over                                                                            bool
 	// BoardHTML is the board as an HTML table (rules/htmlboard), for the HTML part.
 	BoardHTML                                                         template.HTML
 	Game                                                              *gameInfo
@@ -210,11 +212,21 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		}
 	}
 	md.Subject = h.subject(l, d)
-	if d.kind != "invitation" {
-		// The invited player has not joined the game: nothing to keep yet.
-		md.Receipt = store.Receipt{Records: l.g.Records, Head: l.g.Head}.String()
-	}
+	// Every game mail quotes the receipt, the invitation too: it anchors the start
+	// record, which fixes the terms offered (variant, ruleset, setup, time control).
+	md.Receipt = store.Receipt{Records: l.g.Records, Head: l.g.Head}.String()
 	md.Over = l.meta.Phase == phaseOver
+	if d.pgn {
+		pgn, err := FinalPGN(h.tx, l.g.ID)
+		if err != nil {
+			return err
+		}
+		if len(pgn) <= MaxPGNBytes {
+			d.pgnData, md.Attachment = pgn, pgnName(l.g.ID)
+		} else {
+			md.Notices = append(md.Notices, fmt.Sprintf("The game's record (%d KB) is too large to attach; the service's operator can write it with bottlepost export %d.", len(pgn)>>10, l.g.ID))
+		}
+	}
 	viewer := d.viewer
 	if l.meta.Phase == phaseOver && (d.final || d.kind == "audit") {
 		viewer = rules.ViewReferee // the game is over: nothing is secret any more
@@ -271,6 +283,12 @@ func (h *handling) compose(d *draft, md mailData, refs []string) ([]byte, error)
 	if err := templates.HTML.ExecuteTemplate(&html, d.kind+".html", md); err != nil {
 		return nil, fmt.Errorf("game: template %s.html: %w", d.kind, err)
 	}
+	var attach []mailfmt.Attachment
+	h.attached = 0
+	if pgn := d.pgnData; pgn != nil && d.game != nil {
+		attach = append(attach, mailfmt.Attachment{Filename: pgnName(d.game.g.ID), ContentType: PGNType, Data: pgn})
+		h.attached = (len(pgn)+2)/3*4*78/76 + 1024 // base64 in lines of 76, and the part's header
+	}
 	id, err := h.messageID("m")
 	if err != nil {
 		return nil, err
@@ -282,7 +300,7 @@ func (h *handling) compose(d *draft, md mailData, refs []string) ([]byte, error)
 		inReply = refs[0]
 	}
 	o := &mailfmt.Outgoing{From: h.s.from, To: d.to, Subject: md.Subject, ReplyTo: d.replyTo, MessageID: id, InReplyTo: inReply,
-		References: refs, Date: h.now, Text: wrapText(txt.String()), HTML: html.String()}
+		References: refs, Date: h.now, Text: wrapText(txt.String()), HTML: html.String(), Attachments: attach}
 	return o.Bytes()
 }
 

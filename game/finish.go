@@ -43,7 +43,7 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	recipients = append(recipients, l.meta.Observers...)
 	for _, to := range recipients {
 		d := h.draft(to, l, "final")
-		d.final = true
+		d.final, d.pgn = true, true
 	}
 	return h.close(l)
 }

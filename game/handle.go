@@ -37,6 +37,8 @@ type handling struct {
 	current *loaded
 
 	answers []answer // moves played, in order, that conditional lines may answer
+
+	attached int // bytes the last rendered mail's attachments take, encoded (renderBounded)
 }
 
 // userError is a problem with what the player asked, phrased for them.
@@ -320,6 +322,8 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.observe(c)
 	case VerbAudit:
 		return h.audit(c)
+	case VerbPGN:
+		return h.pgn(c)
 	case VerbAdjudicate:
 		return h.adjudicate(c)
 	}

@@ -48,8 +48,14 @@ func (l Limits) withDefaults() Limits {
 
 // MaxReplyBytes is the most any one mail the service composes may weigh,
 // whatever came in: the parts quoting the sender are cut to excerpts, and a
-// mail still larger is replaced by a short one saying so.
+// mail still larger is replaced by a short one saying so. A game's PGN
+// attachment (final mails, pgn answers) comes on top: its size follows from
+// the game, not from the mail answered, and MaxPGNBytes bounds it.
 const MaxReplyBytes = 64 << 10
+
+// MaxPGNBytes is the largest game record attached to a mail (some thousands of
+// plies); a larger one is left out with a note, and bottlepost export writes it.
+const MaxPGNBytes = 4 << 20
 
 // Bounds on what an answer quotes of the mail it answers.
 const (
@@ -187,7 +193,7 @@ func commandsCut(acted, total int) string {
 // could not be sent.
 func (h *handling) renderBounded(d *draft) ([]byte, error) {
 	data, err := h.render(d)
-	if err != nil || len(data) <= MaxReplyBytes {
+	if err != nil || len(data) <= MaxReplyBytes+h.attached {
 		return data, err
 	}
 	size := len(data)
@@ -207,7 +213,7 @@ func (h *handling) renderBounded(d *draft) ([]byte, error) {
 		cut.record = append([]string{fmt.Sprintf("(the first %d entries are left out: this mail is limited to %d KB; the export has the whole record)", n-200, MaxReplyBytes>>10)}, d.record[n-200:]...)
 	}
 	cut.notices = append(cut.notices, fmt.Sprintf("This answer was cut short: it would have been larger than %d KB.", MaxReplyBytes>>10))
-	if data, err = h.render(&cut); err != nil || len(data) <= MaxReplyBytes {
+	if data, err = h.render(&cut); err != nil || len(data) <= MaxReplyBytes+h.attached {
 		h.s.log.Warn("answer cut to stay within the size limit", "to", d.to, "kind", d.kind, "bytes", size, "now", len(data))
 		return data, err
 	}

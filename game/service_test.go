@@ -36,6 +36,13 @@ type fixture struct {
 type sent struct {
 	To, Subject, ReplyTo, MessageID, InReplyTo, References, Text, HTML string
 	Raw                                                                []byte
+	Attachments                                                        []attachment
+}
+
+// attachment is a file attached to a sent mail.
+type attachment struct {
+	Name, Type string
+	Data       []byte
 }
 
 func newFixture(t testing.TB, cfg Config) *fixture {
@@ -146,7 +153,11 @@ func parseSent(t testing.TB, data []byte) *sent {
 		b, _ := io.ReadAll(p.Body)
 		h, ok := p.Header.(*mail.InlineHeader)
 		if !ok {
-			continue // an attachment
+			ah := p.Header.(*mail.AttachmentHeader)
+			name, _ := ah.Filename()
+			ct, _, _ := ah.ContentType()
+			s.Attachments = append(s.Attachments, attachment{Name: name, Type: ct, Data: b})
+			continue
 		}
 		ct, _, _ := h.ContentType()
 		switch ct {

@@ -13,13 +13,13 @@ type gameInfo struct {
 }
 
 type data struct {
-	Subject, Address, Receipt, Board, Turn, Deadline, Hint, Personal, VariantHelp string
-	From, YourSide, Result, Reason, FirstMover, Moves                             string
-	Newcomer, Over                                                                bool
-	BoardHTML                                                                     template.HTML
-	Game                                                                          *gameInfo
-	Notices, Errors, Ignored, Commitments, Variants, Record, Openings             []string
-	Games, Report                                                                 []string
+	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Hint, Personal, VariantHelp string
+	From, YourSide, Result, Reason, FirstMover, Moves                                         string
+	Newcomer, Over                                                                            bool
+	BoardHTML                                                                                 template.HTML
+	Game                                                                                      *gameInfo
+	Notices, Errors, Ignored, Commitments, Variants, Record, Openings                         []string
+	Games, Report                                                                             []string
 }
 
 func TestEveryKindHasBothParts(t *testing.T) {
