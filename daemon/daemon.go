@@ -7,9 +7,9 @@ package daemon
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
