@@ -353,9 +353,9 @@ func seachessConditional(t *testing.T, lines ...string) (*fixture, []*sent) {
 	f.reply(bob, "accept")
 	f.reply(alice, "Sd1-e3")
 	// Black's conditions name what Black will see; the answer may be a hidden move.
-	f.reply(bob, "Bg11-g10", "if Se3g4 then Cc12-M", "if Se3-g4 then zz9", "if (h) then (h)")
+	f.reply(bob, "Bg11-g10", "if Se3g4 then Cc12-M if Sg4-h6 then Bc11-c10", "if Se3-g4 then zz9", "if (h) then (h)")
 	mb := f.last(bob)
-	f.mustContain(mb, "Conditional line registered: if Se3g4 then Cc12-M.",
+	f.mustContain(mb, "Conditional line registered: if Se3g4 then Cc12-M if Sg4-h6 then Bc11-c10.",
 		`The conditional line "if Se3-g4 then zz9" was not registered: "zz9": write a move like`, "(S11)",
 		`The conditional line "if (h) then (h)" was not registered: your own move must be written out`)
 	f.reply(alice, "Se3-g4")
@@ -380,7 +380,11 @@ func seachessConditional(t *testing.T, lines ...string) (*fixture, []*sent) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, m := range []string{"Sg4-h6", "Bc11-c10", "Bc2-c3", "Bd11-d10", "Sh6v-g8"} {
+	// The chain goes on: White's visible move is answered at once by Black's second reply.
+	f.reply(alice, "Sg4-h6")
+	f.mustContain(f.last(alice), "Black played 3... Bc11-c10.", "Black answered at once with a conditional move.", "It is your move.")
+	f.mustContain(f.last(bob), "Your conditional move 3... Bc11-c10 was played at once in answer to 3. Sg4-h6.", "No conditional lines remain pending.")
+	for i, m := range []string{"Bc2-c3", "Bd11-d10", "Sh6v-g8"} {
 		f.reply([]string{alice, bob}[i%2], m)
 	}
 	f.reply(bob, append([]string{"Bc10-c9"}, lines...)...)
