@@ -78,8 +78,6 @@ var (
 	// aligned[a][b] reports that b lies on a line from a (a rank, file or
 	// diagonal, up to a missing square): where lines of attack on a run.
 	aligned [boardSize][boardSize]bool
-	// rankSquares lists the existing squares of each rank, left to right.
-	rankSquares [12][]rules.Square
 	// zobrist keys per cell code and square, and for Red to move.
 	zobrist [16][boardSize]uint64
 	zRed    uint64
@@ -119,7 +117,6 @@ func init() {
 				aligned[sq][t] = true
 			}
 		}
-		rankSquares[board.Rank(sq)] = append(rankSquares[board.Rank(sq)], sq)
 	}
 	forward[rules.White] = []rules.Dir{rules.W, rules.E, rules.N, rules.NE, rules.NW}
 	forward[rules.Black] = []rules.Dir{rules.W, rules.E, rules.S, rules.SE, rules.SW}

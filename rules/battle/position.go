@@ -105,55 +105,26 @@ func parsePosition(text string) (pos, error) {
 	if len(fields) < 2 || len(fields) > 4 {
 		return p, fmt.Errorf("battle: position %q: want the board, the side to move (w or r) and optionally two counters", text)
 	}
-	rows := strings.Split(fields[0], "/")
-	if len(rows) != board.Ranks() {
-		return p, fmt.Errorf("battle: position: %d ranks given, want %d separated by /", len(rows), board.Ranks())
-	}
 	var count [2][numTypes]int
-	for i, row := range rows {
-		r := board.Ranks() - 1 - i
-		sqs := rankSquares[r]
-		k := 0
-		for j := 0; j < len(row); {
-			ch := row[j]
-			if ch >= '0' && ch <= '9' {
-				n := 0
-				for j < len(row) && row[j] >= '0' && row[j] <= '9' && n <= len(sqs) {
-					n = n*10 + int(row[j]-'0')
-					j++
-				}
-				if n == 0 {
-					return p, fmt.Errorf("battle: position: rank %d: a count of empty squares must be at least 1", r+1)
-				}
-				k += n
-				if k > len(sqs) {
-					break
-				}
-				continue
-			}
-			t := pieceType(ch)
-			if t == pNone {
-				return p, fmt.Errorf("battle: position: rank %d: %q is not a piece letter (H B T G M C S, Red in lower case)", r+1, ch)
-			}
-			if k >= len(sqs) {
-				k++
-				break
-			}
-			side := rules.White
-			if ch >= 'a' {
-				side = rules.Black
-			}
-			p.cells[sqs[k]] = cell(t, side)
-			count[side][t]++
-			if t == pHQ {
-				p.hq[side] = sqs[k]
-			}
-			k++
-			j++
+	err := placement.Parse(fields[0], func(sq rules.Square, tok string) error {
+		ch := tok[0]
+		t := pieceType(ch)
+		if len(tok) != 1 || t == pNone {
+			return fmt.Errorf("%s: %q is not a piece letter (H B T G M C S, Red in lower case)", board.Name(sq), tok)
 		}
-		if k != len(sqs) {
-			return p, fmt.Errorf("battle: position: rank %d describes %d squares, want %d", r+1, k, len(sqs))
+		side := rules.White
+		if ch >= 'a' {
+			side = rules.Black
 		}
+		p.cells[sq] = cell(t, side)
+		count[side][t]++
+		if t == pHQ {
+			p.hq[side] = sq
+		}
+		return nil
+	})
+	if err != nil {
+		return p, fmt.Errorf("battle: position: %w", err)
 	}
 	sideNames := Variant.Sides()
 	for s := range 2 {
@@ -201,30 +172,19 @@ func parsePosition(text string) (pos, error) {
 	return p, nil
 }
 
+// placement is the board field of position strings: the existing squares
+// of each rank, holes not written.
+var placement = rules.Placement{Board: board}
+
 // String writes the position in the notation parsePosition reads.
 func (p *pos) String() string {
 	b := make([]byte, 0, 96)
-	for r := board.Ranks() - 1; r >= 0; r-- {
-		empty := 0
-		for _, sq := range rankSquares[r] {
-			c := p.cells[sq]
-			if c == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b = strconv.AppendInt(b, int64(empty), 10)
-				empty = 0
-			}
-			b = append(b, letterOf(c))
+	b = append(b, placement.Format(func(sq rules.Square) string {
+		if p.cells[sq] == 0 {
+			return ""
 		}
-		if empty > 0 {
-			b = strconv.AppendInt(b, int64(empty), 10)
-		}
-		if r > 0 {
-			b = append(b, '/')
-		}
-	}
+		return string(letterOf(p.cells[sq]))
+	})...)
 	if p.side == rules.Black {
 		b = append(b, " r "...)
 	} else {

@@ -353,6 +353,10 @@ func (p *pos) legal(buf []rules.Move) []rules.Move {
 // bareKings reports whether only the two kings are left.
 func (p *pos) bareKings() bool { return p.men == 2 }
 
+// placement is the board field of position strings: numbers count the
+// holes too (M1).
+var placement = rules.Placement{Board: board, CountHoles: true, HoleRuling: "M1"}
+
 // StartPosition is the position string of the setup of M4.
 const StartPosition = "rnbcq1kmbnr/ppppp1ppppp/11/11/11/11/11/11/11/11/PPPPP1PPPPP/RNBCQ1KMBNR w - 0 1"
 
@@ -368,53 +372,25 @@ func parsePosition(s string) (*pos, error) {
 	if len(fields) < 2 || len(fields) > 5 {
 		return nil, errors.New("a position is: the 12 ranks separated by \"/\", the side to move, the en passant square, the halfmove clock and the move number")
 	}
-	ranks := strings.Split(fields[0], "/")
-	if len(ranks) != board.Ranks() {
-		return nil, fmt.Errorf("the position has %d ranks, want %d separated by \"/\"", len(ranks), board.Ranks())
-	}
 	p := newPos()
-	for i, text := range ranks {
-		r := board.Ranks() - 1 - i
-		f := 0
-		for j := 0; j < len(text); j++ {
-			ch := text[j]
-			if ch >= '0' && ch <= '9' {
-				k := j
-				for k < len(text) && text[k] >= '0' && text[k] <= '9' {
-					k++
-				}
-				run, err := strconv.Atoi(text[j:k])
-				if err != nil || run == 0 || ch == '0' || run > board.Files() {
-					return nil, fmt.Errorf("rank %d: bad number %q", r+1, text[j:k])
-				}
-				f += run
-				j = k - 1
-				continue
-			}
-			side := rules.White
-			if ch >= 'a' && ch <= 'z' {
-				side, ch = rules.Black, ch-'a'+'A'
-			}
-			k := kindFromLetter(ch)
-			if k == 0 {
-				return nil, fmt.Errorf("rank %d: %q is not a piece letter (K Q R B N C M P)", r+1, text[j])
-			}
-			if f >= board.Files() {
-				break
-			}
-			sq := board.At(f, r)
-			if sq == rules.NoSquare {
-				return nil, fmt.Errorf("a piece on %s%d, a hole (M1)", rules.FileName(f), r+1)
-			}
-			if k == king && p.kings[side] != rules.NoSquare {
-				return nil, fmt.Errorf("%s has two kings", sideName[side])
-			}
-			p.put(sq, cellOf(side, k))
-			f++
+	err := placement.Parse(fields[0], func(sq rules.Square, tok string) error {
+		ch := tok[0]
+		side := rules.White
+		if ch >= 'a' && ch <= 'z' {
+			side, ch = rules.Black, ch-'a'+'A'
 		}
-		if f != board.Files() {
-			return nil, fmt.Errorf("rank %d describes %d cells, want 11 (a to k, holes included)", r+1, f)
+		k := kindFromLetter(ch)
+		if len(tok) != 1 || k == 0 {
+			return fmt.Errorf("%s: %q is not a piece letter (K Q R B N C M P)", board.Name(sq), tok)
 		}
+		if k == king && p.kings[side] != rules.NoSquare {
+			return fmt.Errorf("%s has two kings", sideName[side])
+		}
+		p.put(sq, cellOf(side, k))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	switch fields[1] {
 	case "w":
@@ -513,27 +489,12 @@ func (p *pos) validate() error {
 // String writes the position string read by parsePosition.
 func (p *pos) String() string {
 	var b strings.Builder
-	for r := board.Ranks() - 1; r >= 0; r-- {
-		empty := 0
-		for f := range board.Files() {
-			sq := board.At(f, r)
-			if sq == rules.NoSquare || p.cells[sq] == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteString(strconv.Itoa(empty))
-				empty = 0
-			}
-			b.WriteByte(pieceLetter(p.cells[sq]))
+	b.WriteString(placement.Format(func(sq rules.Square) string {
+		if p.cells[sq] == 0 {
+			return ""
 		}
-		if empty > 0 {
-			b.WriteString(strconv.Itoa(empty))
-		}
-		if r > 0 {
-			b.WriteByte('/')
-		}
-	}
+		return string(pieceLetter(p.cells[sq]))
+	}))
 	side := " w "
 	if p.side == rules.Black {
 		side = " b "

@@ -1,0 +1,144 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Placement reads and writes the board field of a position string, the
+// FEN-like notation every variant uses for its positions: the ranks from
+// the top down separated by "/", each listing its cells from the left; a
+// run of empty cells is its length in decimal, a piece is a letter
+// (upper case White, lower case Black by convention) followed by any of
+// Marks, or a bracketed group "[…]" (a stack of pieces on one square, as
+// Seachess writes it). What a token means is the variant's business: the
+// codec only finds the tokens and their squares.
+type Placement struct {
+	Board *Board
+	// CountHoles says the numbers count the board's holes too (every rank
+	// describes Files cells, and a piece on a hole is refused); otherwise
+	// the holes are not written at all and each rank describes its
+	// existing squares only.
+	CountHoles bool
+	// HoleRuling is cited when a piece stands on a hole, e.g. "M1".
+	HoleRuling string
+	// Marks are characters that extend the piece token before them
+	// (Transporter's ' and +).
+	Marks string
+}
+
+// row returns rank r's cells from the left: every file (NoSquare for a
+// hole) when holes are counted, the existing squares otherwise.
+func (pl Placement) row(r int) []Square {
+	var sqs []Square
+	for f := range pl.Board.Files() {
+		sq := pl.Board.At(f, r)
+		if sq == NoSquare && !pl.CountHoles {
+			continue
+		}
+		sqs = append(sqs, sq)
+	}
+	return sqs
+}
+
+// Parse reads a placement, calling put for every piece token with its
+// square, from the top rank down and left to right; an error of put stops
+// the reading and is returned as it is. The codec's own errors name the
+// rank and say what is wrong.
+func (pl Placement) Parse(text string, put func(sq Square, token string) error) error {
+	ranks := strings.Split(text, "/")
+	if len(ranks) != pl.Board.Ranks() {
+		return fmt.Errorf("the placement has %d ranks, want %d separated by \"/\"", len(ranks), pl.Board.Ranks())
+	}
+	for i, text := range ranks {
+		r := pl.Board.Ranks() - 1 - i
+		cells := pl.row(r)
+		n := 0 // cells described so far
+		for j := 0; j < len(text); {
+			ch := text[j]
+			if ch >= '0' && ch <= '9' {
+				k := j
+				for k < len(text) && text[k] >= '0' && text[k] <= '9' {
+					k++
+				}
+				run, err := strconv.Atoi(text[j:k])
+				if err != nil || run == 0 || ch == '0' {
+					return fmt.Errorf("rank %d: %q is not a number of empty cells", r+1, text[j:k])
+				}
+				if run > len(cells)-n {
+					return fmt.Errorf("rank %d describes more than its %d cells", r+1, len(cells))
+				}
+				n += run
+				j = k
+				continue
+			}
+			var tok string
+			if ch == '[' {
+				end := strings.IndexByte(text[j+1:], ']')
+				if end < 0 {
+					return fmt.Errorf("rank %d: an unclosed [", r+1)
+				}
+				tok, j = text[j+1:j+1+end], j+end+2
+			} else {
+				k := j + 1
+				for k < len(text) && strings.IndexByte(pl.Marks, text[k]) >= 0 {
+					k++
+				}
+				tok, j = text[j:k], k
+			}
+			if n >= len(cells) {
+				return fmt.Errorf("rank %d describes more than its %d cells", r+1, len(cells))
+			}
+			sq := cells[n]
+			if sq == NoSquare {
+				msg := fmt.Sprintf("a piece on %s%d, a hole", FileName(n), r+1)
+				if pl.HoleRuling != "" {
+					msg += " (" + pl.HoleRuling + ")"
+				}
+				return errors.New(msg)
+			}
+			if err := put(sq, tok); err != nil {
+				return err
+			}
+			n++
+		}
+		if n != len(cells) {
+			return fmt.Errorf("rank %d describes %d cells, want %d", r+1, n, len(cells))
+		}
+	}
+	return nil
+}
+
+// Format writes a placement: at gives each square's token ("" for an
+// empty square; a token of more than one character that is not a letter
+// and its marks is written in brackets by the caller).
+func (pl Placement) Format(at func(sq Square) string) string {
+	var b strings.Builder
+	for r := pl.Board.Ranks() - 1; r >= 0; r-- {
+		empty := 0
+		for _, sq := range pl.row(r) {
+			tok := ""
+			if sq != NoSquare {
+				tok = at(sq)
+			}
+			if tok == "" {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteString(strconv.Itoa(empty))
+				empty = 0
+			}
+			b.WriteString(tok)
+		}
+		if empty > 0 {
+			b.WriteString(strconv.Itoa(empty))
+		}
+		if r > 0 {
+			b.WriteByte('/')
+		}
+	}
+	return b.String()
+}
