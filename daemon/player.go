@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"fmt"
 	"net/mail"
@@ -26,9 +27,13 @@ type Player struct {
 	imapAddr string
 	smtpAddr string
 	password string
+	tls      *tls.Config // STARTTLS on both sides when set
 	seen     imap.UID
 	// Inbox is every message received so far, oldest first.
 	Inbox []*Received
+	// Sign, if set, turns each message into the one submitted (a DKIM
+	// signature added, as the player's provider would).
+	Sign func(raw []byte) ([]byte, error)
 }
 
 // Received is a mail a Player got.
@@ -57,6 +62,13 @@ func PlayerAt(address, imapAddr, smtpAddr, password string) *Player {
 	return &Player{Address: address, imapAddr: imapAddr, smtpAddr: smtpAddr, password: password}
 }
 
+// NewMailUser is an account on any mail server: it submits with AUTH on
+// smtpAddr and reads INBOX on imapAddr, both after STARTTLS with tlsCfg
+// (nil: plain, as on the hub).
+func NewMailUser(address, password, imapAddr, smtpAddr string, tlsCfg *tls.Config) *Player {
+	return &Player{Address: address, imapAddr: imapAddr, smtpAddr: smtpAddr, password: password, tls: tlsCfg}
+}
+
 // Mail describes a message a Player sends.
 type Mail struct {
 	From      string // default: the player's address (a spoofer sets another)
@@ -68,7 +80,8 @@ type Mail struct {
 	Flowed    bool              // send the body as format=flowed
 }
 
-// Send submits a message through the hub's SMTP server and returns its Message-ID.
+// Send submits a message (through the hub's SMTP server, or the mail
+// server's submission port) and returns its Message-ID.
 func (p *Player) Send(m Mail) (string, error) {
 	from := m.From
 	if from == "" {
@@ -92,7 +105,20 @@ func (p *Player) Send(m Mail) (string, error) {
 		b.WriteString("Content-Type: text/plain; charset=utf-8\r\n\r\n")
 	}
 	b.WriteString(strings.ReplaceAll(m.Body, "\n", "\r\n"))
-	c, err := smtp.Dial(p.smtpAddr)
+	raw := b.Bytes()
+	if p.Sign != nil {
+		var err error
+		if raw, err = p.Sign(raw); err != nil {
+			return "", err
+		}
+	}
+	var c *smtp.Client
+	var err error
+	if p.tls != nil {
+		c, err = smtp.DialStartTLS(p.smtpAddr, p.tls)
+	} else {
+		c, err = smtp.Dial(p.smtpAddr)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -107,7 +133,7 @@ func (p *Player) Send(m Mail) (string, error) {
 	if v, ok := m.Headers["Return-Path"]; ok && v == "<>" {
 		envFrom = ""
 	}
-	if err := c.SendMail(envFrom, []string{m.To}, &b); err != nil {
+	if err := c.SendMail(envFrom, []string{m.To}, bytes.NewReader(raw)); err != nil {
 		return "", err
 	}
 	return id, c.Quit()
@@ -129,7 +155,13 @@ func (p *Player) Reply(body string) (string, error) {
 
 // Fetch reads the mail that arrived since the last call.
 func (p *Player) Fetch() ([]*Received, error) {
-	c, err := imapclient.DialInsecure(p.imapAddr, nil)
+	var c *imapclient.Client
+	var err error
+	if p.tls != nil {
+		c, err = imapclient.DialStartTLS(p.imapAddr, &imapclient.Options{TLSConfig: p.tls})
+	} else {
+		c, err = imapclient.DialInsecure(p.imapAddr, nil)
+	}
 	if err != nil {
 		return nil, err
 	}
