@@ -71,11 +71,14 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	d.notices = append(d.notices, yours)
 	d.notices = append(d.notices, rep.Notices[side]...)
 	d.board, d.lastMoves = true, true
-	od := h.draft(l.seats[opp].Address, l, kind)
-	od.notices = append(od.notices, rep.Notices[opp]...)
-	if len(rep.Notices[opp]) == 0 {
-		od.notices = append(od.notices, fmt.Sprintf("%s played %s %s.", l.sides()[side], rules.MoveLabel(ply), rep.Record[opp]))
+	// The move comes first in every other reader's mail, then what it set off
+	// (a capture, a mine strike, a submarine surfacing, check).
+	played := func(v rules.Viewer) string {
+		return fmt.Sprintf("%s played %s %s.", l.sides()[side], rules.MoveLabel(ply), rep.Record[v])
 	}
+	od := h.draft(l.seats[opp].Address, l, kind)
+	od.notices = append(od.notices, played(rules.ViewerOf(rules.Side(opp))))
+	od.notices = append(od.notices, rep.Notices[opp]...)
 	if theirs != "" {
 		od.notices = append(od.notices, theirs)
 	}
@@ -83,10 +86,8 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	drafts := []*draft{d, od}
 	for _, o := range l.meta.Observers {
 		obs := h.draft(o, l, kind)
+		obs.notices = append(obs.notices, played(rules.ViewPublic))
 		obs.notices = append(obs.notices, rep.Notices[rules.ViewPublic]...)
-		if len(rep.Notices[rules.ViewPublic]) == 0 {
-			obs.notices = append(obs.notices, fmt.Sprintf("%s played %s %s.", l.sides()[side], rules.MoveLabel(ply), rep.Record[rules.ViewPublic]))
-		}
 		obs.board, obs.lastMoves = true, true
 		drafts = append(drafts, obs)
 	}

@@ -28,6 +28,11 @@ type View struct {
 	Status []string
 	// Legend explains the letters and symbols used.
 	Legend []string
+	// CellWidth, when not 0, is the least width of a cell in ASCII boards.
+	// A variant whose cells grow with what a viewer may see (Seachess: "C*",
+	// "bU") sets it to its widest cell, so that the boards of one position
+	// share one layout whoever reads them.
+	CellWidth int
 }
 
 // NewView returns a view of an empty board for the viewer, ready to fill.
@@ -60,7 +65,7 @@ func (v *View) title() string {
 // status lines and the legend.
 func (v *View) ASCII() string {
 	b := v.Variant.Board()
-	w := 1
+	w := max(1, v.CellWidth)
 	for _, sq := range b.Squares() {
 		w = max(w, utf8.RuneCountInString(v.Cells[sq]), utf8.RuneCountInString(b.Glyph(sq)))
 	}

@@ -34,6 +34,10 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	}
 	view.Status = s.status(v)
 	view.Legend = legend(v, both)
+	// A cell holds at most three characters ("C*U", "bUu", "C*&"): every
+	// viewer's board is drawn that wide, so both players' boards of one
+	// position line up, whatever each of them keeps hidden.
+	view.CellWidth = 3
 	return view
 }
 
