@@ -3,10 +3,13 @@ package daemon
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"net/http"
 	"net/mail"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -19,11 +22,52 @@ import (
 // receipt's arrival in the player's (p50, p99).
 func BenchmarkMailRoundTrip(b *testing.B) {
 	for _, conc := range []int{1, 8} {
-		b.Run(fmt.Sprintf("inflight=%d", conc), func(b *testing.B) { benchRoundTrip(b, conc) })
+		b.Run(fmt.Sprintf("inflight=%d", conc), func(b *testing.B) { benchRoundTrip(b, conc, 0) })
 	}
 }
 
-func benchRoundTrip(b *testing.B, conc int) {
+// BenchmarkMailRoundTripUnderWebLoad is BenchmarkMailRoundTrip with 100
+// web clients asking for game pages as fast as they are answered, all the
+// while (each its own keep-alive connection to the daemon's web view): the
+// mail figures beside those of BenchmarkMailRoundTrip show what the web
+// view costs mail handling. It also reports the pages served per second.
+func BenchmarkMailRoundTripUnderWebLoad(b *testing.B) {
+	b.Run("inflight=8,web=100", func(b *testing.B) { benchRoundTrip(b, 8, 100) })
+}
+
+// webLoad has clients fetch the pages of games 1 to games, round and
+// round, until stop is closed; it returns the count of pages served.
+func webLoad(b *testing.B, addr string, clients, games int, stop chan struct{}) func() int64 {
+	var served atomic.Int64
+	var wg sync.WaitGroup
+	for i := range clients {
+		wg.Go(func() {
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}, Timeout: time.Minute}
+			for k := i; ; k++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				resp, err := client.Get(fmt.Sprintf("http://%s/games/%d", addr, k%games+1))
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					b.Errorf("web view: %s", resp.Status)
+					return
+				}
+				served.Add(1)
+			}
+		})
+	}
+	return func() int64 { close(stop); wg.Wait(); return served.Load() }
+}
+
+func benchRoundTrip(b *testing.B, conc, webClients int) {
 	r := startDaemon(b, nil)
 	hub := r.d.Hub()
 	var mu sync.Mutex
@@ -68,6 +112,13 @@ func benchRoundTrip(b *testing.B, conc int) {
 		}
 		pairs[i] = pair{w, bl}
 	}
+	var stopWeb func() int64
+	if webClients > 0 {
+		if r.d.WebAddr() == "" {
+			b.Fatal("the daemon's web view is off")
+		}
+		stopWeb = webLoad(b, r.d.WebAddr(), webClients, conc, make(chan struct{}))
+	}
 	cycle := []string{"Nf3", "Nf6", "Nc3", "Nc6", "Nb1", "Nb8", "Ng1", "Ng8", "Nh3", "Nh6", "Na3", "Na6", "Nb1", "Nb8", "Ng1", "Ng8"}
 	b.ResetTimer()
 	start := time.Now()
@@ -98,6 +149,9 @@ func benchRoundTrip(b *testing.B, conc int) {
 	wg.Wait()
 	elapsed := time.Since(start)
 	b.StopTimer()
+	if stopWeb != nil {
+		b.ReportMetric(float64(stopWeb())/elapsed.Seconds(), "pages/s")
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(lat) == 0 {

@@ -1,7 +1,6 @@
 package game
 
 import (
-	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -27,15 +26,12 @@ import (
 // shown to the public (a challenge not yet accepted).
 var ErrNotPublic = errors.New("game: no such game")
 
-// ErrInPlay is returned for the record of a game still being played: its
-// secret moves stay sealed until it ends.
-var ErrInPlay = errors.New("game: the game is still being played")
-
-// PublicPGN returns a finished game's verifiable PGN, the file the final
-// mail carries: ErrInPlay while the game is on, ErrNotPublic for a game
-// that does not exist or never started.
+// PublicPGN returns a finished game's verifiable PGN: FinalPGN's bytes, the
+// file the final mail carries. A game still being played gives
+// ErrNotFinished (wrapped); one that does not exist or never started
+// ErrNotPublic.
 func (s *Service) PublicPGN(id uint64) ([]byte, error) {
-	var out bytes.Buffer
+	var out []byte
 	err := s.st.View(func(tx *store.Tx) error {
 		l, err := load(tx, id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -44,26 +40,19 @@ func (s *Service) PublicPGN(id uint64) ([]byte, error) {
 		if err != nil {
 			return err
 		}
-		switch l.meta.Phase {
-		case phasePlay:
-			return ErrInPlay
-		case phaseOver:
-		default:
+		if !publicPhase(l) {
 			return ErrNotPublic
 		}
-		x, err := tx.Export(id)
-		if err != nil {
-			return err
-		}
-		return Export(&out, x)
+		out, err = FinalPGN(tx, id)
+		return err
 	})
 	if err != nil {
-		if errors.Is(err, ErrNotPublic) || errors.Is(err, ErrInPlay) {
+		if errors.Is(err, ErrNotPublic) || errors.Is(err, ErrNotFinished) {
 			return nil, err
 		}
 		return nil, &SystemError{Err: err}
 	}
-	return out.Bytes(), nil
+	return out, nil
 }
 
 // PublicGame is one game as the public may see it.

@@ -14,7 +14,7 @@ import (
 )
 
 // TestScreenshots serves a club with a game in play of every variant, a
-// finished Seachess game and the front page, and looks at each page in
+// finished Seachess game, a variant's rules and the front page, and looks at each page in
 // headless Chromium: the picture has the window's size, is not blank, and
 // shows the board's light and dark squares (Seachess: its sea too). Set
 // BOTTLEPOST_SCREENSHOTS=DIR to keep the pictures (docs/web holds them).
@@ -40,8 +40,7 @@ func TestScreenshots(t *testing.T) {
 		if v.ID() == "seachess" {
 			colours = sea
 		}
-		shots = append(shots, shot{"game-" + v.ID(), fmt.Sprintf("/games/%d", id), colours},
-			shot{"variant-" + v.ID(), "/variants/" + v.ID(), colours})
+		shots = append(shots, shot{"game-" + v.ID(), fmt.Sprintf("/games/%d", id), colours})
 	}
 	id++
 	c.start("seachess", carol, alice)
@@ -50,7 +49,7 @@ func TestScreenshots(t *testing.T) {
 	}
 	c.move0(id, alice, "resign")
 	shots = append(shots, shot{"finished-seachess", fmt.Sprintf("/games/%d", id), sea},
-		shot{"finished-seachess-start", fmt.Sprintf("/games/%d?ply=0", id), sea},
+		shot{"variant-battle", "/variants/battle", board},
 		shot{"index", "/", nil})
 	srv := httptest.NewServer(c.srv)
 	defer srv.Close()

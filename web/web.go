@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,6 +64,12 @@ type Options struct {
 	// Address is the service's mail address, quoted on the pages so that
 	// visitors know where to play.
 	Address string
+	// Workers is how many pages are drawn at once; more requests wait for
+	// a turn (at most Wait, then 503). 0 means half the CPUs, at least 1:
+	// the web view never takes the whole machine from mail handling.
+	Workers int
+	// Wait is the longest a request waits for a turn; 0 means 5 s.
+	Wait time.Duration
 }
 
 // Server serves the pages. It is an http.Handler.
@@ -72,6 +79,8 @@ type Server struct {
 	log  *slog.Logger
 	tmpl *template.Template
 	mux  *http.ServeMux
+
+	turns chan struct{} // a token per page being drawn (Options.Workers)
 
 	mu       sync.Mutex
 	finished map[uint64]*game.PublicGame // replayed finished games
@@ -89,7 +98,14 @@ func New(src Source, opt Options) *Server {
 	if opt.Name == "" {
 		opt.Name = "bottlepost"
 	}
-	s := &Server{src: src, opt: opt, log: opt.Logger, finished: map[uint64]*game.PublicGame{}}
+	if opt.Workers <= 0 {
+		opt.Workers = max(1, runtime.GOMAXPROCS(0)/2)
+	}
+	if opt.Wait <= 0 {
+		opt.Wait = 5 * time.Second
+	}
+	s := &Server{src: src, opt: opt, log: opt.Logger, finished: map[uint64]*game.PublicGame{},
+		turns: make(chan struct{}, opt.Workers)}
 	s.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 		"time": func(t time.Time) string {
 			if t.IsZero() {
@@ -133,6 +149,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(r.URL.EscapedPath()) > MaxPath {
 		s.fail(w, r, http.StatusRequestURITooLong, fmt.Sprintf("The path is longer than %d bytes; no page has one so long.", MaxPath))
+		return
+	}
+	// Wait for a turn: however many visitors come at once, at most
+	// Workers pages are drawn together, and mail handling keeps the rest
+	// of the machine.
+	timer := time.NewTimer(s.opt.Wait)
+	defer timer.Stop()
+	select {
+	case s.turns <- struct{}{}:
+		defer func() { <-s.turns }()
+	case <-timer.C:
+		h.Set("Retry-After", "5")
+		s.fail(w, r, http.StatusServiceUnavailable, "Too many visitors at once: please try again in a few seconds.")
+		return
+	case <-r.Context().Done():
 		return
 	}
 	s.mux.ServeHTTP(w, r)
@@ -502,7 +533,7 @@ func (s *Server) pgn(w http.ResponseWriter, r *http.Request, id uint64) {
 	}
 	data, err := s.src.PublicPGN(id)
 	switch {
-	case errors.Is(err, game.ErrInPlay):
+	case errors.Is(err, game.ErrNotFinished):
 		s.fail(w, r, http.StatusConflict, fmt.Sprintf("Game %d is still being played: its record, with the secret moves opened, is published when it ends.", id))
 		return
 	case errors.Is(err, game.ErrNotPublic):

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bottlepost/bottlepost/game"
 	"github.com/bottlepost/bottlepost/web"
@@ -259,5 +260,51 @@ func TestPGNIsTheVerifiableRecord(t *testing.T) {
 		if cd := w.Header().Get("Content-Disposition"); cd != fmt.Sprintf(`inline; filename="bp-%d.pgn"`, id) {
 			t.Errorf("Content-Disposition %q", cd)
 		}
+	}
+}
+
+// slowSource is the real service with a gate before each list: a request
+// holding the only turn waits there until the test opens it.
+type slowSource struct {
+	web.Source
+	entered chan struct{} // told when a request reaches the gate
+	gate    chan struct{}
+}
+
+func (s slowSource) PublicGames(over bool, from uint64, limit int) (*game.GameList, error) {
+	select {
+	case s.entered <- struct{}{}:
+	default:
+	}
+	<-s.gate
+	return s.Source.PublicGames(over, from, limit)
+}
+
+// TestBusy checks that at most Workers pages are drawn at once and that a
+// request that cannot get a turn in time is answered 503 with Retry-After.
+func TestBusy(t *testing.T) {
+	c := newClub(t)
+	gate, entered := make(chan struct{}), make(chan struct{}, 1)
+	srv := web.New(slowSource{c.svc, entered, gate}, web.Options{Workers: 1, Wait: 50 * time.Millisecond})
+	first := make(chan int)
+	go func() {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+		first <- w.Code
+	}()
+	<-entered // the first request holds the turn
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest("GET", "/variants/chess", nil))
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Errorf("second request: %d, Retry-After %q; want 503 with Retry-After", w.Code, w.Header().Get("Retry-After"))
+	}
+	close(gate)
+	if code := <-first; code != http.StatusOK {
+		t.Errorf("first request: %d", code)
+	}
+	w = httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest("GET", "/variants/chess", nil))
+	if w.Code != http.StatusOK {
+		t.Errorf("after the turn was given back: %d", w.Code)
 	}
 }
