@@ -193,6 +193,7 @@ func TestNotUnderstoodIsQuotedOnceAndShort(t *testing.T) {
 			if len(m.Raw) > MaxReplyBytes {
 				t.Errorf("the answer has %d bytes", len(m.Raw))
 			}
+			t.Logf("%d lines in, %d bytes out", len(tt.lines), len(m.Raw))
 			if len(m.Raw) > 16<<10 {
 				t.Errorf("the answer has %d bytes for junk; want a short one", len(m.Raw))
 			}
@@ -249,4 +250,29 @@ func TestNoAnswerExceedsTheLimit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAmplificationDefaults: with the default limits, the mail of the
+// report (1,000 lines "new chess vs victimN@…", about 30 KB) causes 21
+// mails: ten invitations, their ten confirmations to the sender, and one
+// answer; before the limits it caused 2,000.
+func TestAmplificationDefaults(t *testing.T) {
+	f := newFixture(t, Config{})
+	pe := register(f, eve)
+	lines := make([]string, 1000)
+	size := 0
+	for i := range lines {
+		lines[i] = fmt.Sprintf("new chess vs victim%d@example.com", i)
+		size += len(lines[i]) + 2
+	}
+	before := len(f.all)
+	f.send(eve, pe, "spam", lines...)
+	strangers := 0
+	for i := range lines {
+		strangers += mailsTo(f, fmt.Sprintf("victim%d@example.com", i))
+	}
+	if n := len(f.all) - before; n != 21 || strangers != DefaultLimits.InvitationsPerDay {
+		t.Errorf("a %d-byte mail caused %d mails, %d to strangers; want 21 and %d", size, n, strangers, DefaultLimits.InvitationsPerDay)
+	}
+	t.Logf("a %d-byte mail of 1,000 challenges caused %d mails, %d of them to strangers", size, len(f.all)-before, strangers)
 }
