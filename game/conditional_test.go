@@ -475,3 +475,29 @@ func TestConditionalNonInterferenceChess(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionalReplyEndsTheGame: a conditional reply that mates gives each player one
+// mail, the final one, carrying the move's news too; the lines go with the game.
+func TestConditionalReplyEndsTheGame(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	f.reply(alice, "f3")
+	f.reply(bob, "e5", "if g4 then Qh4#", "if g3 then Nc6")
+	res := f.reply(alice, "g4")
+	if res.Mails != 2 {
+		t.Errorf("the mating reply caused %d mails, want 2 (one final mail each)", res.Mails)
+	}
+	f.mustContain(f.last(alice), "Your move g4 was accepted.", "Qh4#", "Black answered at once with a conditional move.",
+		"Game over: Black wins: checkmate", "Result: 0-1")
+	f.mustContain(f.last(bob), "Your conditional move 2... Qh4# was played at once in answer to 2. g4.", "Game over: Black wins: checkmate")
+	err := f.st.View(func(tx *store.Tx) error {
+		v, err := tx.Conditionals(1, store.Black)
+		if v != nil {
+			t.Errorf("conditional moves outlived the game: %q", v)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
