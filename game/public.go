@@ -78,7 +78,8 @@ type PublicGame struct {
 	Moves []PublicMove
 	// Positions holds, once the game is over, the referee's state before
 	// the first move and after each move (len(Moves)+1 states), for
-	// stepping through the game; nil while the game is on. States are
+	// stepping through the game; nil while the game is on, and for a
+	// finished game whose record does not replay (logged). States are
 	// immutable.
 	Positions []rules.State
 	// Reports holds, once the game is over, each move's report (for the
@@ -169,25 +170,10 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 			pg.Last = s.lastMoves.get(l.g.ID, l.g.Head, func() []rules.Square { return s.publicLast(l, moves) })
 			return nil
 		}
-		start, err := l.v.New(rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed})
-		if err != nil {
-			return fmt.Errorf("game: game %d: replay: %w", id, err)
-		}
-		pg.Positions = []rules.State{start}
-		st := start
-		for i, r := range moves {
-			m, err := st.Parse(r.Text)
-			var next rules.State
-			var rep *rules.Report
-			if err == nil {
-				next, rep, err = st.Apply(m)
-			}
-			if err != nil {
-				return fmt.Errorf("game: game %d: move %d (%s) does not replay: %w", id, i+1, r.Text, err)
-			}
-			pg.Positions = append(pg.Positions, next)
-			pg.Reports = append(pg.Reports, rep)
-			st = next
+		if err := replayPublic(pg, l, moves); err != nil {
+			// The record stands; only the stepping through positions is lost.
+			s.log.Error("game: a finished game does not replay; its page shows no positions", "game", id, "err", err)
+			pg.Positions, pg.Reports = nil, nil
 		}
 		pg.Board = l.state.View(rules.ViewReferee)
 		if n := len(pg.Reports); n > 0 {
@@ -202,6 +188,31 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 		return nil, &SystemError{Err: err}
 	}
 	return pg, nil
+}
+
+// replayPublic replays a finished game's moves from its start, keeping
+// every position and report for the stepper.
+func replayPublic(pg *PublicGame, l *loaded, moves []store.Record) error {
+	st, err := l.v.New(rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed})
+	if err != nil {
+		return err
+	}
+	pg.Positions = []rules.State{st}
+	for i, r := range moves {
+		m, err := st.Parse(r.Text)
+		var next rules.State
+		var rep *rules.Report
+		if err == nil {
+			next, rep, err = st.Apply(m)
+		}
+		if err != nil {
+			return fmt.Errorf("move %d (%s) does not replay: %w", i+1, r.Text, err)
+		}
+		pg.Positions = append(pg.Positions, next)
+		pg.Reports = append(pg.Reports, rep)
+		st = next
+	}
+	return nil
 }
 
 // readHandling is a handling for reading only: deadlines need the outages.

@@ -403,6 +403,10 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	}
 	d := gameData{G: g, Ply: len(g.Moves), Plies: len(g.Moves), PGN: fmt.Sprintf("/games/%d.pgn", g.ID)}
 	if v, ok := q["ply"]; ok {
+		if g.Over && g.Positions == nil {
+			s.fail(w, r, http.StatusNotFound, fmt.Sprintf("The positions of game %d cannot be shown: its record does not replay (the error is logged).", n))
+			return
+		}
 		if !g.Over {
 			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("Game %d is still being played: stepping through its positions opens when it ends.", n))
 			return
@@ -415,7 +419,10 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		d.Ply = int(p)
 	}
 	pageLink := func(ply int) string { return fmt.Sprintf("/games/%d?ply=%d", g.ID, ply) }
-	if g.Over {
+	if g.Over && g.Positions == nil {
+		d.Board = htmlboard.Render(g.Board, htmlboard.Options{})
+		cache(w, 3600)
+	} else if g.Over {
 		d.Stepping = true
 		view := g.Positions[d.Ply].View(rules.ViewReferee)
 		var last []rules.Square
@@ -454,7 +461,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 			d.Columns = [2]string{g.Sides[m.Side], g.Sides[m.Side.Other()]}
 		}
 		c := &cell{Text: m.Text, Secret: m.Secret}
-		if g.Over {
+		if g.Over && g.Positions != nil {
 			c.Link, c.Current = pageLink(i+1), d.Ply == i+1
 		}
 		col := 0
