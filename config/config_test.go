@@ -28,6 +28,26 @@ func TestDefaultsAreValidAndEmbedded(t *testing.T) {
 	}
 }
 
+// TestWebListen: the web view is on at 127.0.0.1:8025 by default, moves
+// where it is told, and an empty address turns it off.
+func TestWebListen(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"default", "", "127.0.0.1:8025"},
+		{"elsewhere", "[web]\nlisten = \":8080\"\n", ":8080"},
+		{"off", "[web]\nlisten = \"\"\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(write(t, tc.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Web.Listen != tc.want {
+				t.Errorf("web.listen %q, want %q", c.Web.Listen, tc.want)
+			}
+		})
+	}
+}
+
 // TestExampleLoadsAndCoversEveryField: config.example.toml loads, equals the
 // defaults, and names every field of every section.
 func TestExampleLoadsAndCoversEveryField(t *testing.T) {
