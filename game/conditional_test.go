@@ -501,3 +501,23 @@ func TestConditionalReplyEndsTheGame(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestConditionalLinesAnswerEachOther: both sides' lines answer in turn within one mail,
+// and each player still gets one mail.
+func TestConditionalLinesAnswerEachOther(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	f.reply(bob, "if e4 then e5")
+	f.mustContain(f.last(bob), "Conditional line registered: if e4 then e5.")
+	res := f.reply(alice, "e4", "if e5 then Nf3")
+	if res.Mails != 2 {
+		t.Errorf("the mail caused %d mails, want 2", res.Mails)
+	}
+	f.mustContain(f.last(alice), "Your move e4 was accepted.", "Conditional line registered: if e5 then Nf3.", "Black played 1... e5.",
+		"Your conditional move 2. Nf3 was played at once in answer to 1... e5.", "Waiting for Black's move.")
+	f.mustContain(f.last(bob), "White played 1. e4.", "Your conditional move 1... e5 was played at once in answer to 1. e4.",
+		"White played 2. Nf3.", "It is your move.")
+	if l := loadGame(t, f, 1); l.state.Ply() != 3 {
+		t.Errorf("ply %d, want 3", l.state.Ply())
+	}
+}
