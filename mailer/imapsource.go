@@ -398,14 +398,14 @@ const (
 
 // fetchAndHandle fetches the chunks' bodies, one command each, and feeds
 // them to a pipeline of workers. Handled messages are flagged \Seen and
-// moved to the processed folder in batches (see marker), on the one
+// moved to the processed folder in batches (see seenMarker), on the one
 // connection beside the fetches. When a command fails the connection is
 // taken for broken: no further message is handed over, and the error ends
 // the session.
 func (s *IMAPSource) fetchAndHandle(c *imapclient.Client, chunks [][]imap.UID, handle Handler, wd *watchdog, now time.Time) (pending bool, err error) {
 	wd.pause() // the handler may take its time; each command has its own bound
 	defer wd.resume()
-	mk := newMarker(c, s.cfg.Processed, wd)
+	mk := newSeenMarker(c, s.cfg.Processed, wd)
 	p := newPipeline(s.cfg.Workers, handle, mk.add)
 	for _, r := range s.retries {
 		p.block(r.key) // a sender whose earlier mail waits for a retry: the rest waits too
@@ -508,14 +508,14 @@ func fetchBodies(c *imapclient.Client, uids []imap.UID) ([]fetched, error) {
 	return out, nil
 }
 
-// marker flags handled messages \Seen and moves them to the processed
+// seenMarker flags handled messages \Seen and moves them to the processed
 // folder in batches: one UID STORE (and one UID MOVE) for every message
 // handled while the batch before was on its way, so that a server like
 // Dovecot updates its index once per batch instead of once per message.
 // The flag comes first so that a message whose move fails is not handed
 // over again; such messages are returned by close for a later move. When a
 // command fails the connection counts as broken: add reports the error.
-type marker struct {
+type seenMarker struct {
 	c         *imapclient.Client
 	processed string
 	wd        *watchdog
@@ -529,15 +529,15 @@ type marker struct {
 	done    chan struct{}
 }
 
-func newMarker(c *imapclient.Client, processed string, wd *watchdog) *marker {
-	m := &marker{c: c, processed: processed, wd: wd, done: make(chan struct{})}
+func newSeenMarker(c *imapclient.Client, processed string, wd *watchdog) *seenMarker {
+	m := &seenMarker{c: c, processed: processed, wd: wd, done: make(chan struct{})}
 	m.wake = sync.NewCond(&m.mu)
 	go m.run()
 	return m
 }
 
 // add queues a handled message; it fails once a batch has failed.
-func (m *marker) add(id uint32) error {
+func (m *seenMarker) add(id uint32) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.err != nil {
@@ -548,7 +548,7 @@ func (m *marker) add(id uint32) error {
 	return nil
 }
 
-func (m *marker) run() {
+func (m *seenMarker) run() {
 	defer close(m.done)
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -576,7 +576,7 @@ func (m *marker) run() {
 
 // mark flags one batch \Seen and moves it; flagged reports the flag set
 // (when the move then failed, err says why).
-func (m *marker) mark(uids imap.UIDSet) (flagged bool, err error) {
+func (m *seenMarker) mark(uids imap.UIDSet) (flagged bool, err error) {
 	defer m.wd.bound()()
 	store := m.c.Store(uids, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil)
 	var move *imapclient.MoveCommand
@@ -601,7 +601,7 @@ func (m *marker) mark(uids imap.UIDSet) (flagged bool, err error) {
 // but not moved, and the error that broke the marking, if any. Messages
 // queued but not flagged when a batch failed are offered again by the next
 // session (the service recognises their Message-IDs).
-func (m *marker) close() (unmoved imap.UIDSet, err error) {
+func (m *seenMarker) close() (unmoved imap.UIDSet, err error) {
 	m.mu.Lock()
 	m.closing = true
 	m.wake.Signal()

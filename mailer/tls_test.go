@@ -180,3 +180,18 @@ func wantCertError(t *testing.T, err error) {
 		t.Errorf("err = %v, want a mailer error about the unknown certificate authority", err)
 	}
 }
+
+// serve's IMAP source logs a failure that retrying cannot mend as an
+// error with check-mail's words, naming the setting, and keeps retrying.
+func TestIMAPSourceLogsCertificateProblemAsError(t *testing.T) {
+	p := pki(t)
+	h := startTestHub(t, p.server)
+	src, logs := hubSource(t, h.IMAPAddr(), func(c *IMAPConfig) { c.Security = "starttls" }) // the system roots only
+	runSource(t, src, newRecorder().handle)
+	eventually(t, 5*time.Second, "two attempts logged", func() bool {
+		return strings.Count(logs.String(), "set imap.tls_ca_file") >= 2
+	})
+	if !strings.Contains(logs.String(), "level=ERROR msg=\"imap: the certificate of "+h.IMAPAddr()+" is signed by an authority this machine does not trust") {
+		t.Errorf("the certificate problem was not logged as an error:\n%s", logs)
+	}
+}
