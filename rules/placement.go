@@ -68,7 +68,7 @@ func (pl Placement) Parse(text string, put func(sq Square, token string) error) 
 					return fmt.Errorf("rank %d: %q is not a number of empty cells", r+1, text[j:k])
 				}
 				if run > len(cells)-n {
-					return fmt.Errorf("rank %d describes more than its %d cells", r+1, len(cells))
+					return fmt.Errorf("rank %d describes more than %d cells", r+1, len(cells))
 				}
 				n += run
 				j = k
@@ -77,8 +77,8 @@ func (pl Placement) Parse(text string, put func(sq Square, token string) error) 
 			var tok string
 			if ch == '[' {
 				end := strings.IndexByte(text[j+1:], ']')
-				if end < 0 {
-					return fmt.Errorf("rank %d: an unclosed [", r+1)
+				if end <= 0 {
+					return fmt.Errorf("rank %d: an unclosed or empty [", r+1)
 				}
 				tok, j = text[j+1:j+1+end], j+end+2
 			} else {
@@ -89,7 +89,7 @@ func (pl Placement) Parse(text string, put func(sq Square, token string) error) 
 				tok, j = text[j:k], k
 			}
 			if n >= len(cells) {
-				return fmt.Errorf("rank %d describes more than its %d cells", r+1, len(cells))
+				return fmt.Errorf("rank %d describes more than %d cells", r+1, len(cells))
 			}
 			sq := cells[n]
 			if sq == NoSquare {

@@ -44,38 +44,20 @@ const StartPosition = "csdakdst/bbbbbbbb/12/12/12/12/12/12/12/12/BBBBBBBB/CSDAKD
 // their opponents must allow for their mines (S8.3); a side with a mine on
 // the board is veiled without saying so).
 
+// placement is the board field of the position notation: the existing
+// squares of each rank, a square holding more than one piece in brackets.
+var placement = rules.Placement{Board: brd}
+
 // formatPosition writes p in the position notation.
 func (p *pos) formatPosition() string {
 	var b strings.Builder
-	for r := 11; r >= 0; r-- {
-		if r < 11 {
-			b.WriteByte('/')
+	b.WriteString(placement.Format(func(sq Square) string {
+		t := p.cellText(sq, everything)
+		if len(t) > 1 {
+			return "[" + t + "]"
 		}
-		empty := 0
-		for f := range 12 {
-			sq := brd.At(f, r)
-			if sq == noSq {
-				continue
-			}
-			t := p.cellText(sq, everything)
-			if t == "" {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteString(strconv.Itoa(empty))
-				empty = 0
-			}
-			if len(t) == 1 {
-				b.WriteString(t)
-			} else {
-				b.WriteString("[" + t + "]")
-			}
-		}
-		if empty > 0 {
-			b.WriteString(strconv.Itoa(empty))
-		}
-	}
+		return t
+	}))
 	b.WriteString(" " + "wb"[p.toMove:p.toMove+1] + " ")
 	cs := ""
 	for i, c := range "TCtc" {
@@ -171,55 +153,14 @@ func parsePosition(text string) (pos, error) {
 	if len(fields) < 6 {
 		return p, errors.New("seachess: a position needs six fields: placement, side, castling, en passant, clock and move number")
 	}
-	ranks := strings.Split(fields[0], "/")
-	if len(ranks) != 12 {
-		return p, fmt.Errorf("seachess: the placement has %d ranks, want 12", len(ranks))
-	}
-	for i, row := range ranks {
-		r := 11 - i
-		var sqs []Square
-		for f := range 12 {
-			if sq := brd.At(f, r); sq != noSq {
-				sqs = append(sqs, sq)
-			}
+	err := placement.Parse(fields[0], func(sq Square, tok string) error {
+		if err := p.setCell(sq, tok); err != nil {
+			return fmt.Errorf("%s: %v", sqName(sq), err)
 		}
-		n := 0
-		for j := 0; j < len(row); {
-			ch := row[j]
-			if ch >= '0' && ch <= '9' {
-				k := j
-				for k < len(row) && row[k] >= '0' && row[k] <= '9' {
-					k++
-				}
-				e, _ := strconv.Atoi(row[j:k])
-				if e == 0 || row[j] == '0' {
-					return p, fmt.Errorf("seachess: rank %d: bad count %q", r+1, row[j:k])
-				}
-				n += e
-				j = k
-				continue
-			}
-			tok := row[j : j+1]
-			j++
-			if ch == '[' {
-				end := strings.IndexByte(row[j:], ']')
-				if end < 0 {
-					return p, fmt.Errorf("seachess: rank %d: unclosed [", r+1)
-				}
-				tok = row[j : j+end]
-				j += end + 1
-			}
-			if n >= len(sqs) {
-				return p, fmt.Errorf("seachess: rank %d has more than %d squares", r+1, len(sqs))
-			}
-			if err := p.setCell(sqs[n], tok); err != nil {
-				return p, fmt.Errorf("seachess: %s: %v", sqName(sqs[n]), err)
-			}
-			n++
-		}
-		if n != len(sqs) {
-			return p, fmt.Errorf("seachess: rank %d has %d squares, want %d", r+1, n, len(sqs))
-		}
+		return nil
+	})
+	if err != nil {
+		return p, fmt.Errorf("seachess: %w", err)
 	}
 	switch fields[1] {
 	case "w":

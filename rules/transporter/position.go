@@ -102,6 +102,11 @@ func (p *position) computeHash() uint64 {
 	return h
 }
 
+// placement is the board field of position strings: the existing squares
+// of each rank (T1.1), a piece's letter followed by ' (a Fighter that has
+// moved) or + (promoted).
+var placement = rules.Placement{Board: board, Marks: "'+"}
+
 // parsePosition reads the notation of StartPosition. It validates
 // everything a position must satisfy to be played from; clock and ply come
 // back separately.
@@ -110,64 +115,35 @@ func parsePosition(text string) (p position, clock, ply int, err error) {
 	if len(fields) < 2 || len(fields) > 4 {
 		return p, 0, 0, fmt.Errorf("transporter: a position is the ranks, the side to move and optionally the half-move clock and the ply (e.g. %q)", StartPosition)
 	}
-	rows := strings.Split(fields[0], "/")
-	if len(rows) != 10 {
-		return p, 0, 0, fmt.Errorf("transporter: the position has %d ranks separated by \"/\", want 10 (T1.1)", len(rows))
-	}
-	for i, row := range rows {
-		r := 9 - i
-		line := rankSquares[r]
-		k := 0
-		for j := 0; j < len(row); {
-			ch := row[j]
-			if ch >= '0' && ch <= '9' {
-				n := 0
-				for j < len(row) && row[j] >= '0' && row[j] <= '9' {
-					n = n*10 + int(row[j]-'0')
-					j++
-					if n > 10 {
-						break
-					}
-				}
-				if n == 0 || k+n > len(line) {
-					return p, 0, 0, fmt.Errorf("transporter: rank %d: too many squares (it has %d, T1.1)", r+1, len(line))
-				}
-				k += n
-				continue
-			}
-			kind := kindByLetter(ch)
-			if kind == empty {
-				return p, 0, 0, fmt.Errorf("transporter: rank %d: %q is not a piece letter (A C R B M D F S I, T2)", r+1, ch)
-			}
-			c := kind
-			if ch >= 'a' {
-				c |= blackBit
-			}
-			j++
-			moved := false
-			for j < len(row) && (row[j] == '\'' || row[j] == '+') {
-				switch {
-				case row[j] == '\'' && kind == fighter && !moved:
-					moved = true
-				case row[j] == '+' && (kind == superFighter || kind == mate || kind == advisor) && c&promotedBit == 0:
-					c |= promotedBit
-				default:
-					return p, 0, 0, fmt.Errorf("transporter: rank %d: %q cannot follow %c (\"'\" marks a Fighter that has moved, \"+\" a promoted S, M or D)", r+1, row[j], ch)
-				}
-				j++
-			}
-			if kind == fighter && !moved {
-				c |= freshBit // written plain: it has never moved
-			}
-			if k >= len(line) {
-				return p, 0, 0, fmt.Errorf("transporter: rank %d: too many squares (it has %d, T1.1)", r+1, len(line))
-			}
-			p.cells[line[k]] = c
-			k++
+	err = placement.Parse(fields[0], func(sq rules.Square, tok string) error {
+		ch := tok[0]
+		kind := kindByLetter(ch)
+		if kind == empty {
+			return fmt.Errorf("%s: %q is not a piece letter (A C R B M D F S I, T2)", board.Name(sq), tok)
 		}
-		if k != len(line) {
-			return p, 0, 0, fmt.Errorf("transporter: rank %d describes %d squares, want %d (T1.1)", r+1, k, len(line))
+		c := kind
+		if ch >= 'a' {
+			c |= blackBit
 		}
+		moved := false
+		for _, m := range []byte(tok[1:]) {
+			switch {
+			case m == '\'' && kind == fighter && !moved:
+				moved = true
+			case m == '+' && (kind == superFighter || kind == mate || kind == advisor) && c&promotedBit == 0:
+				c |= promotedBit
+			default:
+				return fmt.Errorf("%s: %q cannot follow %c (\"'\" marks a Fighter that has moved, \"+\" a promoted S, M or D)", board.Name(sq), m, ch)
+			}
+		}
+		if kind == fighter && !moved {
+			c |= freshBit // written plain: it has never moved
+		}
+		p.cells[sq] = c
+		return nil
+	})
+	if err != nil {
+		return p, 0, 0, fmt.Errorf("transporter: %w (T1.1, T2)", err)
 	}
 	switch fields[1] {
 	case "w", "W":
@@ -258,30 +234,16 @@ func (p *position) index() error {
 // format writes the position in the notation of StartPosition.
 func (p *position) format(clock, ply int) string {
 	var b strings.Builder
-	for r := 9; r >= 0; r-- {
-		run := 0
-		for _, sq := range rankSquares[r] {
-			c := p.cells[sq]
-			if c == empty {
-				run++
-				continue
-			}
-			if run > 0 {
-				b.WriteString(strconv.Itoa(run))
-				run = 0
-			}
-			b.WriteString(pieceText(c))
-			if kindOf(c) == fighter && c&freshBit == 0 {
-				b.WriteByte('\'')
-			}
+	b.WriteString(placement.Format(func(sq rules.Square) string {
+		c := p.cells[sq]
+		if c == empty {
+			return ""
 		}
-		if run > 0 {
-			b.WriteString(strconv.Itoa(run))
+		if kindOf(c) == fighter && c&freshBit == 0 {
+			return pieceText(c) + "'"
 		}
-		if r > 0 {
-			b.WriteByte('/')
-		}
-	}
+		return pieceText(c)
+	}))
 	side := "w"
 	if p.toMove == rules.Black {
 		side = "b"
