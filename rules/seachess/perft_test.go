@@ -217,3 +217,18 @@ func refTargets(b refBoard, from [2]int, p refPiece) [][2]int {
 	}
 	return out
 }
+
+// BenchmarkSubmittable is the cost of one side's list (pos.submittable) in
+// a middle game where the side to move must allow for the opponent's
+// mines (the position of reproUnseenMine, White to move).
+// go test -run '^$' -bench Submittable ./rules/seachess/
+func BenchmarkSubmittable(b *testing.B) {
+	s := replay(b, reproUnseenMine)
+	var n int
+	cpu := cpuTime(b)
+	for b.Loop() {
+		n = len(s.p.submittable(s.inCheck))
+	}
+	b.ReportMetric(float64(n), "moves")
+	b.ReportMetric(float64((cpuTime(b)-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}

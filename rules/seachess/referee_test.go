@@ -229,6 +229,14 @@ func TestS8_3_ListHoldsEveryAcceptedMove(t *testing.T) {
 				outcomes[o.Reason]++
 				break
 			}
+			// With no mine and no submarine to allow for, mayBeSafe is the
+			// attack test itself.
+			w := s.p.project(s.ToMove())
+			for _, sq := range []Square{w.king[s.ToMove()], brd.Squares()[r.IntN(len(brd.Squares()))]} {
+				if w.attacked(sq, s.ToMove().Other()) == w.mayBeSafe(sq, s.ToMove().Other(), false, 0) {
+					t.Fatalf("%s: attacked and mayBeSafe disagree on %s", where(), sqName(sq))
+				}
+			}
 			list := s.known().moves
 			for _, m := range accepted {
 				if !slices.Contains(list, m) {
