@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -66,5 +67,26 @@ func FuzzDecodeOther(f *testing.F) {
 			t.Fatalf("accepted a non-canonical value %x", b)
 		}
 		decodeDeadlineKey(b)
+	})
+}
+
+// FuzzParseReceipt: a receipt as typed by a player never panics, and one accepted prints
+// back as its one form (up to spaces and the case of the hex digits).
+func FuzzParseReceipt(f *testing.F) {
+	f.Add("14:" + strings.Repeat("ab", 32))
+	f.Add(" 0:" + strings.Repeat("0", 64) + " ")
+	f.Add("4294967296:" + strings.Repeat("f", 64))
+	f.Add("01:" + strings.Repeat("A", 64))
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseReceipt(s)
+		if err != nil {
+			return
+		}
+		if got := r.String(); !strings.EqualFold(got, strings.TrimSpace(s)) {
+			t.Fatalf("ParseReceipt(%q) = %s", s, got)
+		}
+		if again, err := ParseReceipt(r.String()); err != nil || again != r {
+			t.Fatalf("round trip of %s: %v %v", r, again, err)
+		}
 	})
 }

@@ -1,0 +1,57 @@
+package game
+
+import (
+	"bytes"
+	"testing"
+)
+
+// FuzzVerify feeds the export reader anything: it must not panic, and a file it accepts is
+// byte for byte the one the verified record gives (so nothing in it went unchecked).
+func FuzzVerify(f *testing.F) {
+	for _, name := range []string{"export-v1-chess.pgn", "export-v1-seachess.pgn", "verify-example.pgn"} {
+		if b, err := readTestdata(name); err == nil {
+			f.Add(b)
+			f.Add(b[:len(b)/2])
+		}
+	}
+	f.Add([]byte(`{"format":"bottlepost-export/1","game":{},"records":[]}`))
+	f.Add([]byte("[Event \"x\"]\n\n1. e4 *\n\n{bottlepost-export/1\n}\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := Verify(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		x, pgn, err := readExport(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")))
+		if err != nil {
+			t.Fatalf("verified, but the reader refuses it: %v", err)
+		}
+		if pgn == nil {
+			return // the store's JSON
+		}
+		want, err := renderExport(x)
+		if err != nil || !bytes.Equal(want, bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))) {
+			t.Fatalf("verified a file that is not the one its record gives (%v)", err)
+		}
+		_ = res.Anchoring()
+	})
+}
+
+// FuzzRecordText: the start and end records' texts never panic the readers, and a text
+// they accept is the one encoding of what they read.
+func FuzzRecordText(f *testing.F) {
+	f.Add(setup{Variant: "seachess", Ruleset: "standard", Seed: 42, Time: "3d"}.text())
+	f.Add(ending{Result: "1/2-1/2", Status: "finished", Termination: "drawn: draw agreed", Players: [2]string{"Ann Bö", "bob"},
+		Variant: "chess", Ruleset: "fide", Time: "10/50d"}.text())
+	f.Add("start ruleset=fide seed=7")
+	f.Add("1-0 White wins: Black resigned")
+	f.Add("end result=%2A status=aborted termination=x white= black= variant=v ruleset=r time=")
+	f.Fuzz(func(t *testing.T, s string) {
+		if st, err := parseSetup(s); err == nil && !st.Old && st.text() != s {
+			t.Fatalf("start record %q read as %+v, which is written %q", s, st, st.text())
+		}
+		if e, err := parseEnding(s, false); err == nil && e.text() != s {
+			t.Fatalf("end record %q read as %+v, which is written %q", s, e, e.text())
+		}
+		parseEnding(s, true)
+	})
+}
