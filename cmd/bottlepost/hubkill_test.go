@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,6 +63,15 @@ func TestServeKilledAfterTheHubAcceptedAMove(t *testing.T) {
 	}
 	cmd := start()
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	// The banner says how a person reads their password, and prints none.
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if b, _ := os.ReadFile(logf.Name()); strings.Contains(string(b), "Stop with Ctrl-C") {
+			break
+		}
+	}
+	if b, _ := os.ReadFile(logf.Name()); !strings.Contains(string(b), "its own password: run  bottlepost hub-password NAME --data "+data) || strings.Contains(string(b), `password "`) {
+		t.Errorf("the banner:\n%s", b)
+	}
 	player := func(name string) *daemon.Player {
 		pw, err := mailer.HubPassword(filepath.Join(data, "hub"), name)
 		if err != nil {
@@ -155,4 +165,33 @@ func TestServeKilledAfterTheHubAcceptedAMove(t *testing.T) {
 		t.Errorf("game 1 has %d records, want %d (the setup and %d moves, each once)", got, want, len(moves))
 	}
 	t.Logf("%d of %d moves were accepted by the hub but not yet handled when serve was killed; all were handled once after the restart", caught, len(moves))
+}
+
+// TestHubPasswordCommand: hub-password prints (making it on first use) the
+// account's own password, the one the running hub checks; with a shared
+// [hub] password it prints that, and refuses for the service's own mailbox.
+func TestHubPasswordCommand(t *testing.T) {
+	data := t.TempDir()
+	code, out, stderr := runCLI("hub-password", "alice@localhost", "--data", data)
+	pw := strings.TrimSpace(out)
+	if code != 0 || len(pw) < 16 {
+		t.Fatalf("exit %d, %q %q", code, out, stderr)
+	}
+	if again, _ := mailer.HubPassword(filepath.Join(data, "hub"), "alice"); again != pw {
+		t.Errorf("the hub reads %q, the command printed %q", again, pw)
+	}
+	if _, other, _ := runCLI("hub-password", "bob", "--data", data); strings.TrimSpace(other) == pw {
+		t.Error("bob got alice's password")
+	}
+	cfg := filepath.Join(t.TempDir(), "bp.toml")
+	os.WriteFile(cfg, []byte("[service]\ndata_dir = \""+data+"\"\n[hub]\npassword = \"demo\"\n"), 0o600)
+	if code, out, _ := runCLI("hub-password", "carol", "--config", cfg); code != 0 || strings.TrimSpace(out) != "demo" {
+		t.Errorf("shared: exit %d, %q", code, out)
+	}
+	if code, _, stderr := runCLI("hub-password", "games", "--config", cfg); code != 1 || !strings.Contains(stderr, "a password of its own") {
+		t.Errorf("the service's mailbox: exit %d, %q", code, stderr)
+	}
+	if code, _, _ := runCLI("hub-password", "a/b", "--data", data); code != 1 {
+		t.Errorf("a name with a slash: exit %d", code)
+	}
 }
