@@ -52,3 +52,57 @@ func BenchmarkHandleMove(b *testing.B) {
 		return nil
 	})
 }
+
+// BenchmarkHandleMoveAnswered measures one move answered at once by the opponent's
+// conditional line: the move and the reply (two log appends, two states), the line read
+// from and written back to the vault, two rendered mails, one commit. The line is
+// registered before the timer runs. Same games and knight tours as BenchmarkHandleMove.
+func BenchmarkHandleMoveAnswered(b *testing.B) {
+	f := newFixture(b, Config{})
+	const games = 16
+	cycle := []string{"Nf3", "Nf6", "Nc3", "Nc6", "Nb1", "Nb8", "Ng1", "Ng8", "Nh3", "Nh6", "Na3", "Na6", "Nb1", "Nb8", "Ng1", "Ng8"}
+	type seat struct{ white, black, wtok, btok string }
+	seats := make([]seat, games)
+	for i := range seats {
+		w, bl := fmt.Sprintf("w%d@example.org", i), fmt.Sprintf("b%d@example.org", i)
+		f.send(w, f.personal(w), "new", "new chess vs "+bl+" as white time 30d")
+		f.reply(bl, "accept")
+		seats[i] = seat{w, bl, f.last(w).ReplyTo, f.last(bl).ReplyTo}
+		f.send(w, seats[i].wtok, "", cycle[0])
+	}
+	lap := games * len(cycle) / 2
+	if b.N > lap-games {
+		b.N = lap - games // one lap: a second would repeat positions three times
+	}
+	id := 0
+	handle := func(from, to string, lines ...string) Result {
+		id++
+		res, err := f.svc.Handle(&Incoming{MessageID: fmt.Sprintf("bench-%d@x", id), From: from, Recipients: []string{to}, Lines: lines})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return res
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		g, k := i%games, i/games
+		black, reply := cycle[2*k+1], cycle[2*k+2]
+		b.StopTimer()
+		handle(seats[g].white, seats[g].wtok, "if "+black+" then "+reply)
+		b.StartTimer()
+		if res := handle(seats[g].black, seats[g].btok, black); res.Mails != 2 {
+			b.Fatalf("move %d: %+v", i, res)
+		}
+	}
+	b.StopTimer()
+	// Every move was answered: game 1 has its first move, then two plies per turn it had.
+	var l *loaded
+	err := f.st.View(func(tx *store.Tx) error {
+		var err error
+		l, err = load(tx, 1)
+		return err
+	})
+	if want := 1 + 2*((b.N+games-1)/games); err != nil || l.state.Ply() != want {
+		b.Fatalf("game 1 is at ply %d, want %d: the replies were not all played (%v)", l.state.Ply(), want, err)
+	}
+}
