@@ -101,7 +101,9 @@ func (h *Hub) Password(name string) (string, error) {
 	return pw, err
 }
 
-// passwordOf is an account's password; ok is false when it has none (yet).
+// passwordOf is an account's password: its own, else the shared one, else
+// the one kept in Dir (or, on a hub without Dir, in memory). With create,
+// an account without one gets a random one; without, that is an error.
 func (h *Hub) passwordOf(name string, create bool) (string, error) {
 	h.mu.Lock()
 	if pw, ok := h.own[name]; ok {
@@ -112,9 +114,10 @@ func (h *Hub) passwordOf(name string, create bool) (string, error) {
 	if shared == "" && disk == nil && create {
 		var rnd [12]byte
 		rand.Read(rnd[:])
-		h.own[name] = hex.EncodeToString(rnd[:])
-		defer h.mu.Unlock()
-		return h.own[name], nil
+		pw := hex.EncodeToString(rnd[:])
+		h.own[name] = pw
+		h.mu.Unlock()
+		return pw, nil
 	}
 	h.mu.Unlock()
 	switch {
