@@ -45,7 +45,7 @@ func (d *Daemon) serveControl(ln net.Listener) {
 					fmt.Fprintln(c, "error the backup path must be absolute")
 					return
 				}
-				if err := d.st.BackupFile(arg); err != nil {
+				if err := d.copying(arg, d.st.BackupFile); err != nil {
 					fmt.Fprintln(c, "error", err)
 					return
 				}
@@ -56,7 +56,7 @@ func (d *Daemon) serveControl(ln net.Listener) {
 					fmt.Fprintln(c, "error the path of the compacted copy must be absolute")
 					return
 				}
-				if err := d.st.Compact(arg); err != nil {
+				if err := d.copying(arg, d.st.Compact); err != nil {
 					fmt.Fprintln(c, "error", err)
 					return
 				}
@@ -179,4 +179,49 @@ func (d *Daemon) exportTo(id, path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// copyNote is the prefix of the notes in the data directory that record a
+// backup or compaction under way: a daemon killed during the copy leaves
+// the note, and the next one removes the copy's unfinished file.
+const copyNote = ".copy-in-progress-"
+
+// copying writes a copy of the database to dst with write, recording the
+// copy in a note while it runs.
+func (d *Daemon) copying(dst string, write func(string) error) error {
+	note, err := os.CreateTemp(d.cfg.Service.DataDir, copyNote+"*")
+	if err != nil {
+		return fmt.Errorf("daemon: note of the copy: %w", err)
+	}
+	_, werr := note.WriteString(dst)
+	if serr := note.Sync(); werr == nil {
+		werr = serr
+	}
+	note.Close()
+	if werr != nil {
+		os.Remove(note.Name())
+		return fmt.Errorf("daemon: note of the copy: %w", werr)
+	}
+	defer os.Remove(note.Name())
+	return write(dst)
+}
+
+// finishInterruptedCopies removes what backups and compactions cut short
+// by the death of an earlier daemon left behind, and says so.
+func (d *Daemon) finishInterruptedCopies() {
+	notes, _ := filepath.Glob(filepath.Join(d.cfg.Service.DataDir, copyNote+"*"))
+	for _, n := range notes {
+		dst, err := os.ReadFile(n)
+		if err == nil && len(dst) > 0 {
+			removed, err := store.RemoveStaleCopies(string(dst))
+			switch {
+			case err != nil:
+				d.log.Warn("a copy of the database was cut short when the service stopped; its unfinished file could not be removed", "to", string(dst), "err", err)
+				continue
+			case len(removed) > 0:
+				d.log.Warn("a copy of the database was cut short when the service stopped; its unfinished file was removed: make the copy again", "to", string(dst), "removed", removed)
+			}
+		}
+		os.Remove(n)
+	}
 }

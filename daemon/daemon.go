@@ -155,6 +155,7 @@ func (d *Daemon) listenWeb() error {
 // hub when no IMAP server is configured; then the IMAP and SMTP settings
 // point at it.
 func (d *Daemon) Start() error {
+	d.finishInterruptedCopies()
 	if d.ctl == nil {
 		ctl, err := d.listenControl()
 		if err != nil {
