@@ -65,17 +65,17 @@ func (h *handling) saveConds(l *loaded, side int, set *condSet) error {
 	return h.tx.PutConditionals(l.g.ID, store.Side(side), b)
 }
 
-// describeConds lists pending lines for the owner's mail.
-func describeConds(l *loaded, set *condSet) string {
+// describeConds lists pending lines for the owner's mail: a heading, then one notice a
+// line, so that each stands on a line of its own in both parts of the mail.
+func describeConds(l *loaded, set *condSet) []string {
 	if len(set.Lines) == 0 {
-		return fmt.Sprintf("You have no conditional moves pending in game %d.", l.g.ID)
+		return []string{fmt.Sprintf("You have no conditional moves pending in game %d.", l.g.ID)}
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Your conditional moves pending in game %d (%d of at most %d lines):", l.g.ID, len(set.Lines), maxCondLines)
+	out := []string{fmt.Sprintf("Your conditional moves pending in game %d (%d of at most %d lines):", l.g.ID, len(set.Lines), maxCondLines)}
 	for i, line := range set.Lines {
-		fmt.Fprintf(&b, "\n  %d. %s", i+1, FormatConditional(line))
+		out = append(out, fmt.Sprintf("  %d. %s", i+1, FormatConditional(line)))
 	}
-	return b.String()
+	return out
 }
 
 // conditionals lists the sender's pending lines of a game, or (off) clears them.
@@ -99,7 +99,7 @@ func (h *handling) conditionals(c Command) error {
 		d.notices = append(d.notices, fmt.Sprintf("Your conditional moves in game %d are cleared (%d lines).", l.g.ID, len(set.Lines)))
 		return nil
 	}
-	d.notices = append(d.notices, describeConds(l, set))
+	d.notices = append(d.notices, describeConds(l, set)...)
 	return nil
 }
 
@@ -399,9 +399,7 @@ func (h *handling) answerConditional(a answer) error {
 		return err
 	}
 	yours := fmt.Sprintf("Your conditional move %s %s was played at once in answer to %s.", rules.MoveLabel(l.state.Ply()), rep.Text, seen)
-	if len(rest) > 0 {
-		yours += " " + describeConds(l, left)
-	} else {
+	if len(rest) == 0 {
 		yours += " No conditional lines remain pending."
 	}
 	theirs := fmt.Sprintf("%s answered at once with a conditional move.", sides[owner])
@@ -410,6 +408,10 @@ func (h *handling) answerConditional(a answer) error {
 	}
 	if l.meta.Phase == phaseOver {
 		h.foldUpdates(l)
+		return nil
+	}
+	if len(rest) > 0 {
+		od.notices = append(od.notices, describeConds(l, left)...)
 	}
 	return nil
 }
