@@ -179,3 +179,50 @@ func (f *fixture) personalOf(addr string) string {
 	}
 	return f.personal(addr)
 }
+
+// TestPGNNonInterference: while the game is on, what Black and an observer get for
+// "pgn 1" is the same whatever White's secret moves were (digests aside: they hash them),
+// and carries no record.
+func TestPGNNonInterference(t *testing.T) {
+	answers := func(dive, underwater string) []*sent {
+		f, _ := seachessGame(t, dive, underwater)
+		f.send(carol, f.personal(carol), "watch", "observe 1")
+		var out []*sent
+		for _, who := range []string{bob, carol} {
+			f.send(who, f.personalOf(who), "record?", "pgn 1")
+			m := f.last(who)
+			if len(m.Attachments) != 0 {
+				t.Errorf("%s got the record of a game still on", who)
+			}
+			out = append(out, m)
+		}
+		return out
+	}
+	a, b := answers("Sd1v-e3", "sSe3-f5"), answers("Sd1v-c3", "sSc3-d5")
+	for i := range a {
+		for _, part := range []struct{ name, x, y string }{{"text", a[i].Text, b[i].Text}, {"html", a[i].HTML, b[i].HTML}} {
+			x, y := digests.ReplaceAllString(part.x, "DIGEST"), digests.ReplaceAllString(part.y, "DIGEST")
+			if x != y {
+				t.Errorf("the answer to %s (%s) depends on White's hidden moves:\n%s\n--- other history\n%s", a[i].To, part.name, x, y)
+			}
+		}
+	}
+	if !strings.Contains(flat(a[0].Text), "game 1 has not ended") || !strings.Contains(flat(a[1].Text), "game 1 has not ended") {
+		t.Errorf("answers:\n%s\n%s", a[0].Text, a[1].Text)
+	}
+}
+
+// TestDeclinedChallengeRecord: a declined challenge ends with an end record (status
+// aborted, result *); its export verifies, and pgn does not send a game never played.
+func TestDeclinedChallengeRecord(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.send(alice, f.personal(alice), "new", "new chess vs "+bob+" as white")
+	f.reply(bob, "decline")
+	pgn := finalPGN(t, f, 1)
+	res, err := Verify(bytes.NewReader(pgn))
+	if err != nil || res.Status != "aborted" || res.Result != "*" || res.Termination != "challenge declined" || res.Moves != 0 {
+		t.Fatalf("verify: %+v, %v\n%s", res, err, pgn)
+	}
+	f.send(alice, f.personalOf(alice), "pgn", "pgn 1")
+	f.mustContain(f.last(alice), "game 1 was never played (challenge declined)")
+}
