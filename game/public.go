@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/htmlboard"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/timing"
 )
@@ -33,16 +34,10 @@ var ErrNotPublic = errors.New("game: no such game")
 func (s *Service) PublicPGN(id uint64) ([]byte, error) {
 	var out []byte
 	err := s.st.View(func(tx *store.Tx) error {
-		l, err := load(tx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return ErrNotPublic
-		}
-		if err != nil {
+		if _, err := loadPublic(tx, id); err != nil {
 			return err
 		}
-		if !publicPhase(l) {
-			return ErrNotPublic
-		}
+		var err error
 		out, err = FinalPGN(tx, id)
 		return err
 	})
@@ -121,8 +116,21 @@ func PublicName(p *store.Player, side string) string {
 	return name
 }
 
-// publicPhase reports whether the public may see a game in this phase.
-func publicPhase(l *loaded) bool { return l.meta.Phase == phasePlay || l.meta.Phase == phaseOver }
+// loadPublic loads a game the public may see: one in play or over; any
+// other (a challenge) or none at all gives ErrNotPublic.
+func loadPublic(tx *store.Tx, id uint64) (*loaded, error) {
+	l, err := load(tx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrNotPublic
+	}
+	if err != nil {
+		return nil, err
+	}
+	if l.meta.Phase != phasePlay && l.meta.Phase != phaseOver {
+		return nil, ErrNotPublic
+	}
+	return l, nil
+}
 
 // PublicGame reads one game as the public may see it. A game that does not
 // exist or is a challenge gives ErrNotPublic. A finished game is replayed
@@ -130,15 +138,9 @@ func publicPhase(l *loaded) bool { return l.meta.Phase == phasePlay || l.meta.Ph
 func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 	var pg *PublicGame
 	err := s.st.View(func(tx *store.Tx) error {
-		l, err := load(tx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return ErrNotPublic
-		}
+		l, err := loadPublic(tx, id)
 		if err != nil {
 			return err
-		}
-		if !publicPhase(l) {
-			return ErrNotPublic
 		}
 		log, err := tx.Log(id)
 		if err != nil {
@@ -177,7 +179,7 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 		}
 		pg.Board = l.state.View(rules.ViewReferee)
 		if n := len(pg.Reports); n > 0 {
-			pg.Last = lastSquares(pg.Reports[n-1], l.v, rules.ViewReferee)
+			pg.Last = htmlboard.LastMove(pg.Reports[n-1], l.v.Board(), rules.ViewReferee)
 		}
 		return nil
 	})
@@ -243,17 +245,12 @@ func (h *handling) publicGame(l *loaded) *PublicGame {
 }
 
 // publicLast is the public's highlight of the last move of a game in
-// play: the squares of the last move when it was not secret, found by
-// parsing its public text in the position before it (replayed from the
-// record: one game's work).
+// play: the squares of the last move when it was not secret (its own
+// squares, which its public text names), found by replaying the record as
+// submitted up to it: one game's work, done once per move (lastCache).
+// A secret move is never highlighted for the public.
 func (s *Service) publicLast(l *loaded, moves []store.Record) []rules.Square {
 	if len(moves) == 0 || moves[len(moves)-1].Secret {
-		return nil
-	}
-	if l.v.Hidden() {
-		// The position before the move holds secrets; the move's own
-		// squares are public, but finding them would need that position.
-		// Only what the public record says is shown.
 		return nil
 	}
 	st, err := l.v.New(rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed})
@@ -270,7 +267,7 @@ func (s *Service) publicLast(l *loaded, moves []store.Record) []rules.Square {
 			return nil
 		}
 		if r.Index == moves[len(moves)-1].Index {
-			return lastSquares(rep, l.v, rules.ViewPublic)
+			return htmlboard.LastMove(rep, l.v.Board(), rules.ViewPublic)
 		}
 		st = next
 	}
@@ -307,33 +304,6 @@ func (c *lastCache) get(id uint64, head store.Digest, compute func() []rules.Squ
 	}
 	c.games[id] = lastEntry{head, last}
 	return last
-}
-
-// lastSquares is the highlight a viewer may see of a move.
-func lastSquares(rep *rules.Report, v rules.Variant, viewer rules.Viewer) []rules.Square {
-	if rep == nil {
-		return nil
-	}
-	if rep.Secret && viewer != rules.ViewReferee && viewer != rules.ViewerOf(rep.Mover) {
-		return nil
-	}
-	b := v.Board()
-	var out []rules.Square
-	for _, sq := range []rules.Square{rep.Move.From, rep.Move.To, rep.Move.Aux} {
-		if b.Exists(sq) && !containsSquare(out, sq) {
-			out = append(out, sq)
-		}
-	}
-	return out
-}
-
-func containsSquare(sqs []rules.Square, sq rules.Square) bool {
-	for _, s := range sqs {
-		if s == sq {
-			return true
-		}
-	}
-	return false
 }
 
 // GameSummary is one line of a public list of games.
