@@ -148,7 +148,7 @@ func TestEndToEndChessByMail(t *testing.T) {
 	sent(t)(eve.Send(Mail{From: "bob@localhost", To: bobToken, Subject: "Re: [bp-1]", Body: "e5"}))
 	// Eve writes to bob's token under her own name: refused, welcome goes to eve only.
 	sent(t)(eve.Send(Mail{To: bobToken, Subject: "Re: [bp-1]", Body: "e5"}))
-	await(t, eve, "Nothing you sent was acted on")
+	await(t, eve, "Your mail held these commands")
 	// A bounce to the service is never answered.
 	sent(t)(eve.Send(Mail{To: "games@localhost", Subject: "Undelivered Mail Returned to Sender",
 		Body: "This is the mail system.", Headers: map[string]string{"Return-Path": "<>", "Auto-Submitted": "auto-replied"}}))

@@ -191,6 +191,12 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 	if err != nil {
 		return res, err
 	}
+	if err := s.st.Update(func(tx *store.Tx) error {
+		_, err := pruneHeld(tx, now)
+		return err
+	}); err != nil {
+		return res, &SystemError{Err: err}
+	}
 	if err := s.Heartbeat(now); err != nil {
 		return res, err
 	}

@@ -49,6 +49,10 @@ type draft struct {
 	// the end of a long record: a mail that would be too large is rendered
 	// again with them (renderBounded).
 	plainBoard, cutRecord bool
+	// held are the commands a welcome quotes and holds; messageID, when
+	// set, is the mail's Message-ID (a welcome's, which a reply quotes).
+	held      []string
+	messageID string
 }
 
 // draft returns the draft for (to, game, kind), creating it.
@@ -98,11 +102,15 @@ type mailData struct {
 	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Hint, Personal, VariantHelp string
 	From, YourSide, Result, Reason, FirstMover                                                string
 	Newcomer, Over                                                                            bool
+	// NoHead and NoFoot leave out the HTML head and the footer: for the
+	// parts of an answer that joins several drafts (renderAnswer).
+	NoHead, NoFoot bool
 	// BoardHTML is the board as an HTML table (rules/htmlboard), for the HTML part.
 	BoardHTML                                                         template.HTML
 	Game                                                              *gameInfo
 	Notices, Errors, Ignored, Commitments, Variants, Record, Openings []string
 	Moves                                                             string
+	Held                                                              []string
 	Games, Report                                                     []string
 }
 
@@ -123,9 +131,14 @@ func (h *handling) flush() (int, error) {
 		}
 	}
 	n := 0
+	var mine []*draft // the answer to the sender: one mail, however many drafts
 	for _, k := range h.order {
 		d := h.drafts[k]
-		if d.empty() || (k.to == h.from && h.quiet()) {
+		if d.empty() {
+			continue
+		}
+		if k.to == h.from {
+			mine = append(mine, d)
 			continue
 		}
 		data, err := h.renderBounded(d)
@@ -137,7 +150,78 @@ func (h *handling) flush() (int, error) {
 		}
 		n++
 	}
-	return n, nil
+	if len(mine) == 0 || h.quiet() {
+		return n, nil
+	}
+	data, primary, err := h.renderAnswer(mine)
+	if err != nil {
+		return n, err
+	}
+	var game uint64
+	if primary.game != nil {
+		game = primary.game.g.ID
+	}
+	if err := h.tx.Enqueue(&store.Mail{Game: game, From: h.s.from.Address, To: []string{primary.to}, Data: data, Created: h.now}); err != nil {
+		return n, err
+	}
+	return n + 1, nil
+}
+
+// renderAnswer renders the drafts addressed to the sender of the incoming
+// mail as one mail: one incoming mail gets one answer. The last draft about
+// a game is the primary one: its subject, thread, Reply-To and footer are
+// the mail's, and it comes last, after what the other drafts say (the
+// commands that were about no game, or about other games).
+func (h *handling) renderAnswer(ds []*draft) ([]byte, *draft, error) {
+	if len(ds) == 1 {
+		data, err := h.renderBounded(ds[0])
+		return data, ds[0], err
+	}
+	p := len(ds) - 1
+	for i := len(ds) - 1; i >= 0; i-- {
+		if ds[i].game != nil {
+			p = i
+			break
+		}
+	}
+	order := append(append(append([]*draft(nil), ds[:p]...), ds[p+1:]...), ds[p])
+	primary := ds[p]
+	for _, plain := range []bool{false, true} {
+		mds := make([]mailData, len(order))
+		refs := []string(nil)
+		var main *draft // the primary draft as rendered (with its attachment)
+		for i, d := range order {
+			c := *d
+			c.plainBoard, c.cutRecord = plain, plain
+			md, r, err := h.mailData(&c)
+			if err != nil {
+				return nil, nil, err
+			}
+			if d == primary {
+				refs, main = r, &c
+			}
+			mds[i] = md
+		}
+		var txt, html []string
+		for i, d := range order {
+			md := mds[i]
+			md.Subject = mds[len(mds)-1].Subject
+			md.NoHead, md.NoFoot = i > 0, i < len(order)-1
+			t, ht, err := h.execute(d.kind, md)
+			if err != nil {
+				return nil, nil, err
+			}
+			txt, html = append(txt, strings.TrimRight(t, "\n")+"\n"), append(html, ht)
+		}
+		md := mds[len(mds)-1]
+		data, err := h.write(main, md.Subject, refs, strings.Join(txt, "\n"), strings.Join(html, "<hr>\n"))
+		if err != nil || len(data) <= MaxReplyBytes+h.attached {
+			return data, primary, err
+		}
+	}
+	// Too large even with plain boards: the primary draft alone, bounded.
+	data, err := h.renderBounded(primary)
+	return data, primary, err
 }
 
 // empty reports whether a draft has nothing to say (the plain reply draft
@@ -172,6 +256,7 @@ func (h *handling) mailData(d *draft) (mailData, []string, error) {
 	var refs []string
 	if d.kind == "welcome" {
 		md.Personal = d.replyTo
+		md.Held = d.held
 	}
 	md.Subject = d.subject
 	if l := d.game; l != nil {
@@ -276,22 +361,33 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 // compose executes a draft's text and HTML templates and writes the mail
 // (mailfmt.Outgoing).
 func (h *handling) compose(d *draft, md mailData, refs []string) ([]byte, error) {
-	var txt, html strings.Builder
-	if err := templates.Text.ExecuteTemplate(&txt, d.kind+".txt", md); err != nil {
-		return nil, fmt.Errorf("game: template %s.txt: %w", d.kind, err)
-	}
-	if err := templates.HTML.ExecuteTemplate(&html, d.kind+".html", md); err != nil {
-		return nil, fmt.Errorf("game: template %s.html: %w", d.kind, err)
-	}
-	var attach []mailfmt.Attachment
-	h.attached = 0
-	if pgn := d.pgnData; pgn != nil && d.game != nil {
-		attach = append(attach, mailfmt.Attachment{Filename: pgnName(d.game.g.ID), ContentType: PGNType, Data: pgn})
-		h.attached = (len(pgn)+2)/3*4*78/76 + 1024 // base64 in lines of 76, and the part's header
-	}
-	id, err := h.messageID("m")
+	txt, html, err := h.execute(d.kind, md)
 	if err != nil {
 		return nil, err
+	}
+	return h.write(d, md.Subject, refs, txt, html)
+}
+
+// execute runs the text and HTML templates of a kind of mail.
+func (h *handling) execute(kind string, md mailData) (txt, html string, err error) {
+	var t, ht strings.Builder
+	if err := templates.Text.ExecuteTemplate(&t, kind+".txt", md); err != nil {
+		return "", "", fmt.Errorf("game: template %s.txt: %w", kind, err)
+	}
+	if err := templates.HTML.ExecuteTemplate(&ht, kind+".html", md); err != nil {
+		return "", "", fmt.Errorf("game: template %s.html: %w", kind, err)
+	}
+	return t.String(), ht.String(), nil
+}
+
+// write makes the mail of a draft from its rendered parts.
+func (h *handling) write(d *draft, subject string, refs []string, txt, html string) ([]byte, error) {
+	id := d.messageID
+	if id == "" {
+		var err error
+		if id, err = h.messageID("m"); err != nil {
+			return nil, err
+		}
 	}
 	inReply := d.inReplyTo
 	if inReply != "" {
@@ -299,8 +395,14 @@ func (h *handling) compose(d *draft, md mailData, refs []string) ([]byte, error)
 	} else if len(refs) > 0 {
 		inReply = refs[0]
 	}
-	o := &mailfmt.Outgoing{From: h.s.from, To: d.to, Subject: md.Subject, ReplyTo: d.replyTo, MessageID: id, InReplyTo: inReply,
-		References: refs, Date: h.now, Text: wrapText(txt.String()), HTML: html.String(), Attachments: attach}
+	var attach []mailfmt.Attachment
+	h.attached = 0
+	if pgn := d.pgnData; pgn != nil && d.game != nil {
+		attach = append(attach, mailfmt.Attachment{Filename: pgnName(d.game.g.ID), ContentType: PGNType, Data: pgn})
+		h.attached = (len(pgn)+2)/3*4*78/76 + 1024 // base64 in lines of 76, and the part's header
+	}
+	o := &mailfmt.Outgoing{From: h.s.from, To: d.to, Subject: subject, ReplyTo: d.replyTo, MessageID: id, InReplyTo: inReply,
+		References: refs, Date: h.now, Text: wrapText(txt), HTML: html, Attachments: attach}
 	return o.Bytes()
 }
 

@@ -35,6 +35,8 @@ type handling struct {
 	// current is the game the command being run is about, once myGame
 	// found it: its answers, refusals included, go in that game's thread.
 	current *loaded
+	// carried counts the commands a welcome held that this reply carries out.
+	carried int
 
 	answers []answer // moves played, in order, that conditional lines may answer
 
@@ -63,6 +65,16 @@ func (h *handling) run() error {
 		return nil
 	}
 	token := h.s.tokenOf(h.in.Recipients)
+	held, err := h.heldReply()
+	if err != nil {
+		return err
+	}
+	if held != nil {
+		// A reply to a welcome, from the address it went to: the sender is
+		// who they say, and the commands the welcome held are carried out.
+		h.carryOut(held)
+		token = h.s.accountToken(h.from)
+	}
 	switch {
 	case token == "":
 		h.refused = "no reply token"
@@ -113,26 +125,6 @@ func (h *handling) run() error {
 	return h.commands()
 }
 
-// welcome answers mail that gets no game action: at most once a UTC day per
-// sender, the same text whoever the sender is, so nobody learns who plays.
-func (h *handling) welcome() error {
-	key := "welcome:" + h.from + ":" + h.now.Format("2006-01-02")
-	sent, err := h.tx.Processed(key)
-	if err != nil || sent {
-		return err
-	}
-	if h.quiet() {
-		return nil // no mail goes out: the day's welcome is not used up
-	}
-	if err := h.tx.MarkProcessed(key, h.now); err != nil {
-		return err
-	}
-	d := h.draft(h.from, nil, "welcome")
-	d.subject = "Welcome to bottlepost"
-	d.replyTo = h.s.replyAddress(h.s.accountToken(h.from))
-	return nil
-}
-
 func (h *handling) commands() error {
 	cmds, perrs, ignored := ParseCommands(h.in.Lines)
 	reply := h.draft(h.from, nil, "notice")
@@ -151,6 +143,9 @@ func (h *handling) commands() error {
 		reply.errors = append(reply.errors, e.Reason+` (in "`+excerpt(e.Line)+`")`)
 	}
 	reply.ignored = quoteLines(ignored)
+	if h.carried > 0 {
+		reply.notices = append(reply.notices, "As you asked by replying to the welcome, the commands of your earlier mail were carried out.")
+	}
 	if limit := h.s.cfg.Limits.CommandsPerMail; len(cmds) > limit {
 		reply.notices = append(reply.notices, commandsCut(limit, len(cmds)))
 		cmds = cmds[:limit]

@@ -201,7 +201,7 @@ func (h *handling) renderBounded(d *draft) ([]byte, error) {
 	// board drawn as a table weighs some 40 KB.
 	plain := *d
 	plain.plainBoard = true
-	if data, err = h.render(&plain); err != nil || len(data) <= MaxReplyBytes {
+	if data, err = h.render(&plain); err != nil || len(data) <= MaxReplyBytes+h.attached {
 		h.s.log.Info("answer sent with the HTML board as text to stay within the size limit", "to", d.to, "kind", d.kind, "bytes", size, "now", len(data))
 		return data, err
 	}

@@ -110,6 +110,7 @@ type Service struct {
 	local      string // the local part of cfg.Address
 	domain     string
 	accountKey []byte
+	heldKey    []byte // seals and names the commands a welcome holds
 	seatKey    []byte // derives seat tokens (seatToken)
 	// damagedGames are the games found damaged (logged once each).
 	damagedGames sync.Map
@@ -180,6 +181,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 		from:  mail.Address{Name: cfg.Name, Address: addr.Address},
 		local: local, domain: domain,
 		accountKey: opt.Store.DeriveKey("bottlepost account tokens v1"),
+		heldKey:    opt.Store.DeriveKey("bottlepost held commands v1"),
 		seatKey:    opt.Store.DeriveKey("bottlepost seat tokens v1"),
 	}
 	if err := s.forgetSeatTokens(); err != nil {

@@ -30,3 +30,24 @@ func (tx *Tx) PutSetting(name string, value []byte) error {
 	}
 	return tx.put(b, []byte(name), value)
 }
+
+// DeleteSettings deletes the settings whose names sort in [from, to) and
+// returns how many there were: the game service keeps short-lived values
+// under names that start with their day, and forgets old days with one
+// call.
+func (tx *Tx) DeleteSettings(from, to string) (int, error) {
+	if from == "" || to <= from {
+		return 0, fmt.Errorf("store: settings range [%q, %q) is empty: %w", from, to, ErrInvalid)
+	}
+	c := tx.bucket(bucketSettings).Cursor()
+	var keys [][]byte
+	for k, _ := c.Seek([]byte(from)); k != nil && string(k) < to; k, _ = c.Next() {
+		keys = append(keys, append([]byte(nil), k...))
+	}
+	for _, k := range keys {
+		if err := tx.del(tx.bucket(bucketSettings), k); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}

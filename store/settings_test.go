@@ -59,3 +59,33 @@ func TestDeriveKey(t *testing.T) {
 		t.Error("two master keys derive the same key")
 	}
 }
+
+func TestDeleteSettings(t *testing.T) {
+	st := openTest(t, t.TempDir())
+	names := []string{"held/20261120/a", "held/20261120/b", "held/20261121/a", "held/20261122/a", "heartbeat", "welcome"}
+	err := st.Update(func(tx *Tx) error {
+		for _, n := range names {
+			if err := tx.PutSetting(n, []byte("x")); err != nil {
+				return err
+			}
+		}
+		wantErr(t, func() error { _, err := tx.DeleteSettings("held/", "held/"); return err }(), ErrInvalid)
+		n, err := tx.DeleteSettings("held/", "held/20261122")
+		if n != 3 || err != nil {
+			t.Errorf("DeleteSettings = %d, %v; want 3 deleted", n, err)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.View(func(tx *Tx) error {
+		for i, n := range names {
+			v, _ := tx.Setting(n)
+			if gone := v == nil; gone != (i < 3) {
+				t.Errorf("setting %q: gone %v", n, gone)
+			}
+		}
+		return nil
+	})
+}

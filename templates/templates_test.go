@@ -15,10 +15,10 @@ type gameInfo struct {
 type data struct {
 	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Hint, Personal, VariantHelp string
 	From, YourSide, Result, Reason, FirstMover, Moves                                         string
-	Newcomer, Over                                                                            bool
+	Newcomer, Over, NoHead, NoFoot                                                            bool
 	BoardHTML                                                                                 template.HTML
 	Game                                                                                      *gameInfo
-	Notices, Errors, Ignored, Commitments, Variants, Record, Openings                         []string
+	Notices, Errors, Ignored, Commitments, Variants, Record, Openings, Held                   []string
 	Games, Report                                                                             []string
 }
 
