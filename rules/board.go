@@ -313,3 +313,23 @@ func (b *Board) Names(sqs []Square) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// Abs is |x|, for the file and rank distances of the variants' geometry.
+func Abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// Sign is -1, 0 or 1 as x is negative, zero or positive: the step of a
+// line from one square towards another.
+func Sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}

@@ -223,3 +223,11 @@ func BenchmarkRayWalk(b *testing.B) {
 	}
 	_ = n
 }
+
+func TestAbsSign(t *testing.T) {
+	for _, tt := range []struct{ x, abs, sign int }{{-3, 3, -1}, {0, 0, 0}, {5, 5, 1}} {
+		if rules.Abs(tt.x) != tt.abs || rules.Sign(tt.x) != tt.sign {
+			t.Errorf("Abs(%d), Sign(%d) = %d, %d; want %d, %d", tt.x, tt.x, rules.Abs(tt.x), rules.Sign(tt.x), tt.abs, tt.sign)
+		}
+	}
+}

@@ -214,7 +214,7 @@ func (s *state) diagnose(input string) (rules.ErrorKind, string, string) {
 		}
 	}
 	if len(fits) == 0 {
-		reason, ruling := s.explain(t, pr.from, pr.to, isShot)
+		reason, ruling := s.why(t, pr.from, pr.to, isShot)
 		return rules.Illegal, reason, ruling
 	}
 	arrival := t == pSoldier && board.Rank(pr.to) == farRank[me]
@@ -267,12 +267,12 @@ func line(a, b rules.Square) (d rules.Dir, k int, ok bool) {
 	fa, ra := board.Coords(a)
 	fb, rb := board.Coords(b)
 	df, dr := fb-fa, rb-ra
-	if (df == 0 && dr == 0) || (df != 0 && dr != 0 && abs(df) != abs(dr)) {
+	if (df == 0 && dr == 0) || (df != 0 && dr != 0 && rules.Abs(df) != rules.Abs(dr)) {
 		return 0, 0, false
 	}
-	k = max(abs(df), abs(dr))
+	k = max(rules.Abs(df), rules.Abs(dr))
 	for _, d := range rules.AllDirs {
-		if x, y := d.Delta(); x == sign(df) && y == sign(dr) {
+		if x, y := d.Delta(); x == rules.Sign(df) && y == rules.Sign(dr) {
 			return d, k, true
 		}
 	}
@@ -291,26 +291,9 @@ func between(a, b rules.Square, d rules.Dir, k int) []rules.Square {
 	return out
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
-
-// explain says why the piece of type t on from cannot go to (or shoot at)
+// why says why the piece of type t on from cannot go to (or shoot at)
 // to, a move that the piece's own pattern (C2, C3) rules out.
-func (s *state) explain(t uint8, from, to rules.Square, isShot bool) (string, string) {
+func (s *state) why(t uint8, from, to rules.Square, isShot bool) (string, string) {
 	me := s.p.side
 	c := s.p.cells[to]
 	to0 := board.Name(to)

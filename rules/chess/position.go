@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/bottlepost/bottlepost/rules"
 )
 
 // Piece types, also used as rules.Move.Piece and rules.Move.Promo codes.
@@ -231,33 +233,23 @@ func findCoord(legal []move, from, to, promo int) (move, bool) {
 	return 0, false
 }
 
+// placement is the board field of a FEN.
+var placement = rules.Placement{Board: rules.ChessBoard}
+
+// fen writes the position as a FEN.
 func (p *position) fen() string {
 	var b strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := range 8 {
-			side, typ := p.pieceAt(f + 8*r)
-			if typ == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			c := pieceLetters[typ]
-			if side == black {
-				c |= 0x20
-			}
-			b.WriteByte(c)
+	b.WriteString(placement.Format(func(sq rules.Square) string {
+		side, typ := p.pieceAt(int(sq))
+		if typ == 0 {
+			return ""
 		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
+		c := pieceLetters[typ]
+		if side == black {
+			c |= 0x20
 		}
-		if r > 0 {
-			b.WriteByte('/')
-		}
-	}
+		return string(rune(c))
+	}))
 	b.WriteString([]string{" w ", " b "}[p.side])
 	b.WriteString(castleString(p.castle))
 	b.WriteByte(' ')
@@ -295,39 +287,21 @@ func parseFEN(s string) (position, error) {
 	if len(fields) != 4 && len(fields) != 6 {
 		return p, fmt.Errorf("a FEN has 6 fields (or 4, without the clocks), this has %d", len(fields))
 	}
-	ranks := strings.Split(fields[0], "/")
-	if len(ranks) != 8 {
-		return p, fmt.Errorf("the placement has %d ranks, not 8", len(ranks))
-	}
-	for i, row := range ranks {
-		r := 7 - i
-		f := 0
-		for _, c := range row {
-			if c >= '1' && c <= '8' {
-				f += int(c - '0')
-				if f > 8 {
-					break
-				}
-				continue
-			}
-			typ := strings.IndexRune(pieceLetters[1:], c&^0x20) + 1
-			if c > 127 || typ == 0 || (c&0x20 == 0 && c != rune(pieceLetters[typ])) {
-				return p, fmt.Errorf("%q is not a piece letter (KQRBNP for White, kqrbnp for Black)", c)
-			}
-			if f >= 8 {
-				f = 9
-				break
-			}
-			side := white
-			if c >= 'a' {
-				side = black
-			}
-			p.put(side, typ, f+8*r)
-			f++
+	err := placement.Parse(fields[0], func(sq rules.Square, tok string) error {
+		c := rune(tok[0])
+		typ := strings.IndexRune(pieceLetters[1:], c&^0x20) + 1
+		if len(tok) != 1 || c > 127 || typ == 0 || (c&0x20 == 0 && c != rune(pieceLetters[typ])) {
+			return fmt.Errorf("%q is not a piece letter (KQRBNP for White, kqrbnp for Black)", tok)
 		}
-		if f != 8 {
-			return p, fmt.Errorf("rank %d does not describe exactly 8 squares", r+1)
+		side := white
+		if c >= 'a' {
+			side = black
 		}
+		p.put(side, typ, int(sq)) // rules.ChessBoard's squares are file + 8×rank, as here
+		return nil
+	})
+	if err != nil {
+		return p, err
 	}
 	switch fields[1] {
 	case "w":

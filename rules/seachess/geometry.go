@@ -59,7 +59,7 @@ func init() {
 		}
 		for df := -3; df <= 3; df++ {
 			for dr := -3; dr <= 3; dr++ {
-				if max(abs(df), abs(dr)) != 3 {
+				if max(rules.Abs(df), rules.Abs(dr)) != 3 {
 					continue
 				}
 				if t := brd.Offset(s, df, dr); t != noSq {
@@ -90,33 +90,16 @@ func init() {
 	}
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 // lineDir returns the direction from one square to another when they lie on
 // a common rank, file or diagonal; ok is false otherwise (leaps).
 func lineDir(from, to Square) (d rules.Dir, ok bool) {
 	f1, r1 := brd.Coords(from)
 	f2, r2 := brd.Coords(to)
 	df, dr := f2-f1, r2-r1
-	if (df == 0 && dr == 0) || (df != 0 && dr != 0 && abs(df) != abs(dr)) {
+	if (df == 0 && dr == 0) || (df != 0 && dr != 0 && rules.Abs(df) != rules.Abs(dr)) {
 		return 0, false
 	}
-	return dirOf[sign(df)+1][sign(dr)+1], true
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
+	return dirOf[rules.Sign(df)+1][rules.Sign(dr)+1], true
 }
 
 // haven reports whether sq lies in side's own haven (S1.1).

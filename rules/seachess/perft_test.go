@@ -209,7 +209,7 @@ func refTargets(b refBoard, from [2]int, p refPiece) [][2]int {
 		}
 		for df := -3; df <= 3; df++ {
 			for dr := -3; dr <= 3; dr++ {
-				if max(abs(df), abs(dr)) == 3 && enemy(f+df, r+dr) {
+				if max(rules.Abs(df), rules.Abs(dr)) == 3 && enemy(f+df, r+dr) {
 					panic("an aircraft in the opening")
 				}
 			}

@@ -196,7 +196,7 @@ func (p *pos) play(m rules.Move, fx *effects, book bool) {
 				}
 			}
 			p.reload(end, fx)
-			if c.is(boat) && abs(brd.Rank(end)-brd.Rank(m.From)) >= 2 {
+			if c.is(boat) && rules.Abs(brd.Rank(end)-brd.Rank(m.From)) >= 2 {
 				p.ep = end
 			}
 		}

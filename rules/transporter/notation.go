@@ -178,7 +178,7 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 		}
 	}
 	if len(reach) == 0 {
-		return 0, s.whyNot(k, c, w.from, w.to), "T2"
+		return 0, s.why(k, c, w.from, w.to), "T2"
 	}
 	var legal []rules.Move
 	for _, m := range reach {
@@ -219,9 +219,9 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 	return 0, "", ""
 }
 
-// whyNot explains why the piece c on from cannot reach to even ignoring
+// why explains why the piece c on from cannot reach to even ignoring
 // check (T2, T3).
-func (s *State) whyNot(k, c uint8, from, to rules.Square) string {
+func (s *State) why(k, c uint8, from, to rules.Square) string {
 	p := &s.pos
 	tc := p.cells[to]
 	name := kindNames[k]
@@ -242,7 +242,7 @@ func (s *State) whyNot(k, c uint8, from, to rules.Square) string {
 	// between lists the squares strictly between from and to on a line.
 	between := func() []rules.Square {
 		var out []rules.Square
-		sf, sr := sign(df), sign(dr)
+		sf, sr := rules.Sign(df), rules.Sign(dr)
 		for f, r := ff+sf, fr+sr; f != tf || r != tr; f, r = f+sf, r+sr {
 			out = append(out, board.At(f, r))
 		}
@@ -353,16 +353,6 @@ func (s *State) whyNot(k, c uint8, from, to rules.Square) string {
 		return "a Super Fighter moves one square diagonally and captures one square left, right or forward"
 	}
 	return "the " + name + " cannot move like that"
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
 }
 
 // missingSquare finds in text a coordinate of the 10×10 grid that is not
