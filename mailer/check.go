@@ -3,13 +3,11 @@ package mailer
 import (
 	"bytes"
 	"crypto/rand"
-	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -84,7 +82,7 @@ func CheckMail(cfg CheckConfig, report func(CheckStep)) (ok bool) {
 	imapSrv := Server{Section: "imap", Addr: src.cfg.Addr, Security: src.cfg.Security}
 	c, err := src.checkConnect(cfg.Greeting)
 	var idle, uidplus bool
-	if step("imap connect", explainConnect(imapSrv, err, cfg.Greeting), fmt.Sprintf("%s (%s)", src.cfg.Addr, src.cfg.Security)) {
+	if step("imap connect", orNil(imapSrv.explainConnect(err, cfg.Greeting)), fmt.Sprintf("%s (%s)", src.cfg.Addr, src.cfg.Security)) {
 		defer c.Close()
 		err := c.Login(src.cfg.Username, src.cfg.Password).Wait()
 		if err != nil {
@@ -147,7 +145,7 @@ func CheckMail(cfg CheckConfig, report func(CheckStep)) (ok bool) {
 		s := *sender
 		s.cfg.Timeout = min(s.cfg.Timeout, cfg.Greeting)
 		conn, err = s.Dial()
-		err = explainConnect(sender.Server(), err, cfg.Greeting)
+		err = orNil(sender.Server().explainConnect(err, cfg.Greeting))
 	}
 	detail := fmt.Sprintf("%s (%s)", cfg.SMTP.Addr, cfg.SMTP.Security)
 	if cfg.SMTP.Username != "" {
@@ -173,6 +171,14 @@ func CheckMail(cfg CheckConfig, report func(CheckStep)) (ok bool) {
 	return ok
 }
 
+// orNil is p as an error: nil when p is.
+func orNil(p *Problem) error {
+	if p == nil {
+		return nil
+	}
+	return p
+}
+
 // checkConnect opens an IMAP connection as the source does and waits for
 // the greeting at most greeting long.
 func (s *IMAPSource) checkConnect(greeting time.Duration) (*imapclient.Client, error) {
@@ -194,35 +200,6 @@ func (s *IMAPSource) checkConnect(greeting time.Duration) (*imapclient.Client, e
 		return nil, fmt.Errorf("mailer: imap: %s with %s: %w", s.cfg.Security, s.cfg.Addr, err)
 	}
 	return c, nil
-}
-
-// explainConnect explains a failure to open a session. When the failure
-// says nothing clear (a server silent where a greeting was due, a
-// connection closed) and the session was not TLS, the port is asked
-// whether it speaks TLS: that tells a TLS port used with STARTTLS or plain.
-func explainConnect(srv Server, err error, wait time.Duration) error {
-	if err == nil {
-		return nil
-	}
-	p := srv.Explain(err)
-	if !p.Permanent && srv.Security != "tls" && !errors.Is(err, syscall.ECONNREFUSED) && speaksTLS(srv.Addr, wait) {
-		return &Problem{Permanent: true, Err: err, Advice: fmt.Sprintf("%s: %s speaks TLS at once (it waits for a TLS handshake, not for %s): set %s.security = \"tls\", or %s.port to the server's STARTTLS port",
-			srv.Section, srv.Addr, srv.Security, srv.Section, srv.Section)}
-	}
-	return p
-}
-
-// speaksTLS reports whether a TLS handshake with addr succeeds (the
-// certificate unchecked: this only tells the protocol).
-func speaksTLS(addr string, wait time.Duration) bool {
-	conn, err := net.DialTimeout("tcp", addr, wait)
-	if err != nil {
-		return false
-	}
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(wait))
-	host, _, _ := net.SplitHostPort(addr)
-	return tls.Client(conn, &tls.Config{InsecureSkipVerify: true, ServerName: host}).Handshake() == nil
 }
 
 // probeAddress is address with +probe-token before the '@'.

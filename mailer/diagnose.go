@@ -5,9 +5,11 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-smtp"
@@ -100,4 +102,52 @@ func (s Server) Explain(err error) *Problem {
 		return &Problem{Advice: fmt.Sprintf("%s: %s accepted the connection but sent no greeting: if it is a TLS port (usually %s) set %s.security = \"tls\"; otherwise the server is stuck", sec, s.Addr, wantTLS[sec], sec), Err: err}
 	}
 	return &Problem{Advice: fmt.Sprintf("%s: %s: %v", sec, s.Addr, err), Err: err}
+}
+
+// explainConnect explains a failure to open a session. When the failure
+// says nothing clear (a server silent where a greeting was due, a
+// connection closed) and the session was not TLS, the port is asked
+// whether it speaks TLS: that tells a TLS port used with STARTTLS or plain.
+func (srv Server) explainConnect(err error, wait time.Duration) *Problem {
+	p := srv.Explain(err)
+	if p == nil {
+		return nil
+	}
+	if !p.Permanent && srv.Security != "tls" && !errors.Is(err, syscall.ECONNREFUSED) && speaksTLS(srv.Addr, wait) {
+		return &Problem{Permanent: true, Err: err, Advice: fmt.Sprintf("%s: %s speaks TLS at once (it waits for a TLS handshake, not for %s): set %s.security = \"tls\", or %s.port to the server's STARTTLS port",
+			srv.Section, srv.Addr, srv.Security, srv.Section, srv.Section)}
+	}
+	return p
+}
+
+// speaksTLS reports whether a TLS handshake with addr succeeds (the
+// certificate unchecked: this only tells the protocol).
+func speaksTLS(addr string, wait time.Duration) bool {
+	conn, err := net.DialTimeout("tcp", addr, wait)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(wait))
+	host, _, _ := net.SplitHostPort(addr)
+	return tls.Client(conn, &tls.Config{InsecureSkipVerify: true, ServerName: host}).Handshake() == nil
+}
+
+// connectExplainer is explainConnect for serve's retry loops: the answer
+// for an error is remembered, so that a streak of the same failure (an
+// outage) costs no second connection per retry to ask the port whether it
+// speaks TLS.
+type connectExplainer struct {
+	last string
+	p    *Problem
+}
+
+func (e *connectExplainer) explain(srv Server, err error, wait time.Duration) *Problem {
+	if err == nil {
+		return nil
+	}
+	if e.p == nil || err.Error() != e.last {
+		e.last, e.p = err.Error(), srv.explainConnect(err, wait)
+	}
+	return &Problem{Permanent: e.p.Permanent, Advice: e.p.Advice, Err: err}
 }

@@ -121,6 +121,7 @@ func NewIMAPSource(cfg IMAPConfig, log *slog.Logger) (*IMAPSource, error) {
 func (s *IMAPSource) Run(ctx context.Context, handle Handler) error {
 	backoff := s.cfg.MinBackoff
 	srv := Server{Section: "imap", Addr: s.cfg.Addr, Security: s.cfg.Security}
+	var explainer connectExplainer
 	for {
 		ready, err := s.session(ctx, handle)
 		if ctx.Err() != nil {
@@ -129,7 +130,11 @@ func (s *IMAPSource) Run(ctx context.Context, handle Handler) error {
 		if ready {
 			backoff = s.cfg.MinBackoff // it worked: a server that comes back is found at once
 		}
-		if p := srv.Explain(err); p.Permanent {
+		p := srv.Explain(err)
+		if !ready { // may ask the port whether it speaks TLS
+			p = explainer.explain(srv, err, min(s.cfg.Timeout, 10*time.Second))
+		}
+		if p != nil && p.Permanent {
 			s.log.Error(p.Advice, "err", err, "retry_in", backoff)
 		} else {
 			s.log.Warn("imap connection lost; reconnecting", "err", err, "in", backoff)

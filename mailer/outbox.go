@@ -313,6 +313,7 @@ func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Du
 	probeMin, probeMax, probePermanent := cmp.Or(o.ProbeMin, time.Second), cmp.Or(o.ProbeMax, 10*time.Second), cmp.Or(o.ProbePermanent, 5*time.Minute)
 	var retry time.Duration // the wait before the next try while the server is unreachable
 	permanent := false
+	var explainer connectExplainer
 	for {
 		if retry == 0 || permanent || o.Sender.Reachable() {
 			_, err := o.Drain()
@@ -320,7 +321,7 @@ func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Du
 			switch {
 			case ctx.Err() != nil:
 			case errors.As(err, &down):
-				p := o.Sender.Server().Explain(down.Err)
+				p := explainer.explain(o.Sender.Server(), down.Err, min(o.Sender.cfg.Timeout, 10*time.Second))
 				permanent = p.Permanent
 				ceiling := probeMax
 				if permanent {

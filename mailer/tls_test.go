@@ -182,16 +182,43 @@ func wantCertError(t *testing.T, err error) {
 }
 
 // serve's IMAP source logs a failure that retrying cannot mend as an
-// error with check-mail's words, naming the setting, and keeps retrying.
-func TestIMAPSourceLogsCertificateProblemAsError(t *testing.T) {
+// error with check-mail's words, naming the setting, and keeps retrying:
+// an untrusted certificate, and STARTTLS against a port that speaks TLS at
+// once (silent until the timeout, then asked whether it speaks TLS).
+func TestIMAPSourceLogsPermanentProblemsAsErrors(t *testing.T) {
 	p := pki(t)
 	h := startTestHub(t, p.server)
-	src, logs := hubSource(t, h.IMAPAddr(), func(c *IMAPConfig) { c.Security = "starttls" }) // the system roots only
-	runSource(t, src, newRecorder().handle)
-	eventually(t, 5*time.Second, "two attempts logged", func() bool {
-		return strings.Count(logs.String(), "set imap.tls_ca_file") >= 2
-	})
-	if !strings.Contains(logs.String(), "level=ERROR msg=\"imap: the certificate of "+h.IMAPAddr()+" is signed by an authority this machine does not trust") {
-		t.Errorf("the certificate problem was not logged as an error:\n%s", logs)
+	// A TLS port as Dovecot's 993: it waits, silent, for a TLS handshake.
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", p.server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { c.(*tls.Conn).Handshake(); c.Read(make([]byte, 1)); c.Close() }()
+		}
+	}()
+	tlsPort := ln.Addr().String()
+	for _, tc := range []struct {
+		name, addr, want string
+	}{
+		{"untrusted certificate", h.IMAPAddr(), "level=ERROR msg=\"imap: the certificate of " + h.IMAPAddr() + " is signed by an authority this machine does not trust: set imap.tls_ca_file"},
+		{"starttls on a tls port", tlsPort, "level=ERROR msg=\"imap: " + tlsPort + " speaks TLS at once (it waits for a TLS handshake, not for starttls): set imap.security = \\\"tls\\\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src, logs := hubSource(t, tc.addr, func(c *IMAPConfig) { c.Security, c.Timeout = "starttls", 300*time.Millisecond }) // the system roots only
+			runSource(t, src, newRecorder().handle)
+			for end := time.Now().Add(10 * time.Second); strings.Count(logs.String(), "level=ERROR") < 2 && time.Now().Before(end); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if !strings.Contains(logs.String(), tc.want) {
+				t.Errorf("not logged as an error naming the setting; want …%s…:\n%s", tc.want, logs)
+			}
+		})
 	}
 }
