@@ -75,7 +75,12 @@ func readFacts(x *store.Export) (*facts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &facts{setup: s, ending: e, old: s.Old}, nil
+	if s.Old && !e.Old {
+		// Started under format 1, ended under format 2: the end record binds the
+		// variant and the time control the start record did not name.
+		s.Variant, s.Time = e.Variant, e.Time
+	}
+	return &facts{setup: s, ending: e, old: e.Old}, nil
 }
 
 // renderExport is the whole exported file of x.

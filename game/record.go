@@ -83,9 +83,10 @@ func parseSetup(text string) (setup, error) {
 }
 
 // parseEnding reads an end record; old says the game's start record is of format 1, whose
-// end record is "RESULT how it ended".
+// end record is "RESULT how it ended" if the game also ended under format 1, or of format 2
+// if it was still being played when the service was upgraded.
 func parseEnding(text string, old bool) (ending, error) {
-	if old {
+	if old && !strings.HasPrefix(text, "end ") {
 		result, how, _ := strings.Cut(text, " ")
 		if !validResult(result) {
 			return ending{}, fmt.Errorf("the last record %q does not begin with a result", text)
