@@ -302,7 +302,7 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 	md.Receipt = store.Receipt{Records: l.g.Records, Head: l.g.Head}.String()
 	md.Over = l.meta.Phase == phaseOver
 	if d.pgn {
-		pgn, err := FinalPGN(h.tx, l.g.ID)
+		pgn, err := h.finalPGN(l.g.ID)
 		if err != nil {
 			return err
 		}

@@ -40,7 +40,8 @@ type handling struct {
 
 	answers []answer // moves played, in order, that conditional lines may answer
 
-	attached int // bytes the last rendered mail's attachments take, encoded (renderBounded)
+	attached int               // bytes the last rendered mail's attachments take, encoded (renderBounded)
+	pgns     map[uint64][]byte // FinalPGN by game, made once (finalPGN)
 }
 
 // userError is a problem with what the player asked, phrased for them.
