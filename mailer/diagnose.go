@@ -92,7 +92,7 @@ func (s Server) Explain(err error) *Problem {
 	}
 	msg := err.Error()
 	switch {
-	case strings.Contains(msg, "STARTTLS") && (strings.Contains(msg, "not support") || strings.Contains(msg, "does not support") || strings.Contains(msg, "not advertised") || strings.Contains(msg, "unsupported")):
+	case strings.Contains(msg, "STARTTLS"): // the server refused or does not know the command
 		return perm("%s: %s does not offer STARTTLS: if it is a TLS port (usually %s) set %s.security = \"tls\"; otherwise the server must be configured for TLS", sec, s.Addr, wantTLS[sec], sec)
 	case sec == "imap" && (strings.Contains(msg, `unknown tag "220"`) || strings.Contains(msg, "220 ") && strings.Contains(msg, "SMTP")):
 		return perm("imap: %s is an SMTP server, not IMAP: check imap.port (993 for tls, 143 for starttls)", s.Addr)
