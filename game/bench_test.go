@@ -17,29 +17,38 @@ func BenchmarkHandleMove(b *testing.B) {
 	f := newFixture(b, Config{})
 	const games = 16
 	type seat struct{ white, black, wtok, btok string }
-	seats := make([]seat, games)
-	for i := range seats {
-		w, bl := fmt.Sprintf("w%d@example.org", i), fmt.Sprintf("b%d@example.org", i)
-		f.send(w, f.personal(w), "new", "new chess vs "+bl+" as white time 30d")
-		f.reply(bl, "accept")
-		seats[i] = seat{w, bl, f.last(w).ReplyTo, f.last(bl).ReplyTo}
+	// newSeats starts a fresh set of games: one lap of the cycle each (a
+	// second would repeat positions three times).
+	newSeats := func(lap int) []seat {
+		seats := make([]seat, games)
+		for i := range seats {
+			w, bl := fmt.Sprintf("w%d-%d@example.org", lap, i), fmt.Sprintf("b%d-%d@example.org", lap, i)
+			f.send(w, f.personal(w), "new", "new chess vs "+bl+" as white time 30d")
+			f.reply(bl, "accept")
+			seats[i] = seat{w, bl, f.last(w).ReplyTo, f.last(bl).ReplyTo}
+		}
+		return seats
 	}
 	cycle := []string{"Nf3", "Nf6", "Nc3", "Nc6", "Nb1", "Nb8", "Ng1", "Ng8", "Nh3", "Nh6", "Na3", "Na6", "Nb1", "Nb8", "Ng1", "Ng8"}
 	lap := games * len(cycle)
-	if b.N > lap {
-		b.N = lap // one lap: a second would repeat positions three times
-	}
+	seats := newSeats(0)
 	b.ResetTimer()
 	start := time.Now()
-	for i := range b.N {
+	for n := range b.N {
+		i := n % lap
+		if i == 0 && n > 0 {
+			b.StopTimer()
+			seats = newSeats(n / lap)
+			b.StartTimer()
+		}
 		g, k := i%games, i/games
 		from, to := seats[g].white, seats[g].wtok
 		if k%2 == 1 {
 			from, to = seats[g].black, seats[g].btok
 		}
-		res, err := f.svc.Handle(&Incoming{MessageID: fmt.Sprintf("bench-%d@x", i), From: from, Recipients: []string{to}, Lines: []string{cycle[k]}})
+		res, err := f.svc.Handle(&Incoming{MessageID: fmt.Sprintf("bench-%d@x", n), From: from, Recipients: []string{to}, Lines: []string{cycle[k]}})
 		if err != nil || res.Mails != 2 {
-			b.Fatalf("move %d: %+v %v", i, res, err)
+			b.Fatalf("move %d: %+v %v", n, res, err)
 		}
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "moves/s")
@@ -62,18 +71,22 @@ func BenchmarkHandleMoveAnswered(b *testing.B) {
 	const games = 16
 	cycle := []string{"Nf3", "Nf6", "Nc3", "Nc6", "Nb1", "Nb8", "Ng1", "Ng8", "Nh3", "Nh6", "Na3", "Na6", "Nb1", "Nb8", "Ng1", "Ng8"}
 	type seat struct{ white, black, wtok, btok string }
-	seats := make([]seat, games)
-	for i := range seats {
-		w, bl := fmt.Sprintf("w%d@example.org", i), fmt.Sprintf("b%d@example.org", i)
-		f.send(w, f.personal(w), "new", "new chess vs "+bl+" as white time 30d")
-		f.reply(bl, "accept")
-		seats[i] = seat{w, bl, f.last(w).ReplyTo, f.last(bl).ReplyTo}
-		f.send(w, seats[i].wtok, "", cycle[0])
+	// newSeats starts a fresh set of games, White's first move made: less
+	// than one lap of the cycle each (a second would repeat positions three
+	// times).
+	newSeats := func(lap int) []seat {
+		seats := make([]seat, games)
+		for i := range seats {
+			w, bl := fmt.Sprintf("w%d-%d@example.org", lap, i), fmt.Sprintf("b%d-%d@example.org", lap, i)
+			f.send(w, f.personal(w), "new", "new chess vs "+bl+" as white time 30d")
+			f.reply(bl, "accept")
+			seats[i] = seat{w, bl, f.last(w).ReplyTo, f.last(bl).ReplyTo}
+			f.send(w, seats[i].wtok, "", cycle[0])
+		}
+		return seats
 	}
-	lap := games * len(cycle) / 2
-	if b.N > lap-games {
-		b.N = lap - games // one lap: a second would repeat positions three times
-	}
+	seats := newSeats(0)
+	lap := games*len(cycle)/2 - games
 	id := 0
 	handle := func(from, to string, lines ...string) Result {
 		id++
@@ -84,25 +97,32 @@ func BenchmarkHandleMoveAnswered(b *testing.B) {
 		return res
 	}
 	b.ResetTimer()
-	for i := range b.N {
+	for n := range b.N {
+		i := n % lap
+		if i == 0 && n > 0 {
+			b.StopTimer()
+			seats = newSeats(n / lap)
+			b.StartTimer()
+		}
 		g, k := i%games, i/games
 		black, reply := cycle[2*k+1], cycle[2*k+2]
 		b.StopTimer()
 		handle(seats[g].white, seats[g].wtok, "if "+black+" then "+reply)
 		b.StartTimer()
 		if res := handle(seats[g].black, seats[g].btok, black); res.Mails != 2 {
-			b.Fatalf("move %d: %+v", i, res)
+			b.Fatalf("move %d: %+v", n, res)
 		}
 	}
 	b.StopTimer()
-	// Every move was answered: game 1 has its first move, then two plies per turn it had.
+	// Every move was answered: the first game, game 1, has its first move, then two plies
+	// per turn it had.
 	var l *loaded
 	err := f.st.View(func(tx *store.Tx) error {
 		var err error
 		l, err = load(tx, 1)
 		return err
 	})
-	if want := 1 + 2*((b.N+games-1)/games); err != nil || l.state.Ply() != want {
+	if want := 1 + 2*((min(b.N, lap)+games-1)/games); err != nil || l.state.Ply() != want {
 		b.Fatalf("game 1 is at ply %d, want %d: the replies were not all played (%v)", l.state.Ply(), want, err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -213,8 +212,6 @@ func (f *fixture) mustContain(m *sent, parts ...string) {
 // flat is text with its line breaks and runs of spaces made single spaces:
 // what a sentence says, however it was wrapped.
 func flat(text string) string { return strings.Join(strings.Fields(text), " ") }
-
-var volatile = regexp.MustCompile(`[0-9a-f]{64}|[0-9a-f]{20}@|bp-[am]=_[0-9a-f]{24}`)
 
 // golden compares a sent mail with testdata/mail/NAME.eml.
 func golden(t *testing.T, name string, m *sent) {

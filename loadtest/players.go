@@ -331,13 +331,12 @@ func (s *submitter) raw(from, to string, msg []byte) error {
 
 // game is one game as its two players know it.
 type game struct {
-	i      int
-	id     uint64
-	addr   [2]string // white's and black's addresses
-	token  [2]string // where each side sends its moves
-	thread [2]string // the last mail each side got, to reply to
-	state  rules.State
-	rnd    *mrand.Rand
+	i     int
+	id    uint64
+	addr  [2]string // white's and black's addresses
+	token [2]string // where each side sends its moves
+	state rules.State
+	rnd   *mrand.Rand
 }
 
 // setUp creates game i by mail, as two people would: white asks for her

@@ -105,7 +105,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- d.Run(ctx) }()
-		next := cfg
+		var next config.Config
 	wait:
 		for {
 			select {

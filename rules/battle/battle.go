@@ -36,9 +36,6 @@ const (
 	kindShot              // a gun's or machine-gun's shot (C3)
 )
 
-// redBit marks a Red piece in a board cell: cell = type | side<<3.
-const redBit = 8
-
 // letters are the piece letters of C2/C6, indexed by type.
 const letters = "?HBTGMCS"
 

@@ -55,8 +55,6 @@ var refCavalry = [][2]int{
 	{2, 3}, {3, 2}, {-2, 3}, {-3, 2}, {2, -3}, {3, -2}, {-2, -3}, {-3, -2},
 }
 
-func (p *refPos) at(f, r int) refPiece { return p.b[f][r] }
-
 // pseudo lists side's moves by the piece rules alone.
 func (p *refPos) pseudo(side int) []refMove {
 	var out []refMove

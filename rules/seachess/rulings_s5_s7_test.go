@@ -327,8 +327,8 @@ func TestS7_3_AircraftInFlight(t *testing.T) {
 	}
 	// The carrier captured in flight: the aircraft is lost, White moves freely.
 	s = setup(t, "K@g1 k@g12 A@e5 b@h8 c@l5 B@c2", "w")
-	s, rep := step(t, s, "Ae5xah8")
-	s, rep = step(t, s, "Cl5xe5")
+	s, _ = step(t, s, "Ae5xah8")
+	s, rep := step(t, s, "Cl5xe5")
 	if !slices.Contains(rep.Notices[rules.ViewWhite], "your aircraft is lost with its carrier (S7.3)") {
 		t.Errorf("notices %q", rep.Notices[rules.ViewWhite])
 	}
