@@ -39,7 +39,8 @@ import (
 // Postfix with AUTH and read from Dovecot, and the game is archived.
 // Forged Authentication-Results are stripped; with OpenDKIM down, Postfix
 // defers mail (milter_default_action = tempfail); without plus-addressing,
-// check-mail says so.
+// check-mail says so. After a restart of Dovecot, serve answers again within
+// seconds.
 func TestRealMailStack(t *testing.T) {
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
@@ -251,6 +252,18 @@ func TestRealMailStack(t *testing.T) {
 			t.Errorf("eve, whose mail nothing vouches for, got an answer:\n%s", eve.Inbox[0].Text())
 		}
 	}
+	// Dovecot restarted: serve is back within seconds (its backoff starts
+	// over after every session that selected the mailbox) and answers.
+	st.RestartDovecot(t)
+	back := time.Now()
+	send(bob, daemon.Mail{To: service, Subject: "help", Body: "help"})
+	if _, err := bob.Await("", within); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(back); took > 10*time.Second {
+		t.Errorf("the answer came %v after Dovecot's restart; want within seconds", took.Round(100*time.Millisecond))
+	}
+	t.Logf("answered %v after Dovecot's restart", time.Since(back).Round(100*time.Millisecond))
 	stopServe()
 	s, err := store.Open(filepath.Join(dir, "data", "bottlepost.db"), store.Options{KeyFile: filepath.Join(dir, "data", "bottlepost.key")})
 	if err != nil {

@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -65,6 +66,8 @@ type Stack struct {
 
 	dkim    *exec.Cmd
 	dkimCfg string
+	dovecot []string // the command line that starts Dovecot
+	dcmd    *exec.Cmd
 }
 
 // Start runs the stack, docsDir being docs/deploy. It skips the test,
@@ -154,7 +157,8 @@ func Start(t testing.TB, docsDir string, opts Options) *Stack {
 		"service anvil {\n  chroot =\n}\nservice imap-login {\n  chroot =\n}\n\n", dir) + dc
 	dcFile := filepath.Join(dir, "dovecot", "dovecot.conf")
 	write(t, dcFile, []byte(dc), 0o644)
-	s.daemon(t, "dovecot", filepath.Join(dir, "dovecot.out"), dovecot, "-F", "-c", dcFile)
+	s.dovecot = []string{dovecot, "-F", "-c", dcFile}
+	s.dcmd = s.daemon(t, "dovecot", filepath.Join(dir, "dovecot.out"), s.dovecot[0], s.dovecot[1:]...)
 	waitFile(t, filepath.Join(spool, "private", "dovecot-lmtp"), filepath.Join(dir, "dovecot.log"))
 
 	if bin := lookPath("opendkim"); bin != "" && !opts.NoOpenDKIM {
@@ -182,6 +186,16 @@ func Start(t testing.TB, docsDir string, opts Options) *Stack {
 		waitListen(t, a, filepath.Join(dir, "postfix.log"), filepath.Join(dir, "dovecot.log"))
 	}
 	return s
+}
+
+// RestartDovecot stops Dovecot (every IMAP session ends) and starts it
+// again, as an admin's restart does; it returns once IMAP listens again.
+func (s *Stack) RestartDovecot(t testing.TB) {
+	t.Helper()
+	s.dcmd.Process.Signal(syscall.SIGTERM)
+	s.dcmd.Wait()
+	s.dcmd = s.daemon(t, "dovecot", filepath.Join(s.Dir, "dovecot.out"), s.dovecot[0], s.dovecot[1:]...)
+	waitListen(t, s.IMAPS, filepath.Join(s.Dir, "dovecot.log"))
 }
 
 // StopOpenDKIM stops the milter: Postfix must then defer incoming mail
