@@ -1,6 +1,7 @@
 package game
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -48,6 +49,39 @@ func (s *Service) PublicPGN(id uint64) ([]byte, error) {
 		return nil, &SystemError{Err: err}
 	}
 	return out, nil
+}
+
+// PublicStamp returns a short text that changes whenever anything a game's
+// public page shows may have changed: its record (the chain head), its
+// service data (phase, clocks, vacations, observers), its players' names
+// and the service's outages (which move deadlines). Reading it costs one
+// game record, not the record of moves, so a page can be kept and served
+// again while the stamp stays the same. Errors as for PublicGame.
+func (s *Service) PublicStamp(id uint64) (string, error) {
+	var stamp string
+	err := s.st.View(func(tx *store.Tx) error {
+		l, err := loadPublic(tx, id)
+		if err != nil {
+			return err
+		}
+		outages, err := tx.Setting(settingOutages)
+		if err != nil {
+			return err
+		}
+		h := sha256.New()
+		fmt.Fprintf(h, "%d %x %d %d %q %q %d:", l.g.ID, l.g.Head[:], l.g.Records, l.g.Status, l.seats[0].Name, l.seats[1].Name, len(l.g.Meta))
+		h.Write(l.g.Meta)
+		h.Write(outages)
+		stamp = hex.EncodeToString(h.Sum(nil)[:16])
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, ErrNotPublic) {
+			return "", err
+		}
+		return "", &SystemError{Err: err}
+	}
+	return stamp, nil
 }
 
 // PublicGame is one game as the public may see it.

@@ -44,6 +44,9 @@ type Source interface {
 	PublicGame(id uint64) (*game.PublicGame, error)
 	PublicGames(over bool, from uint64, limit int) (*game.GameList, error)
 	PublicPGN(id uint64) ([]byte, error)
+	// PublicStamp changes whenever anything the game's page shows may
+	// have changed; it is cheap to read, so drawn pages can be kept.
+	PublicStamp(id uint64) (string, error)
 }
 
 // Limits on requests: a longer query or path is refused before any work.
@@ -54,6 +57,9 @@ const (
 	PageSize = 25
 	// cacheGames is how many finished games (immutable) are kept replayed.
 	cacheGames = 32
+	// keepPages is how many drawn game pages are kept by default, each
+	// with the game's stamp it was drawn at.
+	keepPages = 128
 )
 
 // Options configure a Server.
@@ -70,6 +76,9 @@ type Options struct {
 	Workers int
 	// Wait is the longest a request waits for a turn; 0 means 5 s.
 	Wait time.Duration
+	// KeepPages is how many drawn game pages are kept and served again
+	// while their game's stamp stays the same; 0 means 128, negative none.
+	KeepPages int
 }
 
 // Server serves the pages. It is an http.Handler.
@@ -85,6 +94,7 @@ type Server struct {
 	mu       sync.Mutex
 	finished map[uint64]*game.PublicGame // replayed finished games
 	order    []uint64                    // oldest first, for eviction
+	pages    map[string]drawn            // game pages by path and query, with their stamps
 }
 
 //go:embed templates/*.html
@@ -104,7 +114,10 @@ func New(src Source, opt Options) *Server {
 	if opt.Wait <= 0 {
 		opt.Wait = 5 * time.Second
 	}
-	s := &Server{src: src, opt: opt, log: opt.Logger, finished: map[uint64]*game.PublicGame{},
+	if opt.KeepPages == 0 {
+		opt.KeepPages = keepPages
+	}
+	s := &Server{src: src, opt: opt, log: opt.Logger, finished: map[uint64]*game.PublicGame{}, pages: map[string]drawn{},
 		turns: make(chan struct{}, opt.Workers)}
 	s.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 		"time": func(t time.Time) string {
@@ -192,16 +205,48 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, msg st
 // becomes a 500, not half a page), sets the content headers and an ETag,
 // and answers a matching If-None-Match with 304.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, p page, etag bool) {
+	body, ok := s.draw(name, p)
+	if !ok {
+		status, etag = http.StatusInternalServerError, false
+	}
+	s.send(w, r, status, "text/html; charset=utf-8", body, etag)
+}
+
+// draw executes a template; a failure is logged and gives an apology page
+// and ok false.
+func (s *Server) draw(name string, p page) (body []byte, ok bool) {
 	p.Name, p.Address = s.opt.Name, s.opt.Address
 	var buf bytes.Buffer
 	if err := s.tmpl.ExecuteTemplate(&buf, name, p); err != nil {
 		s.log.Error("web: template", "page", name, "err", err)
-		status = http.StatusInternalServerError
-		buf.Reset()
-		buf.WriteString("<!DOCTYPE html><title>Server error</title><p>Sorry: this page could not be drawn. The error is logged.</p>\n")
-		etag = false
+		return []byte("<!DOCTYPE html><title>Server error</title><p>Sorry: this page could not be drawn. The error is logged.</p>\n"), false
 	}
-	s.send(w, r, status, "text/html; charset=utf-8", buf.Bytes(), etag)
+	return buf.Bytes(), true
+}
+
+// drawn is a game page kept with the stamp of the game it shows.
+type drawn struct {
+	stamp, cache string
+	body         []byte
+}
+
+func (s *Server) keptPage(key, stamp string) (drawn, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.pages[key]
+	return p, ok && p.stamp == stamp
+}
+
+func (s *Server) keepPage(key string, p drawn) {
+	if s.opt.KeepPages < 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.pages) >= s.opt.KeepPages {
+		clear(s.pages) // start again: a miss only costs drawing the page
+	}
+	s.pages[key] = p
 }
 
 func (s *Server) send(w http.ResponseWriter, r *http.Request, status int, ctype string, body []byte, etag bool) {
@@ -392,7 +437,18 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, msg)
 		return
 	}
-	g, err := s.game(n)
+	// A page drawn for the game as it stands now is served again.
+	stamp, err := s.src.PublicStamp(n)
+	var g *game.PublicGame
+	if err == nil {
+		key := fmt.Sprintf("%d?%s", n, q["ply"])
+		if p, ok := s.keptPage(key, stamp); ok {
+			w.Header().Set("Cache-Control", p.cache)
+			s.send(w, r, http.StatusOK, "text/html; charset=utf-8", p.body, true)
+			return
+		}
+		g, err = s.game(n)
+	}
 	switch {
 	case errors.Is(err, game.ErrNotPublic):
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no game %d to show: it does not exist, or it is a challenge not yet accepted.", n))
@@ -471,7 +527,13 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		d.Rows[len(d.Rows)-1].Cells[col] = c
 	}
 	d.Record = recordHTML(d.Columns, d.Rows)
-	s.render(w, r, http.StatusOK, "game.html", page{Title: fmt.Sprintf("Game %d: %s", g.ID, g.Variant.Name()), Data: d}, true)
+	body, ok := s.draw("game.html", page{Title: fmt.Sprintf("Game %d: %s", g.ID, g.Variant.Name()), Data: d})
+	if !ok {
+		s.send(w, r, http.StatusInternalServerError, "text/html; charset=utf-8", body, false)
+		return
+	}
+	s.keepPage(fmt.Sprintf("%d?%s", n, q["ply"]), drawn{stamp: stamp, cache: w.Header().Get("Cache-Control"), body: body})
+	s.send(w, r, http.StatusOK, "text/html; charset=utf-8", body, true)
 }
 
 // recordHTML writes the record table directly: a 200-move game has 400
