@@ -1,8 +1,10 @@
 // Package daemon is the running service: it opens the store, builds the game
 // service, starts the embedded mail hub when no mail server is configured,
 // watches the mailbox (and a Maildir), drains the outbox over SMTP and runs
-// the deadline sweep on its cron schedule. It owns the lifecycle (start,
-// reload, drain on shutdown); cmd/bottlepost only parses flags and calls it.
+// the deadline sweep on its cron schedule. It owns the lifecycle of one
+// configuration (start in order, a final drain on shutdown); reloading on
+// SIGHUP is cmd/bottlepost's serve, which stops the daemon and starts one
+// with the new configuration (the old one again if the new does not start).
 package daemon
 
 import (

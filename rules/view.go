@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"html"
 	"strings"
 	"unicode/utf8"
 )
@@ -139,11 +138,4 @@ func (v *View) ASCII() string {
 		}
 	}
 	return out.String()
-}
-
-// HTML renders the same board in a monospace <pre>, so that webmail keeps it
-// aligned.
-func (v *View) HTML() string {
-	return `<pre style="font-family: ui-monospace, Menlo, Consolas, 'Courier New', monospace; line-height: 1.2">` +
-		html.EscapeString(v.ASCII()) + "</pre>\n"
 }

@@ -76,15 +76,6 @@ func TestGoldenBoardShapes(t *testing.T) {
 	}
 }
 
-func TestViewHTMLEscapes(t *testing.T) {
-	sh := shape{rules.BalticBoard, map[string]string{"a1": "<&>"}}
-	s, _ := sh.New(rules.Options{})
-	h := s.View(rules.ViewWhite).HTML()
-	if !strings.HasPrefix(h, "<pre") || !strings.Contains(h, "&lt;&amp;&gt;") || strings.Contains(h, "<&>") {
-		t.Errorf("HTML rendering does not escape or wrap in <pre>: %s", h)
-	}
-}
-
 func cands(forms ...[]string) []rules.Candidate {
 	var out []rules.Candidate
 	for i, f := range forms {

@@ -1,21 +1,31 @@
 // Command bottlepost is the play-by-email server for chess variants and its
 // command-line tools. It only wires: flags, configuration and the packages
-// that do the work.
+// that do the work. "bottlepost help" prints every command with its flags.
 //
 // Usage:
 //
-//	bottlepost serve                 run the mail service
-//	bottlepost check-mail --config FILE  try the mail servers of a configuration
-//	bottlepost variants              list the variants
-//	bottlepost moves VARIANT [MOVE...]
-//	bottlepost board VARIANT [--as white|black|referee|public] [MOVE...]
-//	bottlepost perft VARIANT DEPTH [--fen FEN] [--divide] [MOVE...]
+//	bottlepost serve         run the mail service (no config: the embedded hub on loopback)
+//	bottlepost check-mail    try the mail servers of a configuration
+//	bottlepost demo          play a short game by mail through the embedded hub
+//	bottlepost deliver       read one message on stdin into the service's Maildir (MTA pipe)
+//	bottlepost bench         load test: players by the thousand against a daemon process
+//	bottlepost variants      list the variants
+//	bottlepost moves         the moves the side to move may submit
+//	bottlepost board         the board as a viewer gets it
+//	bottlepost perft         count the game tree's leaves
+//	bottlepost export        write a finished game as PGN with its proofs
+//	bottlepost verify        check an exported game against receipts, offline
+//	bottlepost backup        copy the database while the service runs
+//	bottlepost compact       write a compacted copy of the database
+//	bottlepost check-store   check the database: pages, games, chains
+//	bottlepost hub-password  the embedded hub's password of an account
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	_ "time/tzdata" // deadlines in any player's zone, even where the system has no zone database
 )
 
@@ -67,7 +77,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: bottlepost COMMAND [ARGS]")
 	fmt.Fprintln(w)
-	for _, name := range order {
+	for _, name := range listed() {
 		fmt.Fprintln(w, "  "+commands[name].usage)
 	}
+}
+
+// listed is every registered command: those of order first, then any other
+// in alphabetical order, so that a new command is never left out.
+func listed() []string {
+	names := slices.Clone(order)
+	var rest []string
+	for name := range commands {
+		if !slices.Contains(order, name) {
+			rest = append(rest, name)
+		}
+	}
+	slices.Sort(rest)
+	return append(names, rest...)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -60,5 +61,26 @@ func TestParseInterspersed(t *testing.T) {
 	code, out, stderr := runCLI("help")
 	if code != 0 || !strings.Contains(out, "perft VARIANT DEPTH") {
 		t.Errorf("help: exit %d, %q %q", code, out, stderr)
+	}
+}
+
+// TestUsageListsEveryCommand: "bottlepost help" and the package doc name
+// every registered command.
+func TestUsageListsEveryCommand(t *testing.T) {
+	code, stdout, _ := runCLI("help")
+	if code != 0 {
+		t.Fatalf("help exited %d", code)
+	}
+	doc, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range commands {
+		if !strings.Contains(stdout, "\n  "+name) {
+			t.Errorf("help does not list %s:\n%s", name, stdout)
+		}
+		if !strings.Contains(string(doc), "//\tbottlepost "+name+" ") {
+			t.Errorf("the package doc (main.go) does not list %s", name)
+		}
 	}
 }

@@ -1,5 +1,5 @@
 // Package baltic is Baltic Sea Chess (Dirk Holdorf's board game, rulings
-// B1–B6 in shared/variants/baltic.md): cockles, starfish, seals and gulls on
+// B1–B6, see docs/variants/baltic.md): cockles, starfish, seals and gulls on
 // a plain 8×8 board (B1, B2), stacks that belong to their top disc and move by
 // its animal, never split (B3), and victory points for stacks of three and for
 // reaching the far rank (B4).

@@ -7,7 +7,7 @@ import (
 	"github.com/bottlepost/bottlepost/rules"
 )
 
-// One named test per ruling of shared/variants/baltic.md (B1–B6), each run
+// One named test per ruling (B1–B6, docs/variants/baltic.md), each run
 // under both rulesets; where sc2022 (B5) differs, the subtest says how.
 // Positions are given as position strings (see position.go): ranks 8 to 1,
 // "." or a digit for empty squares, "G2" a stack of two.

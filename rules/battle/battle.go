@@ -1,6 +1,5 @@
 // Package battle implements Chess-Battle (A. S. Yurgelevich, 1933), a war
-// game on a 128-square cross, to the rulings C1–C6 of
-// shared/variants/chess-battle.md.
+// game on a 128-square cross, to the rulings C1–C6 (docs/variants/chess-battle.md).
 //
 // White (side 0) and Red (side 1) each command a headquarter (the royal
 // piece), a bomber, a tank, two guns, two cavalry, two machine-guns and

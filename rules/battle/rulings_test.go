@@ -1,6 +1,6 @@
 package battle
 
-// One named test per ruling of shared/variants/chess-battle.md (C1–C6),
+// One named test per ruling (C1–C6, docs/variants/chess-battle.md),
 // with positions set up explicitly.
 
 import (

@@ -8,7 +8,7 @@ import (
 	"github.com/bottlepost/bottlepost/rules"
 )
 
-// Every ruling of shared/variants/transporter.md has a test named after it.
+// Every ruling (T1–T7, docs/variants/transporter.md) has a test named after it.
 
 func TestT1_1_Board(t *testing.T) {
 	if n := board.Count(); n != 84 {

@@ -1,5 +1,5 @@
 // Package transporter implements Transporter Chess (Andrew P. Newton) to
-// the rulings T1–T7 in shared/variants/transporter.md: the 84-square board
+// the rulings T1–T7 (docs/variants/transporter.md): the 84-square board
 // with its camps and the transporter squares a3 a8 j3 j8, Black moving
 // first, the Admiral, Commodore, Commander, Assistant, First Mate, Advisor,
 // Fighter and Super Fighter, the uncapturable Interference that blocks
