@@ -324,10 +324,11 @@ func (s *IMAPSource) idle(ctx context.Context, c *imapclient.Client, wake chan s
 // fetchNew handles every unseen message. Sizes are checked first; the
 // bodies are fetched without setting \Seen, fetchChunk messages to a
 // command, and handed to the workers as they arrive (see pipeline), so
-// that the next chunk is on its way while the last is handled. Each
-// message handled is flagged \Seen at once (so a connection lost later
-// does not hand it over again), and all are then moved away together.
-// pending reports a message left for retry.
+// that the next chunk is on its way while the last is handled. Handled
+// messages are flagged \Seen and moved in batches as they come (see
+// seenMarker); what an earlier session flagged but could not move, and
+// oversized mail, is moved at the end. pending reports a message left for
+// retry.
 func (s *IMAPSource) fetchNew(c *imapclient.Client, handle Handler, wd *watchdog) (pending bool, err error) {
 	data, err := c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{imap.FlagSeen, imap.FlagDeleted}}, nil).Wait()
 	if err != nil {

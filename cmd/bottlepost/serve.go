@@ -75,6 +75,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			web = "web view on " + cfg.Web.Listen
 		}
 		fmt.Fprintf(stdout, "configuration OK (%s): %s as %s, data in %s, %s\n", src, mode, cfg.Service.Address, cfg.Service.DataDir, web)
+		if !cfg.Embedded() {
+			fmt.Fprintf(stdout, "(nothing was connected to: bottlepost check-mail --config %s tries the mail servers)\n", *path)
+		}
 		return 0
 	}
 	level := new(slog.LevelVar)

@@ -166,4 +166,10 @@ func TestCheckMailUsage(t *testing.T) {
 	if code, _, stderr := runCLI("check-mail", "--config", cfg); code != 2 || !strings.Contains(stderr, "embedded mail hub, which needs no check") {
 		t.Errorf("hub config: exit %d %q", code, stderr)
 	}
+	// --check-config connects to nothing, and says what does.
+	real := filepath.Join(t.TempDir(), "real.toml")
+	os.WriteFile(real, []byte("[service]\naddress = \"games@club.example\"\n[imap]\nhost = \"mail.club.example\"\nusername = \"games\"\npassword = \"x\"\n[smtp]\nhost = \"mail.club.example\"\n"), 0o600)
+	if code, out, stderr := runCLI("serve", "--config", real, "--check-config"); code != 0 || !strings.Contains(out, "bottlepost check-mail --config "+real+" tries the mail servers") {
+		t.Errorf("--check-config with a mail server: exit %d %q %q", code, out, stderr)
+	}
 }
