@@ -308,3 +308,22 @@ func TestBusy(t *testing.T) {
 		t.Errorf("after the turn was given back: %d", w.Code)
 	}
 }
+
+// TestKeptPageFollowsTheGame checks that a kept page is drawn again when
+// the game changes without a move: a vacation moves the deadline.
+func TestKeptPageFollowsTheGame(t *testing.T) {
+	c := newArchive(t)
+	before := body(c.get("/games/2"))
+	if again := body(c.get("/games/2")); again != before {
+		t.Fatal("the same game gave two pages")
+	}
+	c.move0(2, alice, "vacation 3 days") // White is to move in game 2
+	after := body(c.get("/games/2"))
+	if after == before {
+		t.Fatalf("the page did not change after the player to move went on vacation:\n%s", after)
+	}
+	deadline := regexp.MustCompile(`deadline ([^.]*UTC)`)
+	if d0, d1 := deadline.FindStringSubmatch(before), deadline.FindStringSubmatch(after); d0 == nil || d1 == nil || d0[1] == d1[1] {
+		t.Errorf("deadline before %v, after %v: want a later one", d0, d1)
+	}
+}
