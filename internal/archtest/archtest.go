@@ -1,0 +1,150 @@
+// Package archtest holds the dependency rules of docs/architecture.md as
+// data, and checks a package graph against them. Its test reads the
+// module's packages with go/build (non-test files only: tests may import
+// what they need) and fails when a rule is broken, naming the rule.
+package archtest
+
+import (
+	"fmt"
+	"go/build"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Module is the module path; rules name packages relative to it.
+const Module = "github.com/bottlepost/bottlepost"
+
+// Rule is one dependency rule: the packages it is about (Pkgs: a path, or a
+// path ending in "/..." for it and everything below), and either the only
+// bottlepost packages they may import (Allow, when not nil) or standard
+// packages they must not import (Deny: a path, or "net/..." for net and
+// everything below). Why is the sentence of docs/architecture.md it holds.
+type Rule struct {
+	Pkgs   []string
+	Except []string // packages of Pkgs the rule does not apply to
+	Allow  []string
+	Deny   []string
+	Why    string
+}
+
+// noIO are the standard packages of I/O, network and clock.
+var noIO = []string{"os", "os/...", "net", "net/http", "net/smtp", "net/textproto", "crypto/tls", "syscall", "io/fs", "path/filepath", "log", "log/slog"}
+
+// Rules are docs/architecture.md's dependency rules.
+var Rules = []Rule{
+	{Pkgs: []string{"rules/..."}, Except: []string{"rules/rulestest"}, Allow: []string{"rules/..."},
+		Deny: append([]string{"time", "crypto/rand"}, noIO...),
+		Why:  "rules is pure: no I/O, no clock, no randomness of its own; it knows nothing of mail or storage"},
+	{Pkgs: []string{"rules/baltic", "rules/battle", "rules/chess", "rules/seachess", "rules/submachine", "rules/transporter"},
+		Allow: []string{"rules"},
+		Why:   "each variant package builds on the rules core only"},
+	{Pkgs: []string{"mailfmt"}, Allow: []string{}, Deny: []string{"os", "os/...", "net", "net/http", "net/smtp", "crypto/tls", "syscall", "io/fs"},
+		Why: "mailfmt is the mail format, pure: it reads and writes RFC 5322 and moves nothing"},
+	{Pkgs: []string{"timing"}, Allow: []string{}, Deny: noIO,
+		Why: "timing is pure: time controls and schedules, no clock of its own"},
+	{Pkgs: []string{"templates"}, Allow: []string{}, Why: "templates are data"},
+	{Pkgs: []string{"store"}, Allow: []string{"mailfmt"},
+		Why: "store knows nothing of rules, games or mail transport (it keys addresses with mailfmt.Key)"},
+	{Pkgs: []string{"game"}, Allow: []string{"rules", "rules/variants", "rules/htmlboard", "store", "templates", "timing", "mailfmt"},
+		Deny: []string{"net", "net/http", "net/smtp", "crypto/tls"},
+		Why:  "game knows nothing of the network: it uses the mail format (mailfmt), never the transport (mailer)"},
+	{Pkgs: []string{"mailer"}, Allow: []string{"mailfmt"},
+		Why: "mailer moves mail and knows nothing of games or the store (the outbox sees a Queue)"},
+	{Pkgs: []string{"config"}, Allow: []string{"timing"},
+		Why: "config reads settings; it does not import the packages it configures"},
+	{Pkgs: []string{"web"}, Allow: []string{"game", "rules", "rules/htmlboard", "rules/variants"},
+		Why: "web renders what the game service reads; it does not move mail"},
+	{Pkgs: []string{"daemon"}, Allow: []string{"config", "game", "mailer", "mailfmt", "store", "timing", "web"},
+		Why: "daemon wires sources → game → outbox; commands and load tests sit above it"},
+	{Pkgs: []string{"loadtest"}, Allow: []string{"mailer", "mailfmt", "rules", "rules/variants", "store"},
+		Why: "loadtest drives a daemon process by mail, never the service in-process"},
+	{Pkgs: []string{"..."}, Except: []string{"cmd/...", "internal/...", "rules/rulestest"},
+		Deny: []string{Module + "/cmd/...", Module + "/internal/...", Module + "/rules/rulestest"},
+		Why:  "nothing imports a command, and the test helpers (internal/..., rules/rulestest) are for tests only"},
+	{Pkgs: []string{"..."}, Except: []string{"rules/variants", "rules/baltic", "rules/battle", "rules/chess", "rules/seachess", "rules/submachine", "rules/transporter", "rules/rulestest"},
+		Deny: []string{Module + "/rules/baltic", Module + "/rules/battle", Module + "/rules/chess", Module + "/rules/seachess", Module + "/rules/submachine", Module + "/rules/transporter"},
+		Why:  "rules/variants is the only importer of every variant package"},
+}
+
+// match reports whether path (module-relative, or a standard package)
+// matches pattern: equal, or below a pattern ending in "/...", or anything
+// for "...".
+func match(pattern, path string) bool {
+	if pattern == "..." {
+		return true
+	}
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return path == base || strings.HasPrefix(path, base+"/")
+	}
+	return path == pattern
+}
+
+func matchAny(patterns []string, path string) bool {
+	return slices.ContainsFunc(patterns, func(p string) bool { return match(p, path) })
+}
+
+// Check returns every broken rule in graph (module-relative package →
+// its imports, full paths), one line each, sorted.
+func Check(graph map[string][]string) []string {
+	var out []string
+	for pkg, imports := range graph {
+		for _, r := range Rules {
+			if !matchAny(r.Pkgs, pkg) || matchAny(r.Except, pkg) {
+				continue
+			}
+			for _, imp := range imports {
+				rel, ours := strings.CutPrefix(imp, Module+"/")
+				switch {
+				case ours && r.Allow != nil && !matchAny(r.Allow, rel):
+					out = append(out, fmt.Sprintf("%s imports %s: %s", pkg, rel, r.Why))
+				case matchAny(r.Deny, imp):
+					out = append(out, fmt.Sprintf("%s imports %s: %s", pkg, imp, r.Why))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// Graph reads the module rooted at root: each package's module-relative
+// path and the imports of its non-test files. The separate modules below
+// it (bench/...) and testdata are left out.
+func Graph(root string) (map[string][]string, error) {
+	graph := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
+			return filepath.SkipDir
+		}
+		if path != root {
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir // another module
+			}
+		}
+		p, err := build.ImportDir(path, 0)
+		if err != nil {
+			if _, ok := err.(*build.NoGoError); ok {
+				return nil
+			}
+			return fmt.Errorf("archtest: %s: %w", path, err)
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		graph[filepath.ToSlash(rel)] = p.Imports
+		return nil
+	})
+	return graph, err
+}

@@ -1,0 +1,65 @@
+package archtest
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDependencyRules checks the module's packages against the rules of
+// docs/architecture.md.
+func TestDependencyRules(t *testing.T) {
+	graph, err := Graph(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"rules", "game", "mailer", "mailfmt", "store", "daemon", "cmd/bottlepost"} {
+		if _, ok := graph[pkg]; !ok {
+			t.Fatalf("package %s not found: the graph has %d packages", pkg, len(graph))
+		}
+	}
+	for _, broken := range Check(graph) {
+		t.Error(broken)
+	}
+}
+
+// TestCheckFindsBrokenRules: each kind of rule fails on a graph that breaks
+// it, and passes on one that keeps it.
+func TestCheckFindsBrokenRules(t *testing.T) {
+	const m = Module + "/"
+	tests := []struct {
+		name  string
+		graph map[string][]string
+		want  string // in the one line Check reports; "" for none
+	}{
+		{"game imports the transport", map[string][]string{"game": {m + "mailer", "strings"}}, "game imports mailer"},
+		{"game uses the format", map[string][]string{"game": {m + "mailfmt", m + "store", "net/mail"}}, ""},
+		{"game opens a socket", map[string][]string{"game": {"net"}}, "game imports net"},
+		{"rules reads the clock", map[string][]string{"rules/chess": {m + "rules", "time"}}, "rules/chess imports time"},
+		{"rules reads a file", map[string][]string{"rules": {"os"}}, "rules imports os"},
+		{"a variant imports another", map[string][]string{"rules/battle": {m + "rules", m + "rules/chess"}}, "rules/battle imports rules/chess"},
+		{"store knows rules", map[string][]string{"store": {m + "rules"}}, "store imports rules"},
+		{"config imports game", map[string][]string{"config": {m + "game"}}, "config imports game"},
+		{"mailer imports store", map[string][]string{"mailer": {m + "store"}}, "mailer imports store"},
+		{"mailfmt opens files", map[string][]string{"mailfmt": {"os"}}, "mailfmt imports os"},
+		{"the service imports a variant", map[string][]string{"game": {m + "rules/seachess"}}, "game imports rules/seachess"},
+		{"a command is imported", map[string][]string{"daemon": {m + "cmd/bottlepost"}}, "cmd/bottlepost"},
+		{"a test helper in production", map[string][]string{"mailer": {m + "internal/dovecottest"}}, "internal/dovecottest"},
+		{"the registry imports the variants", map[string][]string{"rules/variants": {m + "rules", m + "rules/chess"}}, ""},
+		{"the load test imports the service", map[string][]string{"loadtest": {m + "game"}}, "loadtest imports game"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Check(tt.graph)
+			if tt.want == "" {
+				if len(got) != 0 {
+					t.Errorf("reported %q, want nothing", got)
+				}
+				return
+			}
+			if len(got) == 0 || !strings.Contains(strings.Join(got, "\n"), tt.want) {
+				t.Errorf("reported %q, want a line with %q", got, tt.want)
+			}
+		})
+	}
+}
