@@ -9,16 +9,7 @@ import (
 // through the hub, restarts the service, and has the opponent's moves answered at once
 // from the lines the store kept.
 func TestEndToEndConditionalMovesAcrossRestart(t *testing.T) {
-	r := startDaemon(t, nil)
-	pw := r.cfg.Hub.Password.Value
-	alice, bob := NewPlayer(r.d.Hub(), "alice", pw), NewPlayer(r.d.Hub(), "bob", pw)
-	sent(t)(alice.Send(Mail{To: "games@localhost", Subject: "hi", Body: "hi"}))
-	await(t, alice, "your personal address")
-	sent(t)(alice.Reply("new chess vs bob@localhost as white"))
-	await(t, bob, "challenges you")
-	sent(t)(bob.Reply("accept"))
-	await(t, alice, "It is your move.")
-	await(t, bob, "The game has begun")
+	r, pw, alice, bob := chessGame(t)
 	sent(t)(alice.Reply("e4\nif e5 then Nf3 if Nc6 then Bb5\nif d5 then exd5"))
 	await(t, alice, "Conditional line registered: if e5 then Nf3 if Nc6 then Bb5.")
 	await(t, bob, "White played 1. e4.")

@@ -185,16 +185,24 @@ func TestEndToEndChessByMail(t *testing.T) {
 	}
 }
 
-func TestRestartKeepsTheGame(t *testing.T) {
-	r := startDaemon(t, nil)
-	pw := r.cfg.Hub.Password.Value
-	alice, bob := NewPlayer(r.d.Hub(), "alice", pw), NewPlayer(r.d.Hub(), "bob", pw)
+// chessGame starts a daemon and a game of chess by mail between alice (White) and bob.
+func chessGame(t *testing.T) (r *running, pw string, alice, bob *Player) {
+	t.Helper()
+	r = startDaemon(t, nil)
+	pw = r.cfg.Hub.Password.Value
+	alice, bob = NewPlayer(r.d.Hub(), "alice", pw), NewPlayer(r.d.Hub(), "bob", pw)
 	sent(t)(alice.Send(Mail{To: "games@localhost", Subject: "hi", Body: "hi"}))
 	await(t, alice, "your personal address")
 	sent(t)(alice.Reply("new chess vs bob@localhost as white"))
 	await(t, bob, "challenges you")
 	sent(t)(bob.Reply("accept"))
 	await(t, alice, "It is your move.")
+	await(t, bob, "The game has begun")
+	return r, pw, alice, bob
+}
+
+func TestRestartKeepsTheGame(t *testing.T) {
+	r, pw, alice, _ := chessGame(t)
 	// The hub is in memory and went with the daemon: a new one starts with
 	// empty mailboxes, but the store keeps the game and the tokens.
 	d2 := r.restart(t)
