@@ -190,11 +190,19 @@ func (h *handling) checkLine(l *loaded, side int, pairs []CondPair) ([]CondPair,
 		if err != nil {
 			return nil, err
 		}
+		// A move must be readable and written in full: a short form ("e4") is matched
+		// against the moves of a position, and which move it names there can depend on
+		// what the owner cannot see. The starting position hides nothing: a text that
+		// reads there as a move other than itself, or as several, is a short form.
 		readable := func(text string) error {
-			_, err := start.Parse(text)
+			m, err := start.Parse(text)
 			var me *rules.MoveError
-			if errors.As(err, &me) && me.Kind == rules.Unreadable {
+			short := err == nil && condKey(start.Format(m)) != condKey(text)
+			switch {
+			case errors.As(err, &me) && me.Kind == rules.Unreadable:
 				return &userError{me.Player()}
+			case short || errors.As(err, &me) && me.Kind == rules.Ambiguous:
+				return userf("%q: write each move in full, as the record shows it (such as Be2-e4, Cc1xc7, Sd1v-e3 or O-O): a short form names a move only in a position you cannot fully see (S11)", text)
 			}
 			return nil
 		}

@@ -353,11 +353,12 @@ func seachessConditional(t *testing.T, lines ...string) (*fixture, []*sent) {
 	f.reply(bob, "accept")
 	f.reply(alice, "Sd1-e3")
 	// Black's conditions name what Black will see; the answer may be a hidden move.
-	f.reply(bob, "Bg11-g10", "if Se3g4 then Cc12-M if Sg4-h6 then Bc11-c10", "if Se3-g4 then zz9", "if (h) then (h)")
+	f.reply(bob, "Bg11-g10", "if Se3g4 then Cc12-M if Sg4-h6 then Bc11-c10", "if Se3-g4 then zz9", "if (h) then (h)", "if e4 then Bc11-c10")
 	mb := f.last(bob)
 	f.mustContain(mb, "Conditional line registered: if Se3g4 then Cc12-M if Sg4-h6 then Bc11-c10.",
 		`The conditional line "if Se3-g4 then zz9" was not registered: "zz9": write a move like`, "(S11)",
-		`The conditional line "if (h) then (h)" was not registered: your own move must be written out`)
+		`The conditional line "if (h) then (h)" was not registered: your own move must be written out`,
+		`The conditional line "if e4 then Bc11-c10" was not registered: "e4": write each move in full`)
 	f.reply(alice, "Se3-g4")
 	ma := f.last(alice)
 	f.mustContain(ma, "Your move Se3-g4 was accepted.", "Black made a hidden move (S10.1)", "Black answered at once with a conditional move.",
