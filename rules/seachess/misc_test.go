@@ -101,13 +101,13 @@ func TestSerialisation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(data), `{"v":1,"ruleset":"standard","position":"`) {
+	if !strings.HasPrefix(string(data), `{"v":2,"ruleset":"standard","position":"`) {
 		t.Errorf("format: %s", data)
 	}
 	rulestest.CheckState(t, s, "sample game")
 	good := string(data)
 	for _, bad := range []string{
-		"", "{", "null", `{"v":2}`, strings.Replace(good, `"v":1`, `"v":2`, 1),
+		"", "{", "null", `{"v":2}`, strings.Replace(good, `"v":2`, `"v":3`, 1),
 		strings.Replace(good, "standard", "fast", 1),
 		strings.Replace(good, `"history":[`, `"history":["0000000000000000",`, 1),
 		strings.Replace(good, `"history":["`, `"history":["x`, 1),
@@ -118,6 +118,25 @@ func TestSerialisation(t *testing.T) {
 		if _, err := Variant.Unmarshal([]byte(bad)); err == nil {
 			t.Errorf("accepted %q", bad)
 		}
+	}
+}
+
+// TestSerialisationVersion1 reads a state written before the veiled extra
+// (version 1): both sides count as veiled, so each side's list allows for
+// the other's mines (S8.3).
+func TestSerialisationVersion1(t *testing.T) {
+	s := play(t, start(t), "Be2-e4")
+	data, _ := s.MarshalBinary()
+	old := strings.Replace(string(data), `"v":2`, `"v":1`, 1)
+	back, err := Variant.Unmarshal([]byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := back.(*State).p; !p.veiled[rules.White] || !p.veiled[rules.Black] {
+		t.Errorf("a version 1 state is read with veiled %v", p.veiled)
+	}
+	if got, _ := back.MarshalBinary(); !strings.Contains(string(got), `"v":2`) || !strings.Contains(string(got), " veiled=W,B") {
+		t.Errorf("written again as %s", got)
 	}
 }
 

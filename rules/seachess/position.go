@@ -482,8 +482,10 @@ func (p *pos) validate() error {
 	return nil
 }
 
-// The serialised state (MarshalBinary): JSON, version 1, fields in this
-// order.
+// The serialised state (MarshalBinary): JSON, version 2, fields in this
+// order. Version 2 added the position's veiled extra; a version 1 state,
+// written before it, is read as if both sides were veiled: their
+// opponents allow for mines, which is never wrong (S8.3).
 type wire struct {
 	V        int      `json:"v"`
 	Ruleset  string   `json:"ruleset"`
@@ -500,7 +502,7 @@ func (s *State) MarshalBinary() ([]byte, error) {
 	c := s.cache
 	c.posOnce.Do(func() { c.pos = s.p.formatPosition() })
 	b := make([]byte, 0, 64+len(c.pos)+19*len(s.hist))
-	b = append(b, `{"v":1,"ruleset":"`...)
+	b = append(b, `{"v":2,"ruleset":"`...)
 	b = append(b, s.ruleset...)
 	b = append(b, `","position":"`...)
 	b = append(b, c.pos...)
@@ -528,7 +530,7 @@ func unmarshal(data []byte) (*State, error) {
 	if dec.More() {
 		return nil, errors.New("seachess: decode state: trailing data")
 	}
-	if w.V != 1 {
+	if w.V != 1 && w.V != 2 {
 		return nil, fmt.Errorf("seachess: state format version %d is not known", w.V)
 	}
 	if w.Ruleset != "standard" {
@@ -537,6 +539,9 @@ func unmarshal(data []byte) (*State, error) {
 	p, err := parsePosition(w.Position)
 	if err != nil {
 		return nil, err
+	}
+	if w.V == 1 {
+		p.veiled = [2]bool{true, true}
 	}
 	if len(w.History) == 0 || len(w.History) > p.clock+1 {
 		return nil, errors.New("seachess: the history does not fit the clock")
