@@ -297,9 +297,13 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		}
 	}
 	md.Subject = h.subject(l, d)
-	// Every game mail quotes the receipt, the invitation too: it anchors the start
-	// record, which fixes the terms offered (variant, ruleset, setup, time control).
-	md.Receipt = store.Receipt{Records: l.g.Records, Head: l.g.Head}.String()
+	// Every game mail quotes the receipt, an invitation to a player too: it anchors
+	// the start record, which fixes the terms offered (variant, ruleset, setup, time
+	// control). A stranger's first invitation does not: a 64-digit number means
+	// nothing to someone who has not yet met the service.
+	if d.kind != "invitation" || !d.newcomer {
+		md.Receipt = store.Receipt{Records: l.g.Records, Head: l.g.Head}.String()
+	}
 	md.Over = l.meta.Phase == phaseOver
 	if d.pgn {
 		pgn, err := h.finalPGN(l.g.ID)

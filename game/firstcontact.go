@@ -84,8 +84,16 @@ func (h *handling) welcome() error {
 	if limit := h.s.cfg.Limits.CommandsPerMail; len(cmds) > limit {
 		cmds = cmds[:limit]
 	}
+	var lines []string
 	for _, c := range cmds {
-		d.held = append(d.held, excerpt(c.Line))
+		// Held whole; quoted whole too, unless absurdly long (a command of
+		// more than 200 characters names no real address or move).
+		lines = append(lines, c.Line)
+		if len(c.Line) > 200 {
+			d.held = append(d.held, excerpt(c.Line))
+		} else {
+			d.held = append(d.held, c.Line)
+		}
 	}
 	for _, e := range perrs {
 		d.ignored = append(d.ignored, e.Line)
@@ -100,7 +108,7 @@ func (h *handling) welcome() error {
 		return err
 	}
 	d.messageID = id
-	return h.hold(id, heldMail{V: heldVersion, Address: h.from, Subject: h.in.Subject, Lines: d.held})
+	return h.hold(id, heldMail{V: heldVersion, Address: h.from, Subject: h.in.Subject, Lines: lines})
 }
 
 // heldName is the setting name of the commands held by the welcome with

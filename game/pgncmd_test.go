@@ -27,6 +27,9 @@ func (f *fixture) receiptsOf(addr, tag string) []store.Receipt {
 			continue
 		}
 		got := receiptRE.FindAllString(strings.ReplaceAll(m.Text, "\r\n", "\n"), -1)
+		if len(got) == 0 && strings.HasSuffix(m.Subject, ": invitation") && strings.Contains(m.Text, "bottlepost is a server") {
+			continue // a stranger's first invitation quotes no receipt (TestInvitationsCarryNoReceipt)
+		}
 		if len(got) != 1 {
 			f.t.Errorf("mail %q to %s quotes %d receipts, want 1:\n%s", m.Subject, addr, len(got), m.Text)
 			continue
