@@ -111,9 +111,10 @@ func (pl Placement) Parse(text string, put func(sq Square, token string) error) 
 	return nil
 }
 
-// Format writes a placement: at gives each square's token ("" for an
-// empty square; a token of more than one character that is not a letter
-// and its marks is written in brackets by the caller).
+// Format writes a placement: at gives each square's token, "" for an empty
+// square. A token is written as it is when it reads back alone (one
+// character that is not a digit or "[", then only Marks), otherwise in
+// brackets; so Format writes back whatever Parse read.
 func (pl Placement) Format(at func(sq Square) string) string {
 	var b strings.Builder
 	for r := pl.Board.Ranks() - 1; r >= 0; r-- {
@@ -131,7 +132,11 @@ func (pl Placement) Format(at func(sq Square) string) string {
 				b.WriteString(strconv.Itoa(empty))
 				empty = 0
 			}
-			b.WriteString(tok)
+			if pl.plain(tok) {
+				b.WriteString(tok)
+			} else {
+				b.WriteString("[" + tok + "]")
+			}
 		}
 		if empty > 0 {
 			b.WriteString(strconv.Itoa(empty))
@@ -141,4 +146,12 @@ func (pl Placement) Format(at func(sq Square) string) string {
 		}
 	}
 	return b.String()
+}
+
+// plain reports whether a token reads back written without brackets.
+func (pl Placement) plain(tok string) bool {
+	if c := tok[0]; c >= '0' && c <= '9' || c == '[' {
+		return false
+	}
+	return strings.Trim(tok[1:], pl.Marks) == ""
 }

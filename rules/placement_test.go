@@ -54,13 +54,7 @@ func TestPlacement(t *testing.T) {
 				}
 			}
 			// Written back from what was read, it is the same text.
-			back := tt.pl.Format(func(sq rules.Square) string {
-				tok := got[tt.pl.Board.Name(sq)]
-				if len(tok) > 1 && strings.Trim(tok, tt.pl.Marks) == tok {
-					tok = "[" + tok + "]"
-				}
-				return tok
-			})
+			back := tt.pl.Format(func(sq rules.Square) string { return got[tt.pl.Board.Name(sq)] })
 			if back != tt.text {
 				t.Errorf("Format: %q, want %q", back, tt.text)
 			}
@@ -91,4 +85,45 @@ func ExamplePlacement() {
 		return ""
 	}))
 	// Output: 32 8/8/8/8/4P3/8/8/8
+}
+
+// FuzzPlacement: any text either is refused or reads back the same after
+// being written out, on a board with holes skipped and one with holes
+// counted.
+func FuzzPlacement(f *testing.F) {
+	for _, s := range []string{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", "7k/8/8/8/8/8/8/F'[Bm]S+5", "[]", "9/", "//////", "01"} {
+		f.Add(s)
+	}
+	placements := []rules.Placement{
+		{Board: rules.ChessBoard, Marks: "'+"},
+		{Board: rules.SubmachineBoard, CountHoles: true},
+		{Board: rules.SeachessBoard},
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, pl := range placements {
+			got := map[rules.Square]string{}
+			if err := pl.Parse(text, func(sq rules.Square, tok string) error {
+				if tok == "" || sq == rules.NoSquare {
+					t.Fatalf("token %q on %d", tok, sq)
+				}
+				got[sq] = tok
+				return nil
+			}); err != nil {
+				continue
+			}
+			out := pl.Format(func(sq rules.Square) string { return got[sq] })
+			again := map[rules.Square]string{}
+			if err := pl.Parse(out, func(sq rules.Square, tok string) error { again[sq] = tok; return nil }); err != nil {
+				t.Fatalf("%q → %q does not read back: %v", text, out, err)
+			}
+			if len(again) != len(got) {
+				t.Fatalf("%q → %q: %d pieces, then %d", text, out, len(got), len(again))
+			}
+			for sq, tok := range got {
+				if again[sq] != tok {
+					t.Fatalf("%q → %q: %q became %q", text, out, tok, again[sq])
+				}
+			}
+		}
+	})
 }

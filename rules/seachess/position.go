@@ -45,19 +45,14 @@ const StartPosition = "csdakdst/bbbbbbbb/12/12/12/12/12/12/12/12/BBBBBBBB/CSDAKD
 // the board is veiled without saying so).
 
 // placement is the board field of the position notation: the existing
-// squares of each rank, a square holding more than one piece in brackets.
+// squares of each rank, a square holding more than one piece in brackets
+// (Placement writes them so).
 var placement = rules.Placement{Board: brd}
 
 // formatPosition writes p in the position notation.
 func (p *pos) formatPosition() string {
 	var b strings.Builder
-	b.WriteString(placement.Format(func(sq Square) string {
-		t := p.cellText(sq, everything)
-		if len(t) > 1 {
-			return "[" + t + "]"
-		}
-		return t
-	}))
+	b.WriteString(placement.Format(func(sq Square) string { return p.cellText(sq, everything) }))
 	b.WriteString(" " + "wb"[p.toMove:p.toMove+1] + " ")
 	cs := ""
 	for i, c := range "TCtc" {
