@@ -80,7 +80,8 @@ func (r *running) stop() {
 }
 
 // restart stops the daemon and runs a new one on the same configuration and store
-// (and a new, empty hub), stopped when the test ends.
+// (and a new hub, whose INBOXes come back from the data directory), stopped when the
+// test ends.
 func (r *running) restart(t testing.TB) *Daemon {
 	t.Helper()
 	r.stop()
