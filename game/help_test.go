@@ -1,0 +1,34 @@
+package game
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestHelp(t *testing.T) {
+	tests := []struct {
+		name, line, subject string
+		contains            []string
+	}{
+		{"commands", "help", "bottlepost: help", []string{"new"}},
+		{"a variant", "help seachess", "bottlepost: help Seachess", []string{"S1"}},
+		{"a variant in any case", "HELP Chess", "bottlepost: help Chess", nil},
+		{"an unknown variant", "help nosuchgame", "", []string{"nosuchgame"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, Config{})
+			pa := f.personal(alice)
+			f.send(alice, pa, "help", tt.line)
+			m := f.last(alice)
+			if tt.subject != "" && m.Subject != tt.subject {
+				t.Errorf("subject %q, want %q", m.Subject, tt.subject)
+			}
+			for _, s := range tt.contains {
+				if !strings.Contains(m.Text, s) {
+					t.Errorf("the answer to %q lacks %q:\n%s", tt.line, s, m.Text)
+				}
+			}
+		})
+	}
+}
