@@ -253,9 +253,9 @@ func TestNoAnswerExceedsTheLimit(t *testing.T) {
 }
 
 // TestAmplificationDefaults: with the default limits, the mail of the
-// report (1,000 lines "new chess vs victimN@…", about 30 KB) causes 21
-// mails: ten invitations, their ten confirmations to the sender, and one
-// answer; before the limits it caused 2,000.
+// report (1,000 lines "new chess vs victimN@…", about 30 KB) causes 11
+// mails: ten invitations and the sender's one answer (confirming the ten
+// challenges and naming the limit); before the limits it caused 2,000.
 func TestAmplificationDefaults(t *testing.T) {
 	f := newFixture(t, Config{})
 	pe := register(f, eve)
