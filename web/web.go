@@ -328,11 +328,10 @@ func number(s string) (uint64, bool) {
 
 // indexData is the front page.
 type indexData struct {
-	Playing, Finished   []game.GameSummary
-	NextPlay, NextOver  string // links to the next pages, "" at the end
-	PlayFrom, OverFrom  uint64
-	FirstPage           bool
-	PlayCount, OverSeen int
+	Playing, Finished  []game.GameSummary
+	NextPlay, NextOver string // links to the next pages, "" at the end
+	PlayFrom, OverFrom uint64
+	FirstPage          bool
 }
 
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
@@ -395,6 +394,9 @@ type row struct {
 	Cells  [2]*cell
 }
 
+// cell is one move of the record: its text, its position's link (finished
+// games), whether that position is the one shown, and whether the move was
+// secret (shown in italics).
 type cell struct {
 	Text, Link string
 	Current    bool
@@ -553,14 +555,19 @@ func recordHTML(columns [2]string, rows []row) template.HTML {
 			switch {
 			case c == nil:
 				b.WriteString("…")
-			case c.Link != "":
-				b.WriteString(`<a href="` + html.EscapeString(c.Link) + `"`)
-				if c.Current {
-					b.WriteString(` class="current"`)
-				}
-				b.WriteString(">" + html.EscapeString(c.Text) + "</a>")
 			default:
-				b.WriteString(html.EscapeString(c.Text))
+				text := html.EscapeString(c.Text)
+				if c.Secret {
+					text = `<em title="a secret move">` + text + "</em>"
+				}
+				if c.Link != "" {
+					cls := ""
+					if c.Current {
+						cls = ` class="current"`
+					}
+					text = `<a href="` + html.EscapeString(c.Link) + `"` + cls + ">" + text + "</a>"
+				}
+				b.WriteString(text)
 			}
 			b.WriteString("</td>")
 		}
