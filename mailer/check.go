@@ -1,7 +1,6 @@
 package mailer
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-message/mail"
@@ -218,22 +218,16 @@ func probe(c *imapclient.Client, conn *Conn, cfg CheckConfig, ic IMAPConfig, uid
 	token := hex.EncodeToString(b[:])
 	to := probeAddress(cfg.Address, token)
 	subject := "bottlepost check-mail probe " + token
-	var h mail.Header
-	h.SetDate(time.Now())
-	h.SetAddressList("From", []*mail.Address{{Name: "bottlepost check-mail", Address: cfg.Address}})
-	h.SetAddressList("To", []*mail.Address{{Address: to}})
-	h.SetSubject(subject)
-	h.SetMessageID("probe-" + token + "@" + strings.SplitN(cfg.Address, "@", 2)[1])
-	h.Set("Auto-Submitted", "auto-generated") // no auto-reply answers it
-	var buf bytes.Buffer
-	w, err := mail.CreateSingleInlineWriter(&buf, h)
+	o := &mailfmt.Outgoing{From: mail.Address{Name: "bottlepost check-mail", Address: cfg.Address}, To: to, Subject: subject,
+		MessageID: "probe-" + token + "@" + strings.SplitN(cfg.Address, "@", 2)[1], Date: time.Now(),
+		AutoSubmitted: "auto-generated", // no auto-reply answers it
+		Text:          fmt.Sprintf("This message checks that mail to %s reaches the mailbox of %s.\nbottlepost check-mail removes it; it can be deleted.\n", to, cfg.Address)}
+	raw, err := o.Bytes()
 	if err != nil {
 		return 0, err
 	}
-	fmt.Fprintf(w, "This message checks that mail to %s reaches the mailbox of %s.\r\nbottlepost check-mail removes it; it can be deleted.\r\n", to, cfg.Address)
-	w.Close()
 	start := time.Now()
-	if err := conn.Send(cfg.Address, []string{to}, buf.Bytes()); err != nil {
+	if err := conn.Send(cfg.Address, []string{to}, raw); err != nil {
 		var se *smtp.SMTPError
 		if errors.As(err, &se) && se.Code >= 500 {
 			return 0, fmt.Errorf("%s refused the plus-address %s (%d %s): the mail server must deliver ADDRESS+anything@DOMAIN to ADDRESS's mailbox, or no reply can reach the service (Postfix: recipient_delimiter = +; see docs/deploy.md)", cfg.SMTP.Addr, to, se.Code, se.Message)

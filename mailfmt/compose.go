@@ -2,6 +2,7 @@ package mailfmt
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -30,6 +31,10 @@ type Outgoing struct {
 	HTML       string // the text/html alternative; "" for none
 	// Attachments follow the text in a multipart/mixed message.
 	Attachments []Attachment
+	// AutoSubmitted is the Auto-Submitted field (RFC 3834): "auto-replied"
+	// when empty, the service's answers; "auto-generated" for mail that
+	// answers nothing (check-mail's probe).
+	AutoSubmitted string
 }
 
 // Attachment is a file carried by an Outgoing mail.
@@ -43,9 +48,9 @@ type Attachment struct {
 // header fields folded, non-ASCII text in encoded words short enough for
 // every line to stay under 78 characters (encodeText); the text (and
 // HTML) as a multipart/alternative of quoted-printable UTF-8 parts, wrapped
-// in a multipart/mixed with the attachments when there are any. The service
-// marks every mail Auto-Submitted: auto-replied (RFC 3834), so that other
-// robots do not answer it.
+// in a multipart/mixed with the attachments when there are any. Every mail
+// is marked Auto-Submitted (RFC 3834), so that other robots do not answer
+// it.
 //
 // The output depends only on o: the MIME boundaries are derived from the
 // Message-ID (go-message's mail.CreateWriter would pick random ones), so a
@@ -69,7 +74,7 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 	}
 	h.Set("MIME-Version", "1.0")
 	h.Set("X-Auto-Response-Suppress", "All")
-	h.Set("Auto-Submitted", "auto-replied")
+	h.Set("Auto-Submitted", cmp.Or(o.AutoSubmitted, "auto-replied"))
 	if len(o.References) > 0 {
 		h.SetMsgIDList("References", o.References)
 	}

@@ -282,3 +282,17 @@ func TestEncodeText(t *testing.T) {
 		})
 	}
 }
+
+func TestComposeAutoSubmitted(t *testing.T) {
+	for _, tt := range []struct{ set, want string }{{"", "auto-replied"}, {"auto-generated", "auto-generated"}} {
+		o := testOutgoing()
+		o.AutoSubmitted = tt.set
+		raw, err := o.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, _ := readBack(t, raw); h.Get("Auto-Submitted") != tt.want {
+			t.Errorf("AutoSubmitted %q: the field says %q, want %q", tt.set, h.Get("Auto-Submitted"), tt.want)
+		}
+	}
+}
