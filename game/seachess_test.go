@@ -213,3 +213,21 @@ func TestSeachessMoveAnnouncedBeforeItsNotices(t *testing.T) {
 	f.mustContain(f.last(bob), "Game over")
 	announcedFirst(t, f.last(alice), "Black played 55... Kh11-g12-Mx.", "Black's commando ship struck your mine on g12 (S3.3)")
 }
+
+func TestSeachessRefusalByMail(t *testing.T) {
+	// White's Kh6-g5 is offered (a mine White cannot see might shield g5)
+	// but leaves the commando ship in check: the referee refuses it in
+	// S8.3's words, Black hears nothing, and White's next move, Kh6-g7, is
+	// accepted although it looks just as dangerous: a Black mine blocks the
+	// line (S3.6).
+	f := playByMail(t, strings.Fields("Bc2-c4 Bh11-h9 Bd2-d3 Bi11-i8 Bj2-j6 Bj11-j9 Sd1v-f2 Bc11-c7 Be2-e3 Be11-e9 Bi2-i3 Bi8-i7 Bh2-h3 Bd11-d7 Bh3-h4 Bg11-g9 Bg2-g6 Bf11-f8 Bi3-i4 Bf8-f7 Af1-h3 Bi7-i6 Bc4-c5 Bc7-c6 Bg6-g7 Bh9-h8 Bd3-d4 Bj9-j8 Bg7-g8 Bi6-i5 Bd4-d5 Bi5xh4 Bi4-i5 Bj8-j7 Ah3-f1 Bh4-h3 Bd5-d6 Bh8-h7 Be3-e4 Cc12-c7 Dh1-g2 Bh3xg2 Bi5-i6 Bg2xf1=C Kg1-g2 Be9-e8 Kg2-g3 Bh7-h6 Bi6xj7 Bf7-f6 De1-d2 Sd12-f11 Kg3-h3 Bh6-h5 Bj7-j8 Bh5-h4 Bj6-j7 Bf6-f5 Bj8-j9 Bf5-f4 Be4-e5 Be8-e7 Bj9-j10 Be7xd6 Be5-e6 Sf11v-d10 Bj7-j8 Bd7xe6 Bj10-j11 Af12-d10 Bj11xi12=T Bd6-d5 Bj8-j9 Bf4-f3 Bj9-j10 Be6-e5 Bj10-j11 Bd5-d4 Sf2v-e4 Be5-e4 Kh3-i4 Be4-e3 sSe4-c5 Bf3-f2 Dd2-a5 Be3-e2 Cc1xf1 De12-f11 Ki4-h5 Sd10v-e8 Cf1-c1 Be2-e1=C Cc1-M Bf2-f1=S Da5-b4 Ce1-e12 Db4-d2 Bd4-d3 Sc5v-d3 Bh4-h3 Kh5-g6 Cc7-c12 Kg6-f7 Bc6-c5 Dd2-j8 Bc5-c4 Tj1-j3 Bc4xd3 Cc1-c9 Bh3-h2 Tj3-i3 Bh2xi1=D Ti12-i8 Bd3-d2 Cc9-c4 Bd2-d1=T Dj8-h10 Se8v-d6 Kf7-g7 sSd6-f7 Ti8-i12 Td1-d11 Ti3-i5 Df11-d9 Ti5-i8 Di1-j2 Cc4-c5 Cc12-c7 Ti8-i11 Dd9-c8 Cc5-g5 Sf1-e3 Cg5-f5 Dc8-e10 Cf5-f4 De10-f11 Ti11xtj12 Cc7-e7 Bj11-j12=S Dj2-i3 Sj12-h11 Ce12-e11 Dh10-i9 Ce11-e9 Cf4-f6 Sf7-h6 Kg7xh6 Ce7-M Cf6-f2 Td11-d4 Cf2-M Df11-g10 Di9-f6 Ce7-b7")...)
+	bobHad := len(f.inbox[bob])
+	f.reply(alice, "Kh6-g5")
+	f.mustContain(f.last(alice), `Your move was not played: "Kh6-g5": the referee refuses it: your commando ship would be (or stay) in check; please send another move (S8.3).`)
+	if len(f.inbox[bob]) != bobHad {
+		t.Errorf("Black was told of a refused move:\n%s", f.last(bob).Text)
+	}
+	f.reply(alice, "Kh6-g7")
+	f.mustContain(f.last(alice), "Your move Kh6-g7 was accepted")
+	f.mustContain(f.last(bob), "White played 78. Kh6-g7.")
+}
