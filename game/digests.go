@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/timing"
 )
@@ -197,7 +198,7 @@ func (h *handling) digestFor(p *store.Player, pm *playerMeta) bool {
 		if side < 0 || int(l.state.ToMove()) != side {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("[bp-%d] %s v %s: YOUR MOVE, deadline %s", id, l.v.Name(), l.seats[1-side].Address, h.deadlineText(l, pm)))
+		lines = append(lines, fmt.Sprintf("[bp-%d] %s v %s: YOUR MOVE (%s), deadline %s", id, l.v.Name(), l.seats[1-side].Address, rules.MoveLabel(l.state.Ply()), h.deadlineText(l, pm)))
 	}
 	if len(lines) == 0 {
 		return false

@@ -2,6 +2,8 @@ package game
 
 import (
 	"fmt"
+
+	"github.com/bottlepost/bottlepost/rules"
 )
 
 func (h *handling) listGames() error {
@@ -31,7 +33,7 @@ func (h *handling) listGames() error {
 			status = "open challenge, waiting for an opponent"
 		case phasePlay:
 			if int(l.state.ToMove()) == side {
-				status = "YOUR MOVE, deadline " + h.deadlineText(l, h.pmeta)
+				status = "YOUR MOVE (" + rules.MoveLabel(l.state.Ply()) + "), deadline " + h.deadlineText(l, h.pmeta)
 			} else {
 				status = "waiting for " + opp
 			}
