@@ -105,6 +105,9 @@ func TestVerifyRefusesAppendedGame(t *testing.T) {
 	}
 	mustRefuse(t, append(append([]byte{}, file...), second...), "text after the record")
 	mustRefuse(t, append(append([]byte{}, file...), "\n1. e4 e5 *\n"...), "text after the record")
+	if _, err := Verify(bytes.NewReader(append(append([]byte{}, file...), "\n \n\t\n"...))); err != nil {
+		t.Errorf("blank lines after the record: %v", err)
+	}
 }
 
 // withBlock is file with its embedded export replaced by x, the PGN text kept.

@@ -72,7 +72,7 @@ func Verify(r io.Reader, receipts ...store.Receipt) (*Verification, error) {
 	if len(data) > maxExport {
 		return nil, fmt.Errorf("game: verify: the file is larger than %d MiB: not an exported game", maxExport>>20)
 	}
-	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")) // as a mail client may save it
+	data = normalizeFile(data)
 	x, pgn, err := readExport(data)
 	if err != nil {
 		return nil, fmt.Errorf("game: verify: %w", err)
@@ -96,6 +96,16 @@ func Verify(r io.Reader, receipts ...store.Receipt) (*Verification, error) {
 }
 
 var blockStart = []byte("{" + store.ExportFormat)
+
+// normalizeFile undoes what saving a file from a mail may do to it: CRLF line ends become
+// LF, and blank lines after the record go.
+func normalizeFile(data []byte) []byte {
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	if t := bytes.TrimRight(data, " \t\n"); len(t) > 0 && t[len(t)-1] == '}' {
+		data = append(t, '\n')
+	}
+	return data
+}
 
 // readExport finds the embedded export in a file (or reads the store's JSON) and decodes
 // it strictly. pgn is the file's text before the block (nil for JSON).

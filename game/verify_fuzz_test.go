@@ -21,7 +21,8 @@ func FuzzVerify(f *testing.F) {
 		if err != nil {
 			return
 		}
-		x, pgn, err := readExport(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")))
+		norm := normalizeFile(b)
+		x, pgn, err := readExport(norm)
 		if err != nil {
 			t.Fatalf("verified, but the reader refuses it: %v", err)
 		}
@@ -29,7 +30,7 @@ func FuzzVerify(f *testing.F) {
 			return // the store's JSON
 		}
 		want, err := renderExport(x)
-		if err != nil || !bytes.Equal(want, bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))) {
+		if err != nil || !bytes.Equal(want, norm) {
 			t.Fatalf("verified a file that is not the one its record gives (%v)", err)
 		}
 		_ = res.Anchoring()

@@ -257,7 +257,7 @@ func compareWithDatabase(sf *storeFlags, id uint64, data []byte, stdout io.Write
 			return fmt.Errorf("game %d in the database: %w", id, err)
 		}
 	}
-	if !bytes.Equal(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), held) {
+	if !bytes.Equal(bytes.TrimRight(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), " \t\n"), bytes.TrimRight(held, "\n")) {
 		return fmt.Errorf("the file is not game %d as the database holds it", id)
 	}
 	fmt.Fprintf(stdout, "ok: the file is game %d exactly as the database holds it\n", id)
