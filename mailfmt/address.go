@@ -5,15 +5,11 @@ import (
 	"unicode"
 )
 
-// Normalize returns the addr-spec of addr ("alice@example.org", also given
+// normalize returns the addr-spec of addr ("alice@example.org", also given
 // as "<alice@example.org>" or "Alice <alice@example.org>") with the domain
-// lower-cased and a trailing dot removed. The local part keeps its case:
-// RFC 5321 section 2.4 lets a server treat it as case-sensitive, so replies
-// go to exactly what the sender wrote. Compare addresses with SameAddress,
-// which ignores case in the local part too, as every major provider does.
-//
-// Normalize returns "" when addr is not a single address.
-func Normalize(addr string) string {
+// lower-cased and a trailing dot removed, the local part as written; ""
+// when addr is not a single address. Key builds on it.
+func normalize(addr string) string {
 	s := strings.TrimSpace(addr)
 	if s == "" {
 		return ""
@@ -44,15 +40,15 @@ func Normalize(addr string) string {
 	return local + "@" + strings.ToLower(domain)
 }
 
-// Key is the identity of a mail address: Normalize's addr-spec in lower
-// case, local part included (as every major provider treats it), or "" when
-// addr is not a single address. Wherever bottlepost asks "is this the same
-// mailbox" it compares Keys: the store's address index, the owner of a
+// Key is the identity of a mail address: its addr-spec in lower case,
+// local part included (as every major provider treats it; RFC 5321 would
+// allow a case-sensitive one, which no provider players use has), or ""
+// when addr is not a single address. Wherever bottlepost asks "is this the
+// same mailbox" it compares Keys: the store's address index, the owner of a
 // token, the rate limiter, the IMAP source's ordering of one sender's mail,
-// the hub's accounts. Replies still go to the address as written
-// (Normalize).
+// the hub's accounts; and the service writes to players at their Key.
 func Key(addr string) string {
-	return strings.ToLower(Normalize(addr))
+	return strings.ToLower(normalize(addr))
 }
 
 // SameAddress reports whether a and b name the same mailbox: equal Keys.
@@ -70,7 +66,7 @@ func SameAddress(a, b string) bool {
 // systems change the case of addresses. ok is false when addr is not base
 // plus a non-empty token.
 func PlusToken(addr, base string) (token string, ok bool) {
-	a, b := Normalize(addr), Normalize(base)
+	a, b := normalize(addr), normalize(base)
 	if a == "" || b == "" {
 		return "", false
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestNormalize(t *testing.T) {
+func TestNormalizeAddress(t *testing.T) {
 	tests := []struct {
 		in, want string
 	}{
@@ -28,8 +28,8 @@ func TestNormalize(t *testing.T) {
 		{"a@example.org, b@example.org", ""},
 	}
 	for _, tt := range tests {
-		if got := Normalize(tt.in); got != tt.want {
-			t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := normalize(tt.in); got != tt.want {
+			t.Errorf("normalize(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

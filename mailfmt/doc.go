@@ -16,8 +16,13 @@
 //   - Classify decides whether a message must never be answered (bounces,
 //     auto-replies, bulk and list mail, our own mail coming back).
 //
-// Addresses and subjects: Normalize, SameAddress and PlusToken handle
-// addresses; FormatTag and ParseTag the game tag carried in subjects.
+// Addresses and subjects: Key is the one identity of an address (FromKey
+// reads it from raw mail), SameAddress compares Keys, PlusToken reads a
+// +TOKEN sub-address; FormatTag and ParseTag the game tag carried in
+// subjects.
+//
+// Writing: Outgoing composes every mail the service sends with go-message's
+// writer.
 //
 // docs/mail.md describes the parsing rules in prose; testdata/corpus holds
 // real-world-style messages from common clients with what each must yield.
