@@ -8,6 +8,25 @@ import (
 	"github.com/bottlepost/bottlepost/store"
 )
 
+// benchSeat is one benchmark game: its players and their reply addresses.
+type benchSeat struct{ white, black, wtok, btok string }
+
+// benchGames starts n games of chess by mail for the lap-th set of players,
+// with White's first move made when first is not "".
+func benchGames(f *fixture, lap, n int, first string) []benchSeat {
+	seats := make([]benchSeat, n)
+	for i := range seats {
+		w, bl := fmt.Sprintf("w%d-%d@example.org", lap, i), fmt.Sprintf("b%d-%d@example.org", lap, i)
+		f.send(w, f.personal(w), "new", "new chess vs "+bl+" as white time 30d")
+		f.reply(bl, "accept")
+		seats[i] = benchSeat{w, bl, f.last(w).ReplyTo, f.last(bl).ReplyTo}
+		if first != "" {
+			f.send(w, seats[i].wtok, "", first)
+		}
+	}
+	return seats
+}
+
 // BenchmarkHandleMove measures one accepted move through Service.Handle:
 // token lookup, decoding the game, matching and applying the move, the log
 // append with its chain hash, the new state, two rendered mails queued, and
@@ -16,19 +35,8 @@ import (
 func BenchmarkHandleMove(b *testing.B) {
 	f := newFixture(b, Config{})
 	const games = 16
-	type seat struct{ white, black, wtok, btok string }
-	// newSeats starts a fresh set of games: one lap of the cycle each (a
-	// second would repeat positions three times).
-	newSeats := func(lap int) []seat {
-		seats := make([]seat, games)
-		for i := range seats {
-			w, bl := fmt.Sprintf("w%d-%d@example.org", lap, i), fmt.Sprintf("b%d-%d@example.org", lap, i)
-			f.send(w, f.personal(w), "new", "new chess vs "+bl+" as white time 30d")
-			f.reply(bl, "accept")
-			seats[i] = seat{w, bl, f.last(w).ReplyTo, f.last(bl).ReplyTo}
-		}
-		return seats
-	}
+	// Fresh games for every lap of the cycle: a second would repeat positions three times.
+	newSeats := func(lap int) []benchSeat { return benchGames(f, lap, games, "") }
 	cycle := []string{"Nf3", "Nf6", "Nc3", "Nc6", "Nb1", "Nb8", "Ng1", "Ng8", "Nh3", "Nh6", "Na3", "Na6", "Nb1", "Nb8", "Ng1", "Ng8"}
 	lap := games * len(cycle)
 	seats := newSeats(0)
@@ -70,21 +78,9 @@ func BenchmarkHandleMoveAnswered(b *testing.B) {
 	f := newFixture(b, Config{})
 	const games = 16
 	cycle := []string{"Nf3", "Nf6", "Nc3", "Nc6", "Nb1", "Nb8", "Ng1", "Ng8", "Nh3", "Nh6", "Na3", "Na6", "Nb1", "Nb8", "Ng1", "Ng8"}
-	type seat struct{ white, black, wtok, btok string }
-	// newSeats starts a fresh set of games, White's first move made: less
-	// than one lap of the cycle each (a second would repeat positions three
-	// times).
-	newSeats := func(lap int) []seat {
-		seats := make([]seat, games)
-		for i := range seats {
-			w, bl := fmt.Sprintf("w%d-%d@example.org", lap, i), fmt.Sprintf("b%d-%d@example.org", lap, i)
-			f.send(w, f.personal(w), "new", "new chess vs "+bl+" as white time 30d")
-			f.reply(bl, "accept")
-			seats[i] = seat{w, bl, f.last(w).ReplyTo, f.last(bl).ReplyTo}
-			f.send(w, seats[i].wtok, "", cycle[0])
-		}
-		return seats
-	}
+	// Fresh games, White's first move made, for every lap of the cycle (less than one each:
+	// a second would repeat positions three times).
+	newSeats := func(lap int) []benchSeat { return benchGames(f, lap, games, cycle[0]) }
 	seats := newSeats(0)
 	lap := games*len(cycle)/2 - games
 	id := 0
