@@ -635,17 +635,29 @@ func Problems(err error) []error {
 
 // CheckPages runs bbolt's consistency check of the file's pages (no game is decoded, so it
 // is quick), and returns the problems found, joined (ErrCorrupt). The daemon runs it at
-// start-up, so that a damaged file is noticed before a transaction stumbles on it.
+// start-up, so that a damaged file is noticed before a transaction stumbles on it. Writes
+// wait while it runs (see pageCheck).
 func (s *Store) CheckPages() (err error) {
 	var none *Tx
 	defer s.recoverPanic(&none, &err)
-	return s.db.View(func(btx *bolt.Tx) error {
-		var errs []error
-		for e := range btx.Check() {
-			errs = append(errs, fmt.Errorf("store: %s: %v: %w", s.path, e, ErrCorrupt))
-		}
-		return errors.Join(errs...)
-	})
+	return errors.Join(s.pageCheck()...)
+}
+
+// pageCheck runs bbolt's consistency check of the file's pages. bbolt's check reads the
+// free-page list, which a writing transaction changes: it is safe only in a writable
+// transaction (which keeps other writers out meanwhile; it is rolled back, so nothing is
+// written) or with no writer at all (a store opened read-only).
+func (s *Store) pageCheck() []error {
+	btx, err := s.db.Begin(!s.readOnly)
+	if err != nil {
+		return []error{s.mapCommit(err, nil)}
+	}
+	defer btx.Rollback()
+	var errs []error
+	for e := range btx.Check() {
+		errs = append(errs, fmt.Errorf("store: %s: %v: %w", s.path, e, ErrCorrupt))
+	}
+	return errs
 }
 
 // verifyGameSafely is VerifyGame with a bbolt panic on a damaged page recovered into a
@@ -729,11 +741,9 @@ func globEscape(s string) string {
 func (s *Store) Verify(ctx context.Context) (err error) {
 	var none *Tx
 	defer s.recoverPanic(&none, &err)
+	pages := s.pageCheck()
 	return s.db.View(func(btx *bolt.Tx) error {
-		var errs []error
-		for err := range btx.Check() {
-			errs = append(errs, fmt.Errorf("store: %s: %v: %w", s.path, err, ErrCorrupt))
-		}
+		errs := pages
 		tx := &Tx{s: s, tx: btx}
 		deadlines := map[string]bool{} // index keys the games call for
 		matches := map[string]bool{}
