@@ -8,13 +8,18 @@
 // It does no network I/O: the mailer delivers messages to Handle and drains
 // the outbox the service fills.
 //
-// One file per command family: handle.go parses and dispatches a message;
-// challenge.go (new, accept, decline), move.go, finish.go (draw, resign, the
-// end of a game), claim.go, vacation.go, timezone.go, observe.go, help.go,
-// games.go (games, the open-challenge list), referee.go (audit, adjudicate),
-// digests.go. Time-driven work: deadlines.go (Tick, reminders, timeouts),
-// outages.go (heartbeat, recovery), migrate.go (older versions' data).
-// Mails: drafts.go (collecting, rendering, composing with mailfmt).
+// One file per command family: handle.go parses and dispatches a message
+// (command.go reads its lines); challenge.go (new, accept, decline), move.go,
+// conditional.go (if … then …, with conditional_parse.go), finish.go (draw,
+// resign, the end of a game), claim.go, vacation.go, timezone.go,
+// observe.go, help.go, games.go (games, the open-challenge list), pgncmd.go
+// (pgn), referee.go (audit, adjudicate), digests.go; limits.go bounds what
+// one sender can make the service do, firstcontact.go and tokens.go answer
+// strangers and hand out reply addresses. Time-driven work: deadlines.go
+// (Tick, reminders, timeouts), outages.go (heartbeat, recovery),
+// migrate.go (older versions' data). Mails: drafts.go (collecting,
+// rendering, composing with mailfmt), subjects.go, layout.go. Records:
+// record.go, export.go, verify.go; public.go is what the web view reads.
 package game
 
 import (

@@ -146,7 +146,7 @@ func (c *Conn) Close() error {
 	return err
 }
 
-// Outbox drains the store's outbox through a Sender. A mail leaves the
+// Outbox drains the outbox (its Queue) through a Sender. A mail leaves the
 // outbox only once the server accepted it; a mail the server refuses is
 // retried with doubling waits, and after MaxAttempts kept (marked given up)
 // and logged. A server that cannot be reached, or refuses the session
