@@ -1,7 +1,8 @@
 // Package rules is the pure core of bottlepost's game engines: board
 // geometry as data, the Variant and State interfaces that every variant
-// implements, lenient move matching, per-viewer views and their ASCII and
-// HTML renderings, and perft.
+// implements, lenient move matching, per-viewer views and their ASCII
+// rendering (rules/htmlboard draws the HTML board), the placement codec of
+// position strings, PGN and perft.
 //
 // Nothing here does I/O, reads a clock or draws randomness of its own: a
 // state plus a move gives a new state or a typed error, and randomness (a
@@ -12,4 +13,11 @@
 // it. Moves lists what the side to move may submit, computed from what that
 // side knows, and Apply may still refuse a move once the referee judges it
 // with full information (see MoveError.Kind Refused).
+//
+// The variant packages name the same parts alike, so that the six read as
+// one design: a position string's board field goes through Placement; a
+// text that fits no legal move is explained by the variant's diagnose (the
+// Diagnose given to Match), which asks why (why a piece may not make a
+// move; whyCastle, whyPawn for the special cases); geometry helpers such as
+// Abs and Sign live here, not in each package.
 package rules

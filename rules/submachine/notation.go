@@ -268,7 +268,7 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 		return rules.Illegal, "pawns may not teleport", "M3"
 	}
 	if k == pawn {
-		reason, ruling := s.pawnReason(from, to)
+		reason, ruling := s.whyPawn(from, to)
 		return rules.Illegal, reason, ruling
 	}
 	if blocker := blockedAt(s.p, from, to, k); blocker != rules.NoSquare {
@@ -280,8 +280,8 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 	return rules.Illegal, pieceRule[k][0], pieceRule[k][1]
 }
 
-// pawnReason explains a pawn move that is not possible, with the ruling.
-func (s *State) pawnReason(from, to rules.Square) (string, string) {
+// whyPawn explains a pawn move that is not possible, with the ruling.
+func (s *State) whyPawn(from, to rules.Square) (string, string) {
 	me := s.p.side
 	step := pawnStep[me][from]
 	switch {
