@@ -260,7 +260,7 @@ func TestRealMailStack(t *testing.T) {
 	if _, err := bob.Await("", within); err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(back); took > 10*time.Second {
+	if took := time.Since(back); took > 20*time.Second { // seconds, not the minute of a grown backoff; room for a loaded machine
 		t.Errorf("the answer came %v after Dovecot's restart; want within seconds", took.Round(100*time.Millisecond))
 	}
 	t.Logf("answered %v after Dovecot's restart", time.Since(back).Round(100*time.Millisecond))
