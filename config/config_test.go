@@ -1,6 +1,13 @@
 package config
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -158,4 +165,56 @@ func FuzzLoad(f *testing.F) {
 			c.Validate() // must not panic
 		}
 	})
+}
+
+// tls_ca_file is read and checked at load time (a missing file, or one
+// without a certificate, is named); a good one adds to the system roots.
+func TestTLSCAFile(t *testing.T) {
+	dir := t.TempDir()
+	notPEM := filepath.Join(dir, "not.pem")
+	os.WriteFile(notPEM, []byte("hello\n"), 0o644)
+	good := filepath.Join(dir, "ca.pem")
+	os.WriteFile(good, selfSignedPEM(t), 0o644)
+	base := "[service]\naddress = \"games@club.example\"\n[imap]\nhost = \"mail.club.example\"\nusername = \"games\"\n[smtp]\nhost = \"mail.club.example\"\n"
+	for _, tc := range []struct {
+		name, extra, want string
+	}{
+		{"missing file", "tls_ca_file = \"" + filepath.Join(dir, "nope.pem") + "\"\n", "smtp.tls_ca_file: open"},
+		{"no certificate in it", "tls_ca_file = \"" + notPEM + "\"\n", "smtp.tls_ca_file: " + notPEM + " holds no PEM certificate"},
+		{"good", "tls_ca_file = \"" + good + "\"\ntls_server_name = \"mail.club.example\"\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(write(t, base+tc.extra))
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg, err := ClientTLS(c.SMTP.TLSCAFile, c.SMTP.TLSServerName)
+				if err != nil || cfg.RootCAs == nil || cfg.ServerName != "mail.club.example" {
+					t.Errorf("ClientTLS = %+v, %v", cfg, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want …%s…", err, tc.want)
+			}
+		})
+	}
+}
+
+// selfSignedPEM is a fresh self-signed certificate for mail.club.example.
+func selfSignedPEM(t *testing.T) []byte {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "mail.club.example"},
+		DNSNames: []string{"mail.club.example"}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 }
