@@ -2,12 +2,12 @@ package game
 
 import (
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -139,7 +139,7 @@ func (h *handling) hold(id string, m heldMail) error {
 		return err
 	}
 	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(plain)+aead.Overhead())
-	if _, err := rand.Read(nonce); err != nil {
+	if _, err := io.ReadFull(h.s.rand, nonce); err != nil {
 		return err
 	}
 	return h.tx.PutSetting(name, aead.Seal(nonce, nonce, plain, []byte(name)))
@@ -149,11 +149,13 @@ func (h *handling) hold(id string, m heldMail) error {
 // to, whose commands are held for its sender. It returns them and deletes
 // them (they are carried out once), or nil.
 func (h *handling) heldReply() (*heldMail, error) {
-	ids := append([]string{h.in.InReplyTo}, h.in.References...)
-	for i, id := range ids {
-		if i > 8 {
-			break // a welcome is the last or nearly the last of a thread
-		}
+	// The message replied to, then the thread from its newest end: a
+	// welcome is the last or nearly the last of its thread.
+	ids := []string{h.in.InReplyTo}
+	for i := len(h.in.References) - 1; i >= 0 && len(ids) < 8; i-- {
+		ids = append(ids, h.in.References[i])
+	}
+	for _, id := range ids {
 		name := h.s.heldName(strings.Trim(strings.TrimSpace(id), "<>"))
 		if name == "" {
 			continue
