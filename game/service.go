@@ -97,7 +97,7 @@ type Incoming struct {
 	// Allow, if set, is asked whether the sender may be answered now (the
 	// transport's per-sender rate limit): once, and only when the service
 	// is about to queue a reply to the sender. false is Quiet. So mail that
-	// earns no reply — a forgery refused after the day's welcome went out, a
+	// earns no reply — a forgery refused after the day's welcomes (WelcomesPerDay) went out, a
 	// duplicate — costs the sender's allowance nothing, and forged mail in a
 	// player's name cannot use it up to silence the player's receipts.
 	Allow func() bool
