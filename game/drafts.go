@@ -168,8 +168,8 @@ func (h *handling) flush() (int, error) {
 }
 
 // renderAnswer renders the drafts addressed to the sender of the incoming
-// mail as one mail: one incoming mail gets one answer. The last draft about
-// a game is the primary one: its subject, thread, Reply-To and footer are
+// mail as one mail: one incoming mail gets one answer. The last board mail
+// about a game (else the last draft about a game) is the primary one: its subject, thread, Reply-To and footer are
 // the mail's, and it comes last, after what the other drafts say (the
 // commands that were about no game, or about other games).
 func (h *handling) renderAnswer(ds []*draft) ([]byte, *draft, error) {
@@ -180,6 +180,14 @@ func (h *handling) renderAnswer(ds []*draft) ([]byte, *draft, error) {
 	p := len(ds) - 1
 	for i := len(ds) - 1; i >= 0; i-- {
 		if ds[i].game != nil {
+			p = i
+			break
+		}
+	}
+	for i := len(ds) - 1; i >= 0; i-- {
+		// A board mail about the game (a receipt, a refusal, the end) names
+		// the game's state best.
+		if ds[i].game != nil && (ds[i].kind == "update" || ds[i].kind == "final") {
 			p = i
 			break
 		}

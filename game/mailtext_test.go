@@ -188,3 +188,34 @@ func TestMailNumberingAgreesWithPGN(t *testing.T) {
 		})
 	}
 }
+
+// TestOneAnswerPerMail: however many things one mail asks for, its sender
+// gets one mail back, in the thread of the game it is about, saying all of
+// them; the opponent is told separately.
+func TestOneAnswerPerMail(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	na, nb := len(f.inbox[alice]), len(f.inbox[bob])
+	res := f.reply(alice, "e4", "history", "board", "games", "help", "timezone Europe/Berlin", "hello there")
+	if got := len(f.inbox[alice]) - na; got != 1 || len(f.inbox[bob])-nb != 1 || res.Mails != 2 {
+		t.Fatalf("one mail got %d answers to its sender, %d mails to the opponent (result %d); want one each", got, len(f.inbox[bob])-nb, res.Mails)
+	}
+	m := f.last(alice)
+	f.mustContain(m, "Your move e4 was accepted.", "Record of game bp-1", "Your games:", "Commands (one per line",
+		"Deadlines will be shown in Europe/Berlin", "hello there", "Chess, as White sees it")
+	if m.Subject != "[bp-1] Chess v "+bob+": waiting for "+bob || !strings.Contains(m.References, "game-1.") {
+		t.Errorf("the answer is not in the game's thread: %q, References %q", m.Subject, m.References)
+	}
+	n := 0
+	for _, line := range strings.Split(m.Text, "\n") {
+		if strings.TrimRight(line, "\r") == "--" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the answer has %d footers, want one:\n%s", n, m.Text)
+	}
+	if n := strings.Count(m.HTML, "<html"); n != 1 {
+		t.Errorf("the HTML part has %d documents, want one", n)
+	}
+}
