@@ -22,6 +22,9 @@ func TestPlacement(t *testing.T) {
 		{name: "marks and brackets", pl: rules.Placement{Board: rules.ChessBoard, Marks: "'+"},
 			text: "7k/8/8/8/8/8/8/F'[Bm]S+5",
 			want: map[string]string{"h8": "k", "a1": "F'", "b1": "Bm", "c1": "S+"}},
+		{name: "one mark at most", pl: rules.Placement{Board: rules.ChessBoard, Marks: "'+"},
+			text: "7k/8/8/8/8/8/8/F'+6",
+			want: map[string]string{"a1": "F'", "b1": "+"}},
 		{name: "too few ranks", pl: rules.Placement{Board: rules.ChessBoard}, text: "8/8", wantErr: "has 2 ranks, want 8"},
 		{name: "rank too long", pl: rules.Placement{Board: rules.ChessBoard}, text: "9/8/8/8/8/8/8/8", wantErr: "rank 8 describes more than 8 cells"},
 		{name: "piece past the end", pl: rules.Placement{Board: rules.ChessBoard}, text: "8k/8/8/8/8/8/8/8", wantErr: "rank 8 describes more than 8 cells"},
@@ -29,6 +32,12 @@ func TestPlacement(t *testing.T) {
 		{name: "zero", pl: rules.Placement{Board: rules.ChessBoard}, text: "08/8/8/8/8/8/8/8", wantErr: `"08" is not a number`},
 		{name: "unclosed bracket", pl: rules.Placement{Board: rules.ChessBoard}, text: "[Bm/8/8/8/8/8/8/8", wantErr: "unclosed or empty ["},
 		{name: "empty bracket", pl: rules.Placement{Board: rules.ChessBoard}, text: "[]7/8/8/8/8/8/8/8", wantErr: "unclosed or empty ["},
+		{name: "dots for empty cells, heights as marks", pl: rules.Placement{Board: rules.BalticBoard, Marks: "12", Empty: '.'},
+			text: "glcssclg/....s.../......../......../......../......../...S2..../GLCSSCLG",
+			want: map[string]string{"a8": "g", "e7": "s", "d2": "S2", "h1": "G"}},
+		{name: "the bottom ranks only", pl: rules.Placement{Board: rules.BalticBoard, Marks: "12", Empty: '.', Ranks: 2},
+			text: "...S..../GLCSSCLG", want: map[string]string{"d2": "S", "a1": "G"}},
+		{name: "too many dots", pl: rules.Placement{Board: rules.BalticBoard, Empty: '.', Ranks: 1}, text: ".........", wantErr: "rank 1 describes more than 8 cells"},
 		{name: "piece on a counted hole", pl: rules.Placement{Board: rules.SubmachineBoard, CountHoles: true, HoleRuling: "M1"},
 			text: "11/11/11/11/11/11/11/11/11/1P9/11/11", wantErr: "a piece on b3, a hole (M1)"},
 	}
@@ -98,6 +107,7 @@ func FuzzPlacement(f *testing.F) {
 		{Board: rules.ChessBoard, Marks: "'+"},
 		{Board: rules.SubmachineBoard, CountHoles: true},
 		{Board: rules.SeachessBoard},
+		{Board: rules.BalticBoard, Marks: "12", Empty: '.', Ranks: 2},
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, pl := range placements {

@@ -57,54 +57,38 @@ func parseStart(s string) (start, bool) {
 // standardSetup is B4.5: White's rank 1 a–h and the third starfish on d2.
 const standardSetup = "3S4/GLCSSCLG"
 
-// parseRanks reads n ranks of cells, top rank first, into cells; rank0 is
-// the zero-based rank of the last one.
+// parseRanks reads n ranks of cells, top rank first (rank n down to rank
+// 1), into cells: a position string's board field (n = 8) or a setup's
+// home ranks. "." is an empty square, 3–8 count empty squares, and a 1 or
+// 2 right after a letter is the height of its stack.
 func parseRanks(text string, n int, cells *[64]cell) error {
-	ranks := strings.Split(text, "/")
-	if len(ranks) != n {
-		return fmt.Errorf("%q has %d ranks, want %d separated by \"/\"", text, len(ranks), n)
-	}
-	for i, rt := range ranks {
-		r := n - 1 - i
-		f := 0
-		for j := 0; j < len(rt); j++ {
-			c := rt[j]
-			switch {
-			case c == '.':
-				f++
-			case c >= '1' && c <= '8':
-				f += int(c - '0')
-			case animalOf(c) != 0:
-				if f >= 8 {
-					return fmt.Errorf("rank %d of %q has more than 8 squares", r+1, text)
-				}
-				owner := rules.White
-				if c >= 'a' {
-					owner = rules.Black
-				}
-				h := 1
-				if j+1 < len(rt) && rt[j+1] >= '1' && rt[j+1] <= '0'+maxHeight {
-					h = int(rt[j+1] - '0') // a height; 3-8 count empty squares
-					j++
-				}
-				cells[board.At(f, r)] = mkCell(owner, animalOf(c), h)
-				f++
-			default:
-				return fmt.Errorf("rank %d of %q: %q is not a piece (C S L G, c s l g), a digit or \".\"", r+1, text, string(c))
-			}
-			if f > 8 {
-				return fmt.Errorf("rank %d of %q has more than 8 squares", r+1, text)
-			}
+	pl := placement
+	pl.Ranks = n
+	err := pl.Parse(text, func(sq rules.Square, tok string) error {
+		c := tok[0]
+		if animalOf(c) == 0 {
+			return fmt.Errorf("%q is not a piece (C S L G, c s l g), a digit or \".\"", tok)
 		}
-		if f != 8 {
-			hint := ""
-			if heightAfterLetter(rt) {
-				hint = ` (after a letter, 1 or 2 is the stack's height: write "." for empty squares there)`
-			}
-			return fmt.Errorf("rank %d of %q has %d squares, want 8%s", r+1, text, f, hint)
+		owner := rules.White
+		if c >= 'a' {
+			owner = rules.Black
+		}
+		h := 1
+		if len(tok) > 1 {
+			h = int(tok[1] - '0')
+		}
+		cells[sq] = mkCell(owner, animalOf(c), h)
+		return nil
+	})
+	if err == nil {
+		return nil
+	}
+	for _, rank := range strings.Split(text, "/") {
+		if heightAfterLetter(rank) {
+			return fmt.Errorf("%q: %v (after a letter, 1 or 2 is the stack's height: write \".\" for empty squares there)", text, err)
 		}
 	}
-	return nil
+	return fmt.Errorf("%q: %w", text, err)
 }
 
 func heightAfterLetter(rank string) bool {
@@ -116,24 +100,14 @@ func heightAfterLetter(rank string) bool {
 	return false
 }
 
+// placement is the board field of position strings: "." for an empty
+// square, a piece's letter followed by its stack's height when above 1.
+var placement = rules.Placement{Board: board, Marks: "12", Empty: '.'}
+
 // boardText writes the cells as a position string's board field, with "."
 // for empty squares.
 func boardText(cells *[64]cell) string {
-	var b strings.Builder
-	for r := 7; r >= 0; r-- {
-		for f := range 8 {
-			c := cells[board.At(f, r)]
-			if c.empty() {
-				b.WriteByte('.')
-			} else {
-				b.WriteString(c.text())
-			}
-		}
-		if r > 0 {
-			b.WriteByte('/')
-		}
-	}
-	return b.String()
+	return placement.Format(func(sq rules.Square) string { return cells[sq].text() })
 }
 
 // setupCells builds a start from White's ranks (B4.5: ranks 1–2; B5: rank
