@@ -907,7 +907,7 @@ func TestFaultMailServers(t *testing.T) {
 		},
 		{
 			name:     "smtp drops connections",
-			on:       func(r *rig) { r.smtp.setBudget(100, 80000) }, // cut mid-session, mid-DATA (a mail is about 25 kB with its HTML board)
+			on:       func(r *rig) { r.smtp.setBudget(100, 40000) }, // cut mid-session, mid-DATA (a move's mail is about 13 kB with its HTML board)
 			off:      func(r *rig) { r.smtp.setBudget(0, 0) },
 			logWant:  []string{`outgoing mail not accepted; will retry.*err=.*(EOF|connection reset|broken pipe|closed)`},
 			smtpCuts: true,
@@ -943,7 +943,7 @@ func TestFaultMailServers(t *testing.T) {
 			name: "everything at once",
 			on: func(r *rig) {
 				r.imap.setBudget(150, 2500)
-				r.smtp.setBudget(100, 80000)
+				r.smtp.setBudget(100, 40000)
 				r.imap.setDelay(5 * time.Millisecond)
 				r.smtp.setDelay(5 * time.Millisecond)
 				r.gate.refuseEvery.Store(3)

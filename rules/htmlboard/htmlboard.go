@@ -1,8 +1,10 @@
 // Package htmlboard draws a rules.View as an HTML table: the one board
 // renderer of the HTML mail part and of the web view.
 //
-// The output uses inline styles only (mail clients strip <style> elements
-// and SVG) and no images: light and dark squares are cell backgrounds, the
+// The output uses HTML attributes and short inline styles only (mail
+// clients strip <style> elements, classes' CSS and SVG) and no images; it
+// is kept compact, as it travels in every board mail (a chess table is
+// about 8.6 kB). Light and dark squares are cell backgrounds, the
 // pieces are letters on white or black discs, coordinates run along all
 // four sides, and a legend says what every colour and letter means, so the
 // board reads the same in a browser, in webmail and as plain HTML text.
@@ -202,48 +204,57 @@ func order(v *rules.View) (files, ranks []int) {
 	return files, ranks
 }
 
+// writeTable draws the table. It is sent in every board mail, so it is
+// kept small: sizes, alignment and square colours are HTML attributes
+// (width, height, align, bgcolor, cellspacing, cellpadding), which every
+// mail client honours, and the inherited font settings are set once on
+// the table; only the coordinates, a square's mark and each piece's disc
+// carry a short inline style. The columns take their width from the file row and the
+// rows their height from the rank coordinate, so squares need neither.
 func writeTable(out *strings.Builder, v *rules.View, opt Options) {
 	b := v.Variant.Board()
 	size := opt.Square
 	if size <= 0 {
 		size = 34
 	}
+	coord := size * 2 / 3
+	coordFont := fmt.Sprintf(`style="font-size:%dpx;line-height:1"`, size/3+1)
 	files, ranks := order(v)
-	fmt.Fprintf(out, `<table role="grid" aria-label="%s" cellspacing="0" cellpadding="0" style="border-collapse:collapse;border-spacing:0;font-family:sans-serif;font-size:%dpx;line-height:1">`+"\n",
-		html.EscapeString(title(v)), size*2/5+2)
-	coordStyle := fmt.Sprintf(`style="width:%dpx;height:%dpx;padding:0;text-align:center;vertical-align:middle;color:%s;font-size:%dpx"`,
-		size*2/3, size*2/3, coordText, size/3+1)
+	fmt.Fprintf(out, `<table aria-label="%s" cellspacing="0" cellpadding="0" style="font-family:sans-serif;font-size:%dpx;line-height:1.1;color:%s">`+"\n",
+		html.EscapeString(title(v)), size*2/5+2, coordText)
 	fileRow := func() {
-		out.WriteString("<tr><td " + coordStyle + "></td>")
+		fmt.Fprintf(out, `<tr align="center" %s><td width="%d" height="%d"></td>`, coordFont, coord, coord)
 		for _, f := range files {
-			out.WriteString("<td " + coordStyle + ">" + rules.FileName(f) + "</td>")
+			fmt.Fprintf(out, `<td width="%d">%s</td>`, size, rules.FileName(f))
 		}
-		out.WriteString("<td " + coordStyle + "></td></tr>\n")
+		fmt.Fprintf(out, `<td width="%d"></td></tr>`+"\n", coord)
 	}
 	fileRow()
 	for _, r := range ranks {
-		fmt.Fprintf(out, "<tr><td %s>%d</td>", coordStyle, r+1)
+		fmt.Fprintf(out, `<tr align="center"><td height="%d" %s>%d</td>`, size, coordFont, r+1)
 		for _, f := range files {
 			sq := b.At(f, r)
 			if sq == rules.NoSquare {
-				fmt.Fprintf(out, `<td style="width:%dpx;height:%dpx;padding:0;background:#ffffff"></td>`, size, size)
+				out.WriteString(`<td bgcolor="#ffffff"></td>`)
 				continue
 			}
-			bg := background(b, sq, contains(opt.Last, sq))
-			fmt.Fprintf(out, `<td title="%s" bgcolor="%s" style="width:%dpx;height:%dpx;padding:0;text-align:center;vertical-align:middle;background:%s">`,
-				b.Name(sq), bg, size, size, bg)
+			fmt.Fprintf(out, `<td title="%s" bgcolor="%s"`, b.Name(sq), background(b, sq, contains(opt.Last, sq)))
 			hidden := v.Hidden != nil && v.Hidden[sq]
 			switch cell := v.Cells[sq]; {
 			case cell != "":
+				out.WriteString(">")
 				writePieces(out, cell, hidden, size)
 			default:
 				if g := b.Glyph(sq); g != "." && g != ":" {
-					out.WriteString(`<span style="color:#333333">` + html.EscapeString(g) + "</span>")
+					// A mark is plain text, set like the coordinates.
+					out.WriteString(` style="line-height:1"><span style="color:#333">` + html.EscapeString(g) + "</span>")
+				} else {
+					out.WriteString(">")
 				}
 			}
 			out.WriteString("</td>")
 		}
-		fmt.Fprintf(out, "<td %s>%d</td></tr>\n", coordStyle, r+1)
+		fmt.Fprintf(out, "<td %s>%d</td></tr>\n", coordFont, r+1)
 	}
 	fileRow()
 	out.WriteString("</table>\n")
@@ -292,29 +303,32 @@ func startsWithLetter(s string) bool {
 	return false
 }
 
-// writePieces draws each piece of a cell as a disc: upper case (side 0)
-// dark on white, lower case (side 1) white on black, other symbols grey;
-// a hidden cell's discs get a red dashed frame.
+// writePieces draws each piece of a cell as a bold letter on a disc:
+// upper case (side 0) dark on white, lower case (side 1) white on black,
+// other symbols grey; a hidden cell's discs get a red dashed frame. A
+// cell of several pieces uses a smaller letter than the table's.
 func writePieces(out *strings.Builder, cell string, hidden bool, size int) {
 	toks := tokens(cell)
 	font := size*2/5 + 2
+	fontStyle := ""
 	if len(toks) > 1 || len([]rune(cell)) > 2 {
 		font = size/3 + 1
+		fontStyle = fmt.Sprintf(";font-size:%dpx", font)
 	}
 	for _, t := range toks {
-		fg, bg, edge := "#000000", "#ffffff", "#000000"
+		fg, bg, edge := "#000", "#fff", "#000"
 		r := []rune(t)[0]
 		switch {
 		case unicode.IsLower(r):
-			fg, bg, edge = "#ffffff", "#1a1a1a", "#000000"
+			fg, bg, edge = "#fff", "#1a1a1a", "#000"
 		case !unicode.IsUpper(r):
-			fg, bg, edge = "#000000", "#c8c8c8", "#555555"
+			fg, bg, edge = "#000", "#c8c8c8", "#555"
 		}
 		border := "1px solid " + edge
 		if hidden {
 			border = "2px dashed " + hiddenEdge
 		}
-		fmt.Fprintf(out, `<span style="display:inline-block;min-width:%dpx;padding:2px 3px;border:%s;border-radius:%dpx;background:%s;color:%s;font-weight:bold;font-size:%dpx;line-height:1.1">%s</span>`,
-			font, border, size/2, bg, fg, font, html.EscapeString(t))
+		fmt.Fprintf(out, `<b style="display:inline-block;min-width:%dpx;padding:2px 3px;border:%s;border-radius:%dpx;background:%s;color:%s%s">%s</b>`,
+			font, border, size/2, bg, fg, fontStyle, html.EscapeString(t))
 	}
 }
