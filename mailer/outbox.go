@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -171,7 +172,25 @@ type Outbox struct {
 	// Delivered, if set, is told of every accepted mail (tests, metrics);
 	// with several Connections it is called from several goroutines.
 	Delivered func(m Queued)
+
+	// held are the mails whose failed attempt the Queue could not record
+	// (MarkFailed failed: the disk is full, say): the wait is kept here
+	// instead, so the mail is not tried again before it, at most heldMax.
+	heldMu sync.Mutex
+	held   map[uint64]heldMail
 }
+
+// heldMail is a failed attempt the Queue could not record: not before
+// until, and how many attempts have failed (the Queue's count lags).
+type heldMail struct {
+	until    time.Time
+	attempts int
+}
+
+// heldMax bounds Outbox.held: beyond it the entries that are due are
+// forgotten first, then those due soonest (their mail is then tried at
+// Drain's pace, still logged at most once a try).
+const heldMax = 4096
 
 // givenUp is how far away the next try of a mail given up is put: it stays
 // in the store for the operator, but is not retried.
@@ -186,13 +205,18 @@ func (o *Outbox) Drain() (int, error) {
 	conns := max(o.Connections, 1)
 	for {
 		now := o.Now()
-		batch, err := o.Queue.Due(now, 100*conns)
+		limit := 100 * conns
+		// Mails held back in memory come first in Due's answer as often as
+		// not: ask for that many more, so they do not hide the rest.
+		batch, err := o.Queue.Due(now, limit+o.heldCount())
 		if err != nil {
 			return sent, err
 		}
+		batch = o.notHeld(batch, now)
 		if len(batch) == 0 {
 			return sent, nil
 		}
+		batch = batch[:min(len(batch), limit)]
 		parts := make([][]Queued, conns)
 		for _, m := range batch {
 			h := fnv.New32a()
@@ -228,7 +252,7 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 		// untouched (neither an attempt nor a later next try); Run probes.
 		return sent, &Unreachable{Err: err}
 	}
-	mk := &sentMarker{mark: o.Queue.MarkSent, window: markWindow}
+	mk := &sentMarker{mark: o.markSent, window: markWindow}
 	if o.Delivered != nil {
 		mk.marked = func(ms []Queued) {
 			for _, m := range ms {
@@ -266,6 +290,19 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 	return mk.count, err
 }
 
+// markSent marks accepted mails sent, and forgets any of them held back.
+func (o *Outbox) markSent(ids []uint64) error {
+	if err := o.Queue.MarkSent(ids); err != nil {
+		return err
+	}
+	o.heldMu.Lock()
+	for _, id := range ids {
+		delete(o.held, id)
+	}
+	o.heldMu.Unlock()
+	return nil
+}
+
 // markWindow bounds the accepted mails waiting to be marked sent beside
 // the commit under way (sentMarker): with it, how many mails a crash can
 // send twice.
@@ -273,12 +310,23 @@ const markWindow = 16
 
 // fail records a failed attempt and when to try again. Only refusals of the
 // mail itself (mayGiveUp) can end in giving it up after MaxAttempts.
+//
+// When the Queue cannot record it (MarkFailed fails), the mail is held
+// back in memory for the same wait (a give-up for Ceiling, after which it
+// is tried, and given up, again), so that a store that cannot commit does
+// not make the outbox resend the mail, and log it, at every Drain.
 func (o *Outbox) fail(m Queued, err error, mayGiveUp bool) error {
 	attempts := m.Attempts + 1
+	o.heldMu.Lock()
+	if h, ok := o.held[m.ID]; ok && h.attempts >= attempts {
+		attempts = h.attempts + 1 // earlier failures the Queue did not record
+	}
+	o.heldMu.Unlock()
 	wait := o.Backoff << min(attempts-1, 20)
 	if wait > o.Ceiling || wait <= 0 {
 		wait = o.Ceiling
 	}
+	hold := wait
 	reason := err.Error()
 	if mayGiveUp && attempts >= o.MaxAttempts {
 		wait = givenUp
@@ -287,7 +335,63 @@ func (o *Outbox) fail(m Queued, err error, mayGiveUp bool) error {
 	} else {
 		o.Log.Warn("outgoing mail not accepted; will retry", "mail", m.ID, "to", m.To, "attempt", attempts, "in", wait, "err", err)
 	}
-	return o.Queue.MarkFailed(m.ID, reason, o.Now().Add(wait))
+	now := o.Now()
+	if merr := o.Queue.MarkFailed(m.ID, reason, now.Add(wait)); merr != nil {
+		o.hold(m.ID, heldMail{until: now.Add(hold), attempts: attempts}, now)
+		return merr
+	}
+	o.heldMu.Lock()
+	delete(o.held, m.ID)
+	o.heldMu.Unlock()
+	return nil
+}
+
+// hold keeps a mail back until h.until (see Outbox.held), forgetting
+// others when heldMax are held.
+func (o *Outbox) hold(id uint64, h heldMail, now time.Time) {
+	o.heldMu.Lock()
+	defer o.heldMu.Unlock()
+	if o.held == nil {
+		o.held = map[uint64]heldMail{}
+	}
+	if _, ok := o.held[id]; !ok && len(o.held) >= heldMax {
+		for k, v := range o.held {
+			if !now.Before(v.until) {
+				delete(o.held, k)
+			}
+		}
+		for len(o.held) >= heldMax {
+			var first uint64
+			var soonest time.Time
+			for k, v := range o.held {
+				if soonest.IsZero() || v.until.Before(soonest) {
+					first, soonest = k, v.until
+				}
+			}
+			delete(o.held, first)
+		}
+	}
+	o.held[id] = h
+}
+
+// heldCount is how many mails are held back in memory.
+func (o *Outbox) heldCount() int {
+	o.heldMu.Lock()
+	defer o.heldMu.Unlock()
+	return len(o.held)
+}
+
+// notHeld drops from batch the mails held back in memory until after now.
+func (o *Outbox) notHeld(batch []Queued, now time.Time) []Queued {
+	o.heldMu.Lock()
+	defer o.heldMu.Unlock()
+	if len(o.held) == 0 {
+		return batch
+	}
+	return slices.DeleteFunc(batch, func(m Queued) bool {
+		h, ok := o.held[m.ID]
+		return ok && now.Before(h.until)
+	})
 }
 
 // Unreachable is Drain's error when no session could be opened: the

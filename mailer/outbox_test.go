@@ -710,3 +710,107 @@ func TestOutboxRunWrongPasswordIsAnError(t *testing.T) {
 		t.Errorf("the refused password was not logged as an error naming the settings:\n%s", f.logs)
 	}
 }
+
+// failingMarks is a Queue whose MarkFailed fails while broken is set (as
+// the store's commit does when the disk is full); the rest is the store's.
+type failingMarks struct {
+	boltQueue
+	mu     sync.Mutex
+	broken bool
+	calls  int // MarkFailed calls
+}
+
+var errCommit = errors.New("store: commit: the disk is full")
+
+func (q *failingMarks) MarkFailed(id uint64, reason string, next time.Time) error {
+	q.mu.Lock()
+	q.calls++
+	broken := q.broken
+	q.mu.Unlock()
+	if broken {
+		return errCommit
+	}
+	return q.boltQueue.MarkFailed(id, reason, next)
+}
+
+// A refused mail whose failed attempt the Queue cannot record (MarkFailed
+// fails: the disk is full) still waits before it is tried again: the wait
+// is kept in memory, doubling with the attempts the Queue did not count,
+// so that neither the server nor the log sees it at every Drain. Other
+// mail goes out meanwhile, and once the Queue records again the mail's
+// verdict is stored and nothing is held.
+func TestOutboxWaitsWhenTheFailureCannotBeRecorded(t *testing.T) {
+	var mu sync.Mutex
+	tries := 0
+	sc := startScriptSMTP(t, &scriptSMTP{rcpt: func(to string) error {
+		if !strings.HasPrefix(to, "held@") {
+			return nil
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		tries++
+		return errTemporary
+	}})
+	triesNow := func() int { mu.Lock(); defer mu.Unlock(); return tries }
+	f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+	q := &failingMarks{boltQueue: boltQueue{f.st}, broken: true}
+	f.o.Queue = q
+	held := f.enqueue(t, "refused", "held@example.org")
+
+	if _, err := f.drain(t); !errors.Is(err, errCommit) {
+		t.Fatalf("first drain: err %v, want the Queue's", err)
+	}
+	if triesNow() != 1 {
+		t.Fatalf("first drain: %d tries, want 1", triesNow())
+	}
+	logged := strings.Count(f.logs.String(), "will retry")
+	good := f.enqueue(t, "to alice")
+	for i := range 20 {
+		if n, err := f.drain(t); err != nil || (i == 0 && n != 1) || (i > 0 && n != 0) {
+			t.Fatalf("drain %d before the wait is over = %d, %v; want the other mail sent once, no error", i, n, err)
+		}
+	}
+	if _, ok := f.all(t)[good]; ok {
+		t.Errorf("the other mail was held back too")
+	}
+	if triesNow() != 1 || strings.Count(f.logs.String(), "will retry") != logged {
+		t.Fatalf("the mail was tried %d times (and %d retries logged) before its wait was over; want once",
+			triesNow(), strings.Count(f.logs.String(), "will retry"))
+	}
+
+	// After the first wait (one minute) it is tried again; the next wait is
+	// two minutes, though the Queue still counts no attempt.
+	f.clock.advance(time.Minute - time.Second)
+	f.drain(t)
+	if triesNow() != 1 {
+		t.Fatalf("tried %d times a second before the wait was over", triesNow())
+	}
+	f.clock.advance(time.Second)
+	if _, err := f.drain(t); !errors.Is(err, errCommit) || triesNow() != 2 {
+		t.Fatalf("when due: err %v, %d tries; want the Queue's error and a second try", err, triesNow())
+	}
+	if !strings.Contains(f.logs.String(), "attempt=2 in=2m0s") {
+		t.Errorf("the second attempt's wait did not double:\n%s", f.logs)
+	}
+	f.clock.advance(2*time.Minute - time.Second)
+	f.drain(t)
+	if triesNow() != 2 {
+		t.Fatalf("tried %d times before the doubled wait was over", triesNow())
+	}
+
+	// The Queue records again: the next failure is stored, nothing is held.
+	q.mu.Lock()
+	q.broken = false
+	q.mu.Unlock()
+	f.clock.advance(time.Second)
+	if n, err := f.drain(t); n != 0 || err != nil || triesNow() != 3 {
+		t.Fatalf("drain once the Queue records = %d, %v, %d tries; want 0, nil, 3", n, err, triesNow())
+	}
+	f.want(t, held, 1, f.clock.now().Add(3*time.Minute), "451")
+	if n := f.o.heldCount(); n != 0 {
+		t.Errorf("%d mails still held in memory once the Queue recorded the failure", n)
+	}
+	if c := q.calls; c != 3 {
+		t.Errorf("MarkFailed called %d times, want once a try (3)", c)
+	}
+}
