@@ -19,8 +19,8 @@ import (
 	"github.com/emersion/go-imap/v2"
 
 	"github.com/bottlepost/bottlepost/config"
-	"github.com/bottlepost/bottlepost/mailer"
 	"github.com/bottlepost/bottlepost/game"
+	"github.com/bottlepost/bottlepost/mailer"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 )

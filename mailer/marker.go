@@ -6,7 +6,9 @@ package mailer
 // beside it. A mail accepted but not yet marked when the process dies is
 // sent again (at least once): at most 2×window mails per session, plus the
 // one whose acceptance the server sent as the process died; the recipient's
-// client dedupes by Message-ID.
+// client dedupes by Message-ID. A commit that fails (the disk is full) hands
+// its mails, and those pending beside it, to unmarked: they were accepted,
+// and must not be sent again while the process lives.
 //
 // It is used by one goroutine (the session's); only the commits run on
 // their own.
@@ -15,6 +17,9 @@ type sentMarker struct {
 	window int
 	// marked is told of the mails of every commit that landed.
 	marked func(ms []Queued)
+	// unmarked is told of the accepted mails no commit marked: those of a
+	// commit that failed, and those pending when the session ended early.
+	unmarked func(ms []Queued)
 
 	count           int      // mails marked so far
 	pending, flying []Queued // accepted, not yet in a commit; in the commit under way
@@ -62,12 +67,17 @@ func (s *sentMarker) settle() error {
 	return nil
 }
 
-// wait lets the commit under way land, if any, and drops what is pending:
-// for a session ending early, whose pending mails are sent again.
+// wait lets the commit under way land, if any, and hands what is pending
+// to unmarked: for a session ending early (a commit failed), whose pending
+// mails were accepted but are in no commit.
 func (s *sentMarker) wait() {
 	if s.flight != nil {
 		s.land(<-s.flight)
 	}
+	if len(s.pending) > 0 && s.unmarked != nil {
+		s.unmarked(s.pending)
+	}
+	s.pending = nil
 }
 
 // launch starts a commit for the pending mails, if any.
@@ -89,6 +99,10 @@ func (s *sentMarker) launch() {
 func (s *sentMarker) land(err error) error {
 	s.flight = nil
 	if err != nil {
+		if s.unmarked != nil {
+			s.unmarked(s.flying)
+		}
+		s.flying = nil
 		return err
 	}
 	s.count += len(s.flying)

@@ -169,8 +169,10 @@ type Outbox struct {
 	// server that refuses the session (a permanent problem) is tried again
 	// at most every ProbePermanent (5 min).
 	ProbeMin, ProbeMax, ProbePermanent time.Duration
-	// Delivered, if set, is told of every accepted mail (tests, metrics);
-	// with several Connections it is called from several goroutines.
+	// Delivered, if set, is told of every accepted mail once it is marked
+	// sent (tests, metrics); with several Connections it is called from
+	// several goroutines. A mail marked late (see unmarked) comes without
+	// its Data.
 	Delivered func(m Queued)
 
 	// held are the mails whose failed attempt the Queue could not record
@@ -178,7 +180,20 @@ type Outbox struct {
 	// instead, so the mail is not tried again before it, at most heldMax.
 	heldMu sync.Mutex
 	held   map[uint64]heldMail
+	// unmarked are the mails the server accepted that the Queue could not
+	// mark sent (MarkSent failed: the disk is full, say), without their
+	// Data: they are never sent again while held here, and each Drain first
+	// retries marking them, sending nothing else until that succeeds. At
+	// most unmarkedMax; see there.
+	unmarked map[uint64]Queued
 }
+
+// unmarkedMax bounds Outbox.unmarked. As Drain sends nothing while mails
+// are held there, the hold never outgrows what one round of sessions
+// accepts before their commit fails: at most Connections × (2×markWindow+1)
+// mails. Past the bound (more than 124 Connections) the mails not held are
+// logged and sent again at the next Drain, as after a crash: at least once.
+const unmarkedMax = 4096
 
 // heldMail is a failed attempt the Queue could not record: not before
 // until, and how many attempts have failed (the Queue's count lags).
@@ -197,11 +212,15 @@ const heldMax = 4096
 const givenUp = 100 * 365 * 24 * time.Hour
 
 // Drain sends every mail that is due, in batches, until none is left or
-// sending fails; it returns how many were accepted. Each batch is shared
+// sending fails; it returns how many accepted mails it marked sent (those
+// held unmarked by an earlier Drain included). Each batch is shared
 // among Connections sessions by recipient, so one recipient's mail goes out
 // in order on one session.
 func (o *Outbox) Drain() (int, error) {
-	sent := 0
+	sent, err := o.markUnmarked()
+	if err != nil {
+		return sent, err
+	}
 	conns := max(o.Connections, 1)
 	for {
 		now := o.Now()
@@ -252,7 +271,7 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 		// untouched (neither an attempt nor a later next try); Run probes.
 		return sent, &Unreachable{Err: err}
 	}
-	mk := &sentMarker{mark: o.markSent, window: markWindow}
+	mk := &sentMarker{mark: o.markSent, window: markWindow, unmarked: o.holdUnmarked}
 	if o.Delivered != nil {
 		mk.marked = func(ms []Queued) {
 			for _, m := range ms {
@@ -260,7 +279,7 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 			}
 		}
 	}
-	defer mk.wait() // on an early return: what was accepted is still marked
+	defer mk.wait() // on an early return: what was accepted is still marked, or held unmarked
 	for _, m := range batch {
 		err := conn.Send(m.From, m.To, m.Data)
 		if err != nil {
@@ -301,6 +320,61 @@ func (o *Outbox) markSent(ids []uint64) error {
 	}
 	o.heldMu.Unlock()
 	return nil
+}
+
+// holdUnmarked keeps accepted mails the Queue could not mark sent (see
+// Outbox.unmarked).
+func (o *Outbox) holdUnmarked(ms []Queued) {
+	o.heldMu.Lock()
+	defer o.heldMu.Unlock()
+	if o.unmarked == nil {
+		o.unmarked = map[uint64]Queued{}
+	}
+	for _, m := range ms {
+		if len(o.unmarked) >= unmarkedMax {
+			o.Log.Error("outgoing mail accepted but neither marked sent nor held; it will be sent again",
+				"mail", m.ID, "to", m.To, "held", len(o.unmarked))
+			continue
+		}
+		m.Data = nil
+		o.unmarked[m.ID] = m
+	}
+}
+
+// markUnmarked retries marking sent, in one commit, the accepted mails
+// held unmarked; it returns how many it marked. On success they leave the
+// hold (and Delivered is told of them); on failure they stay held, and
+// the error says so.
+func (o *Outbox) markUnmarked() (int, error) {
+	o.heldMu.Lock()
+	ms := make([]Queued, 0, len(o.unmarked))
+	for _, m := range o.unmarked {
+		ms = append(ms, m)
+	}
+	o.heldMu.Unlock()
+	if len(ms) == 0 {
+		return 0, nil
+	}
+	slices.SortFunc(ms, func(a, b Queued) int { return cmp.Compare(a.ID, b.ID) })
+	ids := make([]uint64, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
+	}
+	if err := o.markSent(ids); err != nil {
+		return 0, fmt.Errorf("mailer: outbox: %d accepted mails still not marked sent; nothing else is sent until they are: %w", len(ids), err)
+	}
+	o.heldMu.Lock()
+	for _, id := range ids {
+		delete(o.unmarked, id)
+	}
+	o.heldMu.Unlock()
+	o.Log.Info("accepted mails marked sent at last", "mails", len(ids))
+	if o.Delivered != nil {
+		for _, m := range ms {
+			o.Delivered(m)
+		}
+	}
+	return len(ids), nil
 }
 
 // markWindow bounds the accepted mails waiting to be marked sent beside
@@ -378,17 +452,21 @@ func (o *Outbox) hold(id uint64, h heldMail, now time.Time) {
 func (o *Outbox) heldCount() int {
 	o.heldMu.Lock()
 	defer o.heldMu.Unlock()
-	return len(o.held)
+	return len(o.held) + len(o.unmarked)
 }
 
-// notHeld drops from batch the mails held back in memory until after now.
+// notHeld drops from batch the mails held back in memory until after now,
+// and those accepted but held unmarked.
 func (o *Outbox) notHeld(batch []Queued, now time.Time) []Queued {
 	o.heldMu.Lock()
 	defer o.heldMu.Unlock()
-	if len(o.held) == 0 {
+	if len(o.held) == 0 && len(o.unmarked) == 0 {
 		return batch
 	}
 	return slices.DeleteFunc(batch, func(m Queued) bool {
+		if _, ok := o.unmarked[m.ID]; ok {
+			return true
+		}
 		h, ok := o.held[m.ID]
 		return ok && now.Before(h.until)
 	})

@@ -8,6 +8,7 @@ import (
 	"log"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -812,5 +813,110 @@ func TestOutboxWaitsWhenTheFailureCannotBeRecorded(t *testing.T) {
 	}
 	if c := q.calls; c != 3 {
 		t.Errorf("MarkFailed called %d times, want once a try (3)", c)
+	}
+}
+
+// failingSentMarks is a Queue whose MarkSent fails while broken is set (as
+// the store's commit does when the disk is full); the rest is the store's.
+type failingSentMarks struct {
+	boltQueue
+	mu     sync.Mutex
+	broken bool
+	calls  int // MarkSent calls
+}
+
+func (q *failingSentMarks) MarkSent(ids []uint64) error {
+	q.mu.Lock()
+	q.calls++
+	broken := q.broken
+	q.mu.Unlock()
+	if broken {
+		return errCommit
+	}
+	return q.boltQueue.MarkSent(ids)
+}
+
+// A mail the server accepted but the Queue cannot mark sent (MarkSent
+// fails: the disk is full) is never sent again while the process lives:
+// the outbox holds it in memory, retries only the mark at each Drain, and
+// sends nothing else meanwhile (its marks would fail too). Once the Queue
+// commits again the marks land, Delivered is told of each mail once, the
+// hold is empty and the rest of the outbox goes out.
+func TestOutboxNeverResendsMailItCouldNotMarkSent(t *testing.T) {
+	for _, conns := range []int{1, 3} {
+		t.Run(fmt.Sprintf("%d connections", conns), func(t *testing.T) {
+			sc := startScriptSMTP(t, &scriptSMTP{})
+			f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+			f.o.Connections = conns
+			q := &failingSentMarks{boltQueue: boltQueue{f.st}, broken: true}
+			f.o.Queue = q
+			var ids []uint64
+			for i := range 40 { // the sessions stop at the first failed commit: most wait
+				ids = append(ids, f.enqueue(t, fmt.Sprintf("mail %d", i), fmt.Sprintf("p%d@example.org", i%7)))
+			}
+			accepted := func() []string { sc.mu.Lock(); defer sc.mu.Unlock(); return slices.Clone(sc.accepted) }
+
+			if n, err := f.drain(t); n != 0 || !errors.Is(err, errCommit) {
+				t.Fatalf("first drain = %d, %v; want 0 and the Queue's error", n, err)
+			}
+			first := len(accepted())
+			if first == 0 {
+				t.Fatal("the server accepted nothing")
+			}
+			late := f.enqueue(t, "late", "late@example.org")
+			for i := range 10 {
+				f.clock.advance(time.Hour)
+				if n, err := f.drain(t); n != 0 || !errors.Is(err, errCommit) {
+					t.Fatalf("drain %d while the marks fail = %d, %v; want 0 and the Queue's error", i, n, err)
+				}
+			}
+			if got := accepted(); len(got) != first {
+				t.Fatalf("while the marks failed the server received %d mails, after %d at the first drain: %q", len(got), first, got)
+			}
+			if n := f.o.heldCount(); n != first {
+				t.Errorf("%d mails held, want the %d accepted", n, first)
+			}
+			if len(f.delivered) != 0 {
+				t.Errorf("Delivered told of %v before any mark landed", f.delivered)
+			}
+			if len(f.all(t)) != len(ids)+1 {
+				t.Errorf("%d mails in the outbox, want all %d (none could be marked)", len(f.all(t)), len(ids)+1)
+			}
+
+			q.mu.Lock()
+			q.broken = false
+			q.mu.Unlock()
+			if n, err := f.drain(t); n != len(ids)+1 || err != nil {
+				t.Fatalf("drain once the marks succeed = %d, %v; want %d, nil", n, err, len(ids)+1)
+			}
+			if left := f.all(t); len(left) != 0 {
+				t.Errorf("%d mails left in the outbox", len(left))
+			}
+			if n := f.o.heldCount(); n != 0 {
+				t.Errorf("%d mails still held once marked", n)
+			}
+			got := accepted()
+			seen := map[string]int{}
+			for _, s := range got {
+				seen[s]++
+			}
+			for s, c := range seen {
+				if c != 1 {
+					t.Errorf("the server received %q %d times", s, c)
+				}
+			}
+			if len(got) != len(ids)+1 {
+				t.Errorf("the server received %d mails, want %d", len(got), len(ids)+1)
+			}
+			slices.Sort(f.delivered)
+			want := append(slices.Clone(ids), late)
+			slices.Sort(want)
+			if !slices.Equal(f.delivered, want) {
+				t.Errorf("Delivered told of %v, want each mail once: %v", f.delivered, want)
+			}
+			if n, err := f.drain(t); n != 0 || err != nil || len(accepted()) != len(ids)+1 {
+				t.Errorf("a further drain = %d, %v, %d received; want nothing more", n, err, len(accepted()))
+			}
+		})
 	}
 }
