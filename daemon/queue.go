@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"errors"
 	"time"
 
 	"github.com/bottlepost/bottlepost/mailer"
@@ -29,12 +30,13 @@ func (q storeQueue) Due(now time.Time, max int) ([]mailer.Queued, error) {
 }
 
 // MarkSent removes accepted mails in one transaction, committed together
-// with the other sessions' (store.Batch).
+// with the other sessions' (store.Batch); an id no longer queued is skipped
+// (see mailer.Queue).
 func (q storeQueue) MarkSent(ids []uint64) error {
 	return q.st.Batch(func(tx *store.Tx) error {
 		for _, id := range ids {
-			if err := tx.MarkSent(id); err != nil {
-				return err
+			if err := tx.MarkSent(id); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err // a mail no longer queued has left: no error
 			}
 		}
 		return nil

@@ -920,3 +920,25 @@ func TestOutboxNeverResendsMailItCouldNotMarkSent(t *testing.T) {
 		})
 	}
 }
+
+// The hold of accepted mails that could not be marked sent is bounded:
+// past unmarkedMax a mail is not held but logged as one to be sent again,
+// and the mails held stay held.
+func TestOutboxUnmarkedHoldIsBounded(t *testing.T) {
+	f := newOutboxFixture(t, SMTPConfig{Addr: "127.0.0.1:1"})
+	ms := make([]Queued, unmarkedMax+2)
+	for i := range ms {
+		ms[i] = Queued{ID: uint64(i + 1), To: []string{"alice@example.org"}, Data: []byte("x")}
+	}
+	f.o.holdUnmarked(ms)
+	if n := f.o.heldCount(); n != unmarkedMax {
+		t.Fatalf("%d mails held, want the bound %d", n, unmarkedMax)
+	}
+	if c := strings.Count(f.logs.String(), "it will be sent again"); c != 2 {
+		t.Errorf("%d mails past the bound logged, want 2:\n%s", c, f.logs)
+	}
+	batch := f.o.notHeld(slices.Clone(ms), f.clock.now())
+	if len(batch) != 2 || batch[0].ID != unmarkedMax+1 || batch[1].ID != unmarkedMax+2 {
+		t.Errorf("due after the hold: %d mails, want only the 2 past the bound", len(batch))
+	}
+}

@@ -19,7 +19,9 @@ type Queue interface {
 	// Due lists up to max mails due at now, oldest first.
 	Due(now time.Time, max int) ([]Queued, error)
 	// MarkSent removes accepted mails, all in one commit. Several sessions
-	// call it at once.
+	// call it at once. An id no longer queued is no error (the mail has
+	// left): the Outbox retries the marks of a commit that reported failure
+	// (see Outbox.unmarked), and must not be stuck on one that landed.
 	MarkSent(ids []uint64) error
 	// MarkFailed counts a failed attempt, keeps the reason and sets when to
 	// try again.

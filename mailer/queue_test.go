@@ -1,6 +1,7 @@
 package mailer
 
 import (
+	"errors"
 	"time"
 
 	"github.com/bottlepost/bottlepost/store"
@@ -29,8 +30,8 @@ func (q boltQueue) Due(now time.Time, max int) ([]Queued, error) {
 func (q boltQueue) MarkSent(ids []uint64) error {
 	return q.st.Batch(func(tx *store.Tx) error {
 		for _, id := range ids {
-			if err := tx.MarkSent(id); err != nil {
-				return err
+			if err := tx.MarkSent(id); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err // a mail no longer queued has left: no error
 			}
 		}
 		return nil
