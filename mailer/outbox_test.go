@@ -712,13 +712,14 @@ func TestOutboxRunWrongPasswordIsAnError(t *testing.T) {
 	}
 }
 
-// failingMarks is a Queue whose MarkFailed fails while broken is set (as
-// the store's commit does when the disk is full); the rest is the store's.
+// failingMarks is a Queue whose MarkFailed fails while broken is set, and
+// whose MarkSent fails while sentBroken is (as the store's commit does when
+// the disk is full); the rest is the store's.
 type failingMarks struct {
 	boltQueue
-	mu     sync.Mutex
-	broken bool
-	calls  int // MarkFailed calls
+	mu                 sync.Mutex
+	broken, sentBroken bool
+	calls, sentCalls   int // MarkFailed, MarkSent calls
 }
 
 var errCommit = errors.New("store: commit: the disk is full")
@@ -816,19 +817,11 @@ func TestOutboxWaitsWhenTheFailureCannotBeRecorded(t *testing.T) {
 	}
 }
 
-// failingSentMarks is a Queue whose MarkSent fails while broken is set (as
-// the store's commit does when the disk is full); the rest is the store's.
-type failingSentMarks struct {
-	boltQueue
-	mu     sync.Mutex
-	broken bool
-	calls  int // MarkSent calls
-}
-
-func (q *failingSentMarks) MarkSent(ids []uint64) error {
+// MarkSent fails while sentBroken is set (see failingMarks).
+func (q *failingMarks) MarkSent(ids []uint64) error {
 	q.mu.Lock()
-	q.calls++
-	broken := q.broken
+	q.sentCalls++
+	broken := q.sentBroken
 	q.mu.Unlock()
 	if broken {
 		return errCommit
@@ -848,7 +841,7 @@ func TestOutboxNeverResendsMailItCouldNotMarkSent(t *testing.T) {
 			sc := startScriptSMTP(t, &scriptSMTP{})
 			f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
 			f.o.Connections = conns
-			q := &failingSentMarks{boltQueue: boltQueue{f.st}, broken: true}
+			q := &failingMarks{boltQueue: boltQueue{f.st}, sentBroken: true}
 			f.o.Queue = q
 			var ids []uint64
 			for i := range 40 { // the sessions stop at the first failed commit: most wait
@@ -864,11 +857,15 @@ func TestOutboxNeverResendsMailItCouldNotMarkSent(t *testing.T) {
 				t.Fatal("the server accepted nothing")
 			}
 			late := f.enqueue(t, "late", "late@example.org")
+			calls := q.sentCalls
 			for i := range 10 {
 				f.clock.advance(time.Hour)
 				if n, err := f.drain(t); n != 0 || !errors.Is(err, errCommit) {
 					t.Fatalf("drain %d while the marks fail = %d, %v; want 0 and the Queue's error", i, n, err)
 				}
+			}
+			if c := q.sentCalls - calls; c != 10 {
+				t.Errorf("MarkSent called %d times over 10 drains while the marks failed, want once a drain (the retry)", c)
 			}
 			if got := accepted(); len(got) != first {
 				t.Fatalf("while the marks failed the server received %d mails, after %d at the first drain: %q", len(got), first, got)
@@ -884,7 +881,7 @@ func TestOutboxNeverResendsMailItCouldNotMarkSent(t *testing.T) {
 			}
 
 			q.mu.Lock()
-			q.broken = false
+			q.sentBroken = false
 			q.mu.Unlock()
 			if n, err := f.drain(t); n != len(ids)+1 || err != nil {
 				t.Fatalf("drain once the marks succeed = %d, %v; want %d, nil", n, err, len(ids)+1)
