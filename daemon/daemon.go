@@ -310,6 +310,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if _, err := d.outbox.Drain(); err != nil {
 		d.log.Warn("final outbox drain", "err", err)
 	}
+	d.outbox.Close() // the sessions kept open end with a QUIT
 	return nil
 }
 

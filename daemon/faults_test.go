@@ -906,8 +906,11 @@ func TestFaultMailServers(t *testing.T) {
 			quiet: true,
 		},
 		{
-			name:     "smtp drops connections",
-			on:       func(r *rig) { r.smtp.setBudget(100, 40000) }, // cut mid-session, mid-DATA (a move's mail is about 13 kB with its HTML board)
+			name: "smtp drops connections",
+			// Cut mid-session, mid-DATA (a move's mail is about 13 kB with its
+			// HTML board); the budgets apply to connections made from now on,
+			// so the sessions the outbox keeps open are cut first.
+			on:       func(r *rig) { r.smtp.setBudget(100, 40000); r.smtp.cut() },
 			off:      func(r *rig) { r.smtp.setBudget(0, 0) },
 			logWant:  []string{`outgoing mail not accepted; will retry.*err=.*(EOF|connection reset|broken pipe|closed)`},
 			smtpCuts: true,

@@ -1,151 +1,17 @@
 package mailer
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"log/slog"
-	"net"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
-
-	"github.com/emersion/go-sasl"
-	"github.com/emersion/go-smtp"
 )
-
-// SMTPConfig says how to submit outgoing mail.
-type SMTPConfig struct {
-	Addr      string // host:port
-	Security  string // "tls", "starttls" or "plain" (loopback only)
-	Username  string // "" for no AUTH
-	Password  string
-	HELO      string
-	TLSConfig *tls.Config
-	Timeout   time.Duration // per command; default one minute
-}
-
-// Sender submits mail over SMTP, one connection per batch.
-type Sender struct{ cfg SMTPConfig }
-
-// NewSender checks cfg.
-func NewSender(cfg SMTPConfig) (*Sender, error) {
-	switch cfg.Security {
-	case "tls", "starttls", "plain":
-	default:
-		return nil, fmt.Errorf("mailer: smtp: security %q: want tls, starttls or plain", cfg.Security)
-	}
-	if cfg.HELO == "" {
-		cfg.HELO = "localhost"
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = time.Minute
-	}
-	return &Sender{cfg: cfg}, nil
-}
-
-// Conn is an open submission session.
-type Conn struct{ c *smtp.Client }
-
-// Dial opens a session: connect, HELO, TLS as configured, AUTH PLAIN. No
-// step waits for the server longer than Timeout.
-func (s *Sender) Dial() (*Conn, error) {
-	conn, err := net.DialTimeout("tcp", s.cfg.Addr, s.cfg.Timeout)
-	if err != nil {
-		return nil, fmt.Errorf("mailer: smtp: connect to %s: %w", s.cfg.Addr, err)
-	}
-	tlsConfig := &tls.Config{}
-	if s.cfg.TLSConfig != nil {
-		tlsConfig = s.cfg.TLSConfig.Clone()
-	}
-	if tlsConfig.ServerName == "" {
-		tlsConfig.ServerName, _, _ = net.SplitHostPort(s.cfg.Addr)
-	}
-	// go-smtp's own waits for the greeting and STARTTLS are five minutes,
-	// and a TLS handshake has none: a watchdog holds them to Timeout.
-	var silent atomic.Bool
-	watchdog := time.AfterFunc(s.cfg.Timeout, func() { silent.Store(true); conn.Close() })
-	var c *smtp.Client
-	switch s.cfg.Security {
-	case "tls":
-		tc := tls.Client(conn, tlsConfig)
-		if err = tc.Handshake(); err == nil {
-			c = smtp.NewClient(tc)
-		}
-	case "starttls":
-		c, err = smtp.NewClientStartTLS(conn, tlsConfig)
-	default:
-		c = smtp.NewClient(conn)
-	}
-	watchdog.Stop()
-	if err != nil {
-		conn.Close()
-		if silent.Load() {
-			return nil, fmt.Errorf("mailer: smtp: %s did not answer within %v: %w", s.cfg.Addr, s.cfg.Timeout, err)
-		}
-		return nil, fmt.Errorf("mailer: smtp: %s with %s: %w", s.cfg.Security, s.cfg.Addr, err)
-	}
-	c.CommandTimeout, c.SubmissionTimeout = s.cfg.Timeout, 2*s.cfg.Timeout
-	if err := c.Hello(s.cfg.HELO); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("mailer: smtp: hello: %w", err)
-	}
-	if s.cfg.Username != "" {
-		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
-			c.Close()
-			return nil, fmt.Errorf("mailer: smtp: auth as %s: %w", s.cfg.Username, err)
-		}
-	}
-	return &Conn{c: c}, nil
-}
-
-// Reachable reports whether the server accepts a TCP connection: the
-// cheap probe the Outbox makes while mail waits for a server that is down
-// (nothing is said to the server; the connection is closed at once).
-func (s *Sender) Reachable() bool {
-	conn, err := net.DialTimeout("tcp", s.cfg.Addr, min(s.cfg.Timeout, 5*time.Second))
-	if err != nil {
-		return false
-	}
-	conn.Close()
-	return true
-}
-
-// Server is what Explain needs to know of the Sender's server.
-func (s *Sender) Server() Server {
-	return Server{Section: "smtp", Addr: s.cfg.Addr, Security: s.cfg.Security}
-}
-
-// Send submits one message; the server accepted it when err is nil. A
-// refusal by the server is an *smtp.SMTPError in the chain; any other error
-// means the connection is broken.
-func (c *Conn) Send(from string, to []string, data []byte) error {
-	if err := c.c.SendMail(from, to, bytes.NewReader(data)); err != nil {
-		var se *smtp.SMTPError
-		if errors.As(err, &se) {
-			c.c.Reset() // end the refused transaction; the session goes on
-		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			err = fmt.Errorf("the server closed the connection: %w", err)
-		}
-		return fmt.Errorf("mailer: smtp: send: %w", err)
-	}
-	return nil
-}
-
-// Close ends the session politely.
-func (c *Conn) Close() error {
-	err := c.c.Quit()
-	c.c.Close()
-	return err
-}
 
 // Outbox drains the outbox (its Queue) through a Sender. A mail leaves the
 // outbox only once the server accepted it; a mail the server refuses is
@@ -163,7 +29,14 @@ type Outbox struct {
 	Backoff     time.Duration // first retry wait
 	Ceiling     time.Duration // longest retry wait
 	// Connections is how many SMTP sessions send at once (default 1).
+	// Sessions are kept open between drains (see IdleKeep).
 	Connections int
+	// IdleKeep is how long a session stays open with nothing to send
+	// (default 30 s), so that the next mail goes out without a new
+	// connection, TLS handshake and AUTH; Run closes sessions idle longer,
+	// and Close closes them all. A session idle for a second or more is
+	// asked (NOOP) whether it is still alive before it is used again.
+	IdleKeep time.Duration
 	// Probe bounds Run's waits while the server is unreachable: the first
 	// probe after ProbeMin (default 1 s), doubling up to ProbeMax (10 s); a
 	// server that refuses the session (a permanent problem) is tried again
@@ -186,6 +59,15 @@ type Outbox struct {
 	// retries marking them, sending nothing else until that succeeds. At
 	// most unmarkedMax; see there.
 	unmarked map[uint64]Queued
+
+	sessMu sync.Mutex
+	idle   []idleSession // open sessions nobody uses, the most recently used last
+}
+
+// idleSession is an open session waiting for mail, and since when.
+type idleSession struct {
+	c     *Conn
+	since time.Time
 }
 
 // unmarkedMax bounds Outbox.unmarked. As Drain sends nothing while mails
@@ -262,10 +144,11 @@ func (o *Outbox) Drain() (int, error) {
 	}
 }
 
-// send submits mails on one session and marks the accepted ones sent; it
-// returns how many were accepted.
+// send submits mails on one session (an open one if there is, see
+// IdleKeep) and marks the accepted ones sent; it returns how many were
+// accepted.
 func (o *Outbox) send(batch []Queued) (sent int, err error) {
-	conn, err := o.Sender.Dial()
+	conn, reused, err := o.session()
 	if err != nil {
 		// The server is unreachable or refuses the session: the mails wait,
 		// untouched (neither an attempt nor a later next try); Run probes.
@@ -280,34 +163,130 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 		}
 	}
 	defer mk.wait() // on an early return: what was accepted is still marked, or held unmarked
-	for _, m := range batch {
-		err := conn.Send(m.From, m.To, m.Data)
-		if err != nil {
-			var se *smtp.SMTPError
-			refused := errors.As(err, &se) // the server's answer to this mail
-			if merr := mk.settle(); merr != nil {
-				conn.Close()
-				return mk.count, merr
+	out := make([]Outgoing, len(batch))
+	for i, m := range batch {
+		out[i] = Outgoing{From: m.From, To: m.To, Data: m.Data}
+	}
+	next := 0         // the first mail the server has not answered
+	var stopped error // the error of ours (the Queue's) that stopped the sending
+	for {
+		from := next
+		err := conn.SendAll(out[from:], func(i int, err error) error {
+			m := batch[from+i]
+			next = from + i + 1
+			if err != nil { // the server refused this mail
+				if merr := mk.settle(); merr != nil {
+					stopped = merr
+					return merr
+				}
+				stopped = o.fail(m, err, true)
+				return stopped
 			}
-			if ferr := o.fail(m, err, refused); ferr != nil {
-				conn.Close()
-				return mk.count, ferr
-			}
-			if !refused {
-				conn.Close()
-				return mk.count, err // the connection broke: try again later
+			stopped = mk.accepted(m)
+			return stopped
+		})
+		if err == nil {
+			break
+		}
+		conn.Close()
+		if stopped != nil {
+			return mk.count, stopped
+		}
+		if reused && next == from {
+			// A kept session the server had closed meanwhile: a new one
+			// takes over, and no mail counts a failed attempt.
+			reused = false
+			if conn, err = o.Sender.Dial(); err != nil {
+				return mk.count, &Unreachable{Err: err}
 			}
 			continue
 		}
-		if err := mk.accepted(m); err != nil {
-			conn.Close()
-			return mk.count, err
+		// The connection broke: the mail under way counts a failed
+		// attempt (never given up for it), the others wait for the next
+		// drain.
+		if merr := mk.settle(); merr != nil {
+			return mk.count, merr
 		}
+		if next < len(batch) {
+			if ferr := o.fail(batch[next], err, false); ferr != nil {
+				return mk.count, ferr
+			}
+		}
+		return mk.count, err
 	}
-	conn.Close()
+	o.release(conn)
 	err = mk.settle()
 	return mk.count, err
 }
+
+// session takes an open session, most recently used first, or dials a new
+// one; reused reports the former. A session idle for a second or more is
+// asked whether it is alive (NOOP), and closed if not.
+func (o *Outbox) session() (c *Conn, reused bool, err error) {
+	for {
+		o.sessMu.Lock()
+		n := len(o.idle)
+		if n == 0 {
+			o.sessMu.Unlock()
+			break
+		}
+		s := o.idle[n-1]
+		o.idle = o.idle[:n-1]
+		o.sessMu.Unlock()
+		if time.Since(s.since) < time.Second || s.c.Noop() == nil {
+			return s.c, true, nil
+		}
+		s.c.Close()
+	}
+	c, err = o.Sender.Dial()
+	return c, false, err
+}
+
+// release keeps a session open for the next mail, at most Connections of
+// them; a broken one is closed.
+func (o *Outbox) release(c *Conn) {
+	if c.broken != nil {
+		c.Close()
+		return
+	}
+	o.sessMu.Lock()
+	o.idle = append(o.idle, idleSession{c: c, since: time.Now()})
+	var surplus []idleSession
+	if extra := len(o.idle) - max(o.Connections, 1); extra > 0 {
+		surplus = slices.Clone(o.idle[:extra])
+		o.idle = slices.Delete(o.idle, 0, extra)
+	}
+	o.sessMu.Unlock()
+	for _, s := range surplus {
+		s.c.Close()
+	}
+}
+
+// CloseIdle ends (QUIT) the open sessions idle for at least d, and returns
+// how many are left open.
+func (o *Outbox) CloseIdle(d time.Duration) int {
+	o.sessMu.Lock()
+	var old []idleSession
+	o.idle = slices.DeleteFunc(o.idle, func(s idleSession) bool {
+		if time.Since(s.since) >= d {
+			old = append(old, s)
+			return true
+		}
+		return false
+	})
+	left := len(o.idle)
+	o.sessMu.Unlock()
+	for _, s := range old {
+		s.c.Close()
+	}
+	return left
+}
+
+// Close ends every open session; the Outbox may still be used (it opens
+// new ones).
+func (o *Outbox) Close() { o.CloseIdle(0) }
+
+func (o *Outbox) idleKeep() time.Duration { return cmp.Or(o.IdleKeep, 30*time.Second) }
 
 // markSent marks accepted mails sent, and forgets any of them held back.
 func (o *Outbox) markSent(ids []uint64) error {
@@ -530,16 +509,28 @@ func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Du
 		if retry > 0 {
 			select {
 			case <-ctx.Done():
+				o.Close()
 				return
 			case <-time.After(retry):
 			}
 			continue
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-wake:
-		case <-t.C:
+	wait:
+		for {
+			var closeIdle <-chan time.Time // sessions kept open are closed when idle long enough
+			if o.CloseIdle(o.idleKeep()) > 0 {
+				closeIdle = time.After(o.idleKeep())
+			}
+			select {
+			case <-ctx.Done():
+				o.Close()
+				return
+			case <-wake:
+				break wait
+			case <-t.C:
+				break wait
+			case <-closeIdle:
+			}
 		}
 	}
 }

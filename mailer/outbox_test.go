@@ -177,6 +177,7 @@ func newOutboxFixture(t *testing.T, cfg SMTPConfig) *outboxFixture {
 			f.delivered = append(f.delivered, m.ID)
 			f.mu.Unlock()
 		}}
+	t.Cleanup(f.o.Close)
 	return f
 }
 
@@ -937,5 +938,87 @@ func TestOutboxUnmarkedHoldIsBounded(t *testing.T) {
 	batch := f.o.notHeld(slices.Clone(ms), f.clock.now())
 	if len(batch) != 2 || batch[0].ID != unmarkedMax+1 || batch[1].ID != unmarkedMax+2 {
 		t.Errorf("due after the hold: %d mails, want only the 2 past the bound", len(batch))
+	}
+}
+
+// Sessions are kept open between drains: three drains, one connection; a
+// kept session the server dropped meanwhile is replaced at the next drain
+// without counting an attempt against any mail; Run closes a session idle
+// for IdleKeep (the server sees it go), and Close closes the rest.
+func TestOutboxKeepsSessionsOpen(t *testing.T) {
+	sc := startScriptSMTP(t, &scriptSMTP{})
+	px := startProxy(t, sc.addr, nil)
+	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr()})
+	for i := range 3 {
+		f.enqueue(t, fmt.Sprintf("drain %d", i))
+		if n, err := f.drain(t); n != 1 || err != nil {
+			t.Fatalf("drain %d = %d, %v", i, n, err)
+		}
+	}
+	if n := px.connections(); n != 1 {
+		t.Errorf("%d connections for three drains; want one kept open", n)
+	}
+
+	px.cut() // the server (or a NAT) drops the idle session
+	id := f.enqueue(t, "after the drop")
+	if n, err := f.drain(t); n != 1 || err != nil {
+		t.Fatalf("drain after the drop = %d, %v; want the mail sent on a new session", n, err)
+	}
+	if n := px.connections(); n != 2 {
+		t.Errorf("%d connections; want a second after the drop", n)
+	}
+	f.mu.Lock()
+	last := f.delivered[len(f.delivered)-1]
+	f.mu.Unlock()
+	if last != id || strings.Contains(f.logs.String(), "will retry") {
+		t.Errorf("the mail after the drop counted a failed attempt:\n%s", f.logs)
+	}
+
+	// Run closes the session once it has been idle for IdleKeep.
+	f.o.IdleKeep = 100 * time.Millisecond
+	f.o.Now = time.Now
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); f.o.Run(ctx, make(chan struct{}), time.Hour) }()
+	eventually(t, 5*time.Second, "the idle session closed", func() bool {
+		f.o.sessMu.Lock()
+		defer f.o.sessMu.Unlock()
+		return len(f.o.idle) == 0
+	})
+	cancel()
+	<-done
+	// Run's drain found nothing due and opened no session; the kept one
+	// was closed, not replaced.
+	if n := px.connections(); n != 2 {
+		t.Errorf("%d connections; want still 2", n)
+	}
+}
+
+// With several sessions at once, no more than Connections stay open.
+func TestOutboxKeepsAtMostConnectionsSessions(t *testing.T) {
+	sc := startScriptSMTP(t, &scriptSMTP{})
+	px := startProxy(t, sc.addr, nil)
+	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr()})
+	f.o.Connections = 3
+	for round := range 3 {
+		for i := range 40 {
+			f.enqueue(t, fmt.Sprintf("round %d mail %d", round, i), fmt.Sprintf("p%d@example.org", i))
+		}
+		if n, err := f.drain(t); n != 40 || err != nil {
+			t.Fatalf("drain = %d, %v", n, err)
+		}
+	}
+	if n := px.connections(); n > 3 {
+		t.Errorf("%d connections for three rounds on three sessions; want them kept", n)
+	}
+	f.o.sessMu.Lock()
+	open := len(f.o.idle)
+	f.o.sessMu.Unlock()
+	if open > 3 || open == 0 {
+		t.Errorf("%d sessions kept open; want 1 to 3", open)
+	}
+	f.o.Close()
+	if f.o.CloseIdle(0) != 0 {
+		t.Error("sessions left open after Close")
 	}
 }

@@ -93,7 +93,7 @@ func TestSenderTLS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st, ok := conn.c.TLSConnectionState(); !ok || !st.HandshakeComplete {
+			if tc, ok := conn.conn.(*tls.Conn); !ok || !tc.ConnectionState().HandshakeComplete {
 				t.Errorf("the session is not encrypted")
 			}
 			if err := conn.Send("games@example.org", []string{"alice@example.org"}, testMail("sent over tls", 0)); err != nil {

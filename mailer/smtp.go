@@ -1,0 +1,587 @@
+package mailer
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/tls"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/textproto"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// SMTPConfig says how to submit outgoing mail.
+type SMTPConfig struct {
+	Addr      string // host:port
+	Security  string // "tls", "starttls" or "plain" (loopback only)
+	Username  string // "" for no AUTH
+	Password  string
+	HELO      string
+	TLSConfig *tls.Config
+	Timeout   time.Duration // per command; default one minute
+}
+
+// Sender opens submission sessions (Conn) to one server.
+type Sender struct{ cfg SMTPConfig }
+
+// NewSender checks cfg.
+func NewSender(cfg SMTPConfig) (*Sender, error) {
+	switch cfg.Security {
+	case "tls", "starttls", "plain":
+	default:
+		return nil, fmt.Errorf("mailer: smtp: security %q: want tls, starttls or plain", cfg.Security)
+	}
+	if cfg.HELO == "" {
+		cfg.HELO = "localhost"
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = time.Minute
+	}
+	return &Sender{cfg: cfg}, nil
+}
+
+// Reachable reports whether the server accepts a TCP connection: the
+// cheap probe the Outbox makes while mail waits for a server that is down
+// (nothing is said to the server; the connection is closed at once).
+func (s *Sender) Reachable() bool {
+	conn, err := net.DialTimeout("tcp", s.cfg.Addr, min(s.cfg.Timeout, 5*time.Second))
+	if err != nil {
+		return false
+	}
+	conn.Close()
+	return true
+}
+
+// Server is what Explain needs to know of the Sender's server.
+func (s *Sender) Server() Server {
+	return Server{Section: "smtp", Addr: s.cfg.Addr, Security: s.cfg.Security}
+}
+
+// Conn is an open submission session. It speaks the client side of SMTP
+// (RFC 5321) itself rather than through go-smtp's client, for one reason
+// that measurement showed matters: PIPELINING (RFC 2920). go-smtp's client
+// waits for the answer to every command, four round trips a mail (MAIL,
+// RCPT, DATA, the text); SendAll sends a mail's text together with the next
+// mail's MAIL, RCPT and DATA, one round trip a mail on a server that offers
+// PIPELINING (Postfix, the embedded hub), and the text in one write. Against
+// Dovecot on two cores this took the daemon's CPU time per move from … (see
+// docs/performance.md, "The outbox"). Replies the server refuses come back
+// as go-smtp's *smtp.SMTPError, as before.
+//
+// A Conn is used by one goroutine at a time.
+type Conn struct {
+	conn    net.Conn
+	r       *textproto.Reader
+	w       *bufio.Writer
+	timeout time.Duration
+	ext     map[string]string // EHLO keywords (upper case) → parameters
+	broken  error             // set once the session can no longer be trusted
+}
+
+// Dial opens a session: connect, greeting, EHLO (HELO where refused), TLS
+// as configured, AUTH PLAIN. No step waits for the server longer than
+// Timeout.
+func (s *Sender) Dial() (*Conn, error) {
+	raw, err := net.DialTimeout("tcp", s.cfg.Addr, s.cfg.Timeout)
+	if err != nil {
+		return nil, fmt.Errorf("mailer: smtp: connect to %s: %w", s.cfg.Addr, err)
+	}
+	c, err := s.open(raw)
+	if err != nil {
+		raw.Close()
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, fmt.Errorf("mailer: smtp: %s did not answer within %v: %w", s.cfg.Addr, s.cfg.Timeout, err)
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// open runs the session's opening on a fresh connection.
+func (s *Sender) open(raw net.Conn) (*Conn, error) {
+	tlsConfig := &tls.Config{}
+	if s.cfg.TLSConfig != nil {
+		tlsConfig = s.cfg.TLSConfig.Clone()
+	}
+	if tlsConfig.ServerName == "" {
+		tlsConfig.ServerName, _, _ = net.SplitHostPort(s.cfg.Addr)
+	}
+	conn := raw
+	if s.cfg.Security == "tls" {
+		raw.SetDeadline(time.Now().Add(s.cfg.Timeout))
+		tc := tls.Client(raw, tlsConfig)
+		if err := tc.Handshake(); err != nil {
+			return nil, fmt.Errorf("mailer: smtp: %s with %s: %w", s.cfg.Security, s.cfg.Addr, err)
+		}
+		conn = tc
+	}
+	c := &Conn{timeout: s.cfg.Timeout}
+	c.attach(conn)
+	if _, _, err := c.reply(220, s.cfg.Timeout); err != nil {
+		return nil, fmt.Errorf("mailer: smtp: %s with %s: greeting: %w", s.cfg.Security, s.cfg.Addr, err)
+	}
+	if err := c.hello(s.cfg.HELO); err != nil {
+		return nil, fmt.Errorf("mailer: smtp: hello: %w", err)
+	}
+	if s.cfg.Security == "starttls" {
+		if _, ok := c.ext["STARTTLS"]; !ok {
+			return nil, fmt.Errorf("mailer: smtp: %s does not offer STARTTLS", s.cfg.Addr)
+		}
+		if _, _, err := c.cmd(220, "STARTTLS"); err != nil {
+			return nil, fmt.Errorf("mailer: smtp: STARTTLS: %w", err)
+		}
+		c.conn.SetDeadline(time.Now().Add(s.cfg.Timeout))
+		tc := tls.Client(c.conn, tlsConfig)
+		if err := tc.Handshake(); err != nil {
+			return nil, fmt.Errorf("mailer: smtp: %s with %s: %w", s.cfg.Security, s.cfg.Addr, err)
+		}
+		c.attach(tc)
+		if err := c.hello(s.cfg.HELO); err != nil {
+			return nil, fmt.Errorf("mailer: smtp: hello after STARTTLS: %w", err)
+		}
+	}
+	if s.cfg.Username != "" {
+		if err := c.auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
+			return nil, fmt.Errorf("mailer: smtp: auth as %s: %w", s.cfg.Username, err)
+		}
+	}
+	c.conn.SetDeadline(time.Time{})
+	return c, nil
+}
+
+// attach makes conn the session's connection (again, after STARTTLS).
+func (c *Conn) attach(conn net.Conn) {
+	c.conn = conn
+	c.r = textproto.NewReader(bufio.NewReader(conn))
+	c.w = bufio.NewWriterSize(conn, 64<<10)
+}
+
+// hello sends EHLO, and HELO if the server refuses EHLO.
+func (c *Conn) hello(name string) error {
+	_, msg, err := c.cmd(250, "EHLO %s", name)
+	if err != nil {
+		var se *smtp.SMTPError
+		if !errors.As(err, &se) {
+			return err
+		}
+		c.ext = map[string]string{}
+		_, _, err = c.cmd(250, "HELO %s", name)
+		return err
+	}
+	c.ext = map[string]string{}
+	lines := strings.Split(msg, "\n")
+	for _, line := range lines[1:] {
+		k, v, _ := strings.Cut(line, " ")
+		c.ext[strings.ToUpper(k)] = v
+	}
+	return nil
+}
+
+// auth runs AUTH with a SASL client; the server must offer the mechanism.
+func (c *Conn) auth(a sasl.Client) error {
+	mech, resp, err := a.Start()
+	if err != nil {
+		return err
+	}
+	if mechs, ok := c.ext["AUTH"]; !ok || !containsFold(strings.Fields(mechs), mech) {
+		return fmt.Errorf("the server offers no AUTH %s (it offers %q)", mech, c.ext["AUTH"])
+	}
+	line := "AUTH " + mech
+	if resp != nil {
+		line += " " + encodeAuth(resp)
+	}
+	code, msg, err := c.cmd(0, "%s", line)
+	for err == nil && code == 334 {
+		challenge, derr := base64.StdEncoding.DecodeString(msg)
+		if derr != nil {
+			c.cmd(0, "*")
+			return fmt.Errorf("a challenge that is not base64: %q", msg)
+		}
+		if resp, err = a.Next(challenge); err != nil {
+			c.cmd(0, "*")
+			return err
+		}
+		code, msg, err = c.cmd(0, "%s", encodeAuth(resp))
+	}
+	if err != nil {
+		return err
+	}
+	if code != 235 {
+		return replyError(code, msg)
+	}
+	return nil
+}
+
+func encodeAuth(b []byte) string {
+	if len(b) == 0 {
+		return "="
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// cmd sends one command and reads its reply (see reply).
+func (c *Conn) cmd(expect int, format string, args ...any) (int, string, error) {
+	if c.broken != nil {
+		return 0, "", c.broken
+	}
+	fmt.Fprintf(c.w, format, args...)
+	c.w.WriteString("\r\n")
+	if err := c.flush(); err != nil {
+		return 0, "", err
+	}
+	return c.reply(expect, c.timeout)
+}
+
+// flush writes what is buffered, within the timeout.
+func (c *Conn) flush() error {
+	c.conn.SetWriteDeadline(time.Now().Add(c.timeout))
+	if err := c.w.Flush(); err != nil {
+		c.broken = err
+		return err
+	}
+	return nil
+}
+
+// reply reads one (possibly multi-line) reply within wait. A reply whose
+// code is not expect (any code when expect is 0, any 2xx or 3xx when expect
+// is 2 or 3) is an *smtp.SMTPError; a connection that fails, or a reply
+// that is no SMTP reply, breaks the session.
+func (c *Conn) reply(expect int, wait time.Duration) (int, string, error) {
+	c.conn.SetReadDeadline(time.Now().Add(wait))
+	code, msg, err := c.r.ReadResponse(0)
+	if err != nil {
+		var pe textproto.ProtocolError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("not an SMTP reply: %w", err)
+		}
+		c.broken = err
+		return 0, "", err
+	}
+	if code == 421 { // the server is closing the session: nothing more goes through it
+		c.broken = replyError(code, msg)
+		return code, msg, c.broken
+	}
+	if codeMatches(code, expect) {
+		return code, msg, nil
+	}
+	return code, msg, replyError(code, msg)
+}
+
+// codeMatches reports whether a reply code is the one expected, as
+// net/textproto reads expectations: 0 takes any code, one or two digits
+// the codes they begin (2 any success, 25 both 250 and 251), three digits
+// that code.
+func codeMatches(code, expect int) bool {
+	switch {
+	case expect <= 0:
+		return true
+	case expect < 10:
+		return code/100 == expect
+	case expect < 100:
+		return code/10 == expect
+	}
+	return code == expect
+}
+
+// replyError is the server's refusal as go-smtp's error type, with the
+// enhanced status code (RFC 3463) split off the text where there is one.
+func replyError(code int, msg string) *smtp.SMTPError {
+	e := &smtp.SMTPError{Code: code, EnhancedCode: smtp.NoEnhancedCode, Message: msg}
+	parts := strings.SplitN(msg, " ", 2)
+	if len(parts) == 2 {
+		var ec smtp.EnhancedCode
+		nums := strings.Split(parts[0], ".")
+		ok := len(nums) == 3
+		for i := 0; ok && i < 3; i++ {
+			n, err := strconv.Atoi(nums[i])
+			ok = err == nil && n >= 0
+			ec[i] = n
+		}
+		if ok && ec[0] == code/100 {
+			e.EnhancedCode, e.Message = ec, parts[1]
+		}
+	}
+	return e
+}
+
+// Outgoing is one mail to submit: the envelope and the text.
+type Outgoing struct {
+	From string
+	To   []string
+	Data []byte
+}
+
+// Send submits one message; the server accepted it when err is nil. A
+// refusal by the server is an *smtp.SMTPError in the chain; any other error
+// means the connection is broken.
+func (c *Conn) Send(from string, to []string, data []byte) error {
+	var res error
+	if err := c.SendAll([]Outgoing{{From: from, To: to, Data: data}}, func(_ int, err error) error { res = err; return nil }); err != nil {
+		return err
+	}
+	return res
+}
+
+// SendAll submits the mails in order and calls done once for each mail the
+// server answered, in order: nil when it accepted the mail, its refusal
+// (an *smtp.SMTPError in the chain) when it did not. On a server that offers
+// PIPELINING, a mail's text goes out in one write with the next mail's
+// envelope (RFC 2920 §3.1). When done returns an error, or the connection
+// breaks, SendAll stops and returns that error; the mails not yet answered
+// were not accepted as far as the session knows (a mail whose text was sent
+// but whose answer never came may have been: at least once).
+func (c *Conn) SendAll(mails []Outgoing, done func(i int, err error) error) error {
+	err := c.sendAll(mails, done)
+	if err != nil && c.broken == nil {
+		// Stopped by done: replies may still be owed, so the session's
+		// state is unknown and it is not used again.
+		c.broken = err
+	}
+	return err
+}
+
+func (c *Conn) sendAll(mails []Outgoing, done func(i int, err error) error) error {
+	pipe := c.ext != nil
+	if _, ok := c.ext["PIPELINING"]; !ok {
+		pipe = false
+	}
+	owed := -1               // the mail whose text was sent, its answer not yet read
+	rset := false            // the transaction must be reset before the next MAIL
+	answer := func() error { // the answer to the text of mail owed
+		i := owed
+		owed = -1
+		if _, _, err := c.reply(250, 2*c.timeout); err != nil {
+			var se *smtp.SMTPError
+			if !errors.As(err, &se) || c.broken != nil {
+				return err
+			}
+			return done(i, fmt.Errorf("mailer: smtp: send: %w", err))
+		}
+		return done(i, nil)
+	}
+	for i, m := range mails {
+		if c.broken != nil {
+			return c.broken
+		}
+		mailCmd, err := mailCommand(m, c.ext)
+		if err != nil {
+			if owed >= 0 {
+				if err := c.flushAnswer(answer); err != nil {
+					return err
+				}
+			}
+			if err := done(i, err); err != nil {
+				return err
+			}
+			continue
+		}
+		// The envelope: RSET if needed, MAIL, RCPT each, DATA; sent as one
+		// group with PIPELINING, else one command at a time.
+		var cmds []string
+		if rset {
+			cmds = append(cmds, "RSET")
+		}
+		cmds = append(cmds, mailCmd)
+		for _, to := range m.To { // RCPT takes 250 and 251 (will forward)
+			cmds = append(cmds, "RCPT TO:<"+to+">")
+		}
+		cmds = append(cmds, "DATA")
+		var first error // the first refusal of this mail's envelope
+		mailOK := false
+		for k, line := range cmds {
+			c.w.WriteString(line)
+			c.w.WriteString("\r\n")
+			if pipe && k < len(cmds)-1 {
+				continue // the group is sent at its end
+			}
+			if err := c.flush(); err != nil {
+				return err
+			}
+			if owed >= 0 { // the previous text's answer comes first
+				if err := answer(); err != nil {
+					return err
+				}
+			}
+			from := k
+			if pipe {
+				from = 0
+			}
+			for j := from; j <= k; j++ {
+				expect := 250
+				switch {
+				case cmds[j] == "DATA":
+					expect = 354
+				case strings.HasPrefix(cmds[j], "RCPT"):
+					expect = 25
+				}
+				code, _, err := c.reply(expect, c.timeout)
+				if c.broken != nil {
+					return c.broken
+				}
+				switch {
+				case cmds[j] == "RSET":
+					if err != nil {
+						c.broken = fmt.Errorf("mailer: smtp: RSET refused: %w", err)
+						return c.broken
+					}
+					rset = false
+				case cmds[j] == "DATA" && code == 354 && first != nil:
+					// A server that takes the text although the envelope
+					// failed: the transaction cannot be ended cleanly.
+					c.broken = fmt.Errorf("mailer: smtp: the server asked for the text of a refused mail: %w", first)
+					c.conn.Close()
+					return c.broken
+				case err != nil:
+					if first == nil {
+						first = err
+					}
+				case strings.HasPrefix(cmds[j], "MAIL"):
+					mailOK = true
+				}
+			}
+			if first != nil && !pipe {
+				break // one command at a time: stop at the first refusal
+			}
+		}
+		if first != nil {
+			rset = mailOK // a transaction was opened: reset it before the next mail
+			if err := done(i, fmt.Errorf("mailer: smtp: send: %w", first)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := writeDotStuffed(c.w, m.Data); err != nil {
+			return err
+		}
+		owed = i
+		if !pipe || i == len(mails)-1 {
+			if err := c.flushAnswer(answer); err != nil {
+				return err
+			}
+		}
+	}
+	if owed >= 0 {
+		return c.flushAnswer(answer)
+	}
+	return nil
+}
+
+// flushAnswer sends what is buffered and reads the owed answer.
+func (c *Conn) flushAnswer(answer func() error) error {
+	if err := c.flush(); err != nil {
+		return err
+	}
+	return answer()
+}
+
+// mailCommand is the MAIL FROM command for m, with SMTPUTF8 where an
+// address needs it (and the server offers it).
+func mailCommand(m Outgoing, ext map[string]string) (string, error) {
+	for _, a := range append([]string{m.From}, m.To...) {
+		if strings.ContainsAny(a, "\r\n<>") {
+			return "", fmt.Errorf("mailer: smtp: the address %q cannot be sent", a)
+		}
+	}
+	line := "MAIL FROM:<" + m.From + ">"
+	if !isASCII(m.From) || !allASCII(m.To) {
+		if _, ok := ext["SMTPUTF8"]; !ok {
+			return "", &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 6, 7}, Message: "the server does not offer SMTPUTF8, needed for a non-ASCII address"}
+		}
+		line += " SMTPUTF8"
+	}
+	return line, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func allASCII(list []string) bool {
+	for _, s := range list {
+		if !isASCII(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeDotStuffed writes a mail's text as SMTP's DATA wants it (RFC 5321
+// §4.5.2): every line ended by CRLF (a bare LF becomes CRLF), a line that
+// begins with a dot gets another, and the text ends with the line ".".
+// It writes what net/textproto's DotWriter writes, whole lines at a time
+// rather than byte by byte (one difference: a CR directly before a line's
+// CRLF stays one CR; FuzzDotStuffed checks both and the round trip through
+// textproto's DotReader).
+func writeDotStuffed(w *bufio.Writer, data []byte) error {
+	if len(data) == 0 {
+		_, err := w.WriteString("\r\n.\r\n")
+		return err
+	}
+	for len(data) > 0 {
+		if data[0] == '.' { // at the beginning of a line
+			w.WriteByte('.')
+		}
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			i = len(data) // the last line, unended: ended here
+		}
+		line := data[:i]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		w.Write(line)
+		w.WriteString("\r\n")
+		data = data[min(i+1, len(data)):]
+	}
+	_, err := w.WriteString(".\r\n")
+	return err
+}
+
+// Reset ends a transaction the server holds open (RSET).
+func (c *Conn) Reset() error {
+	_, _, err := c.cmd(250, "RSET")
+	return err
+}
+
+// Noop asks the server whether the session is alive.
+func (c *Conn) Noop() error {
+	_, _, err := c.cmd(250, "NOOP")
+	return err
+}
+
+// Close ends the session politely (QUIT) and closes the connection.
+func (c *Conn) Close() error {
+	var err error
+	if c.broken == nil {
+		c.timeout = min(c.timeout, 5*time.Second) // a goodbye is not worth a long wait
+		_, _, err = c.cmd(221, "QUIT")
+	}
+	c.conn.Close()
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return err
+}

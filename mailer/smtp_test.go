@@ -1,0 +1,472 @@
+package mailer
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/textproto"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+)
+
+// rawSMTP is a hand-written SMTP server for tests of the client's protocol:
+// one connection at a time, each served by serve, which sees every line the
+// client sends (and the text of each DATA, unstuffed).
+type rawSMTP struct {
+	ln    net.Listener
+	serve func(s *rawConn)
+	wg    sync.WaitGroup
+}
+
+// rawConn is one client connection to a rawSMTP.
+type rawConn struct {
+	t    *testing.T
+	conn net.Conn
+	r    *bufio.Reader
+}
+
+func startRawSMTP(t *testing.T, serve func(s *rawConn)) *rawSMTP {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &rawSMTP{ln: ln, serve: serve}
+	s.wg.Go(func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s.wg.Go(func() {
+				defer conn.Close()
+				conn.SetDeadline(time.Now().Add(10 * time.Second))
+				serve(&rawConn{t: t, conn: conn, r: bufio.NewReader(conn)})
+			})
+		}
+	})
+	t.Cleanup(func() { ln.Close(); s.wg.Wait() })
+	return s
+}
+
+func (s *rawSMTP) addr() string { return s.ln.Addr().String() }
+
+// line reads one command line, without its CRLF ("" when the client left).
+func (c *rawConn) line() string {
+	l, err := c.r.ReadString('\n')
+	if err != nil {
+		return ""
+	}
+	return strings.TrimRight(l, "\r\n")
+}
+
+// say writes replies, each a line of its own.
+func (c *rawConn) say(lines ...string) {
+	io.WriteString(c.conn, strings.Join(lines, "\r\n")+"\r\n")
+}
+
+// text reads a DATA text up to its final dot, unstuffed.
+func (c *rawConn) text() string {
+	b, err := io.ReadAll(textproto.NewReader(c.r).DotReader())
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// idle reports whether the client sends nothing more within d: a client that
+// waits for a reply before its next command.
+func (c *rawConn) idle(d time.Duration) bool {
+	if c.r.Buffered() > 0 {
+		return false
+	}
+	c.conn.SetReadDeadline(time.Now().Add(d))
+	_, err := c.r.Peek(1)
+	c.conn.SetDeadline(time.Now().Add(10 * time.Second))
+	return err != nil
+}
+
+// greet answers the greeting and EHLO, offering these extensions.
+func (c *rawConn) greet(ext ...string) {
+	c.say("220 raw.test ESMTP")
+	if l := c.line(); !strings.HasPrefix(l, "EHLO ") {
+		c.t.Errorf("first command %q, want EHLO", l)
+		return
+	}
+	lines := []string{"250-raw.test"}
+	for _, e := range ext {
+		lines = append(lines, "250-"+e)
+	}
+	lines = append(lines, "250 8BITMIME")
+	c.say(lines...)
+}
+
+func rawSender(t *testing.T, addr string) *Sender {
+	t.Helper()
+	s, err := NewSender(SMTPConfig{Addr: addr, Security: "plain", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func outgoing(n int) []Outgoing {
+	var out []Outgoing
+	for i := range n {
+		out = append(out, Outgoing{From: "games@example.org", To: []string{fmt.Sprintf("p%d@example.org", i)},
+			Data: []byte(fmt.Sprintf("Subject: mail %d\r\n\r\nbody %d\r\n", i, i))})
+	}
+	return out
+}
+
+// With PIPELINING (RFC 2920), a mail's MAIL, RCPT and DATA go out as one
+// group, and its text together with the next mail's group: this server
+// answers nothing until the whole group (and, after a text, the next
+// group) has arrived, so a client that waited for each answer would wait
+// forever. Three mails take three round trips, not twelve.
+func TestSendAllPipelines(t *testing.T) {
+	const n = 3
+	var got []string
+	srv := startRawSMTP(t, func(c *rawConn) {
+		c.greet("PIPELINING")
+		var owed bool // a text's answer is due with the next group
+		for {
+			var group []string
+			for {
+				l := c.line()
+				if l == "" || l == "QUIT" {
+					if owed {
+						c.say("250 2.0.0 queued")
+					}
+					c.say("221 bye")
+					return
+				}
+				group = append(group, l)
+				if l == "DATA" {
+					break
+				}
+			}
+			if len(group) != 3 || !strings.HasPrefix(group[0], "MAIL FROM:") || !strings.HasPrefix(group[1], "RCPT TO:") {
+				t.Errorf("group %q, want MAIL, RCPT, DATA", group)
+			}
+			var replies []string
+			if owed {
+				replies = append(replies, "250 2.0.0 queued")
+			}
+			replies = append(replies, "250 2.1.0 ok", "250 2.1.5 ok", "354 go ahead")
+			c.say(replies...)
+			got = append(got, group[1]+" "+c.text())
+			owed = true
+			if len(got) == n {
+				// The last text's answer is owed now: no further group comes.
+				c.say("250 2.0.0 queued")
+				owed = false
+			}
+		}
+	})
+	conn, err := rawSender(t, srv.addr()).Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers []string
+	err = conn.SendAll(outgoing(n), func(i int, err error) error {
+		answers = append(answers, fmt.Sprintf("%d %v", i, err))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	if want := []string{"0 <nil>", "1 <nil>", "2 <nil>"}; !slicesEqual(answers, want) {
+		t.Errorf("answers %q, want %q", answers, want)
+	}
+	if len(got) != n || !strings.Contains(got[2], "RCPT TO:<p2@example.org> Subject: mail 2\n\nbody 2\n") {
+		t.Errorf("server got %q", got)
+	}
+}
+
+func slicesEqual(a, b []string) bool {
+	return strings.Join(a, "\x00") == strings.Join(b, "\x00")
+}
+
+// Without PIPELINING the client sends one command and waits for its answer
+// before the next: the server checks, before each answer, that nothing
+// more has come.
+func TestSendAllWithoutPipelining(t *testing.T) {
+	var got []string
+	srv := startRawSMTP(t, func(c *rawConn) {
+		c.greet() // no PIPELINING
+		for {
+			l := c.line()
+			if l == "" || l == "QUIT" {
+				c.say("221 bye")
+				return
+			}
+			if !c.idle(100 * time.Millisecond) {
+				t.Errorf("the client sent more after %q without waiting for the answer", l)
+			}
+			switch {
+			case l == "DATA":
+				c.say("354 go ahead")
+				got = append(got, c.text())
+				if !c.idle(100 * time.Millisecond) {
+					t.Errorf("the client sent more after a text without waiting for the answer")
+				}
+				c.say("250 queued")
+			default:
+				c.say("250 ok")
+			}
+		}
+	})
+	conn, err := rawSender(t, srv.addr()).Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if err := conn.SendAll(outgoing(2), func(i int, err error) error {
+		if err != nil {
+			t.Errorf("mail %d: %v", i, err)
+		}
+		n++
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	if n != 2 || len(got) != 2 {
+		t.Errorf("%d answers, %d texts; want 2 and 2", n, len(got))
+	}
+}
+
+// Refusals in a pipelined batch are each mail's own: a refused recipient,
+// a refused sender and a refused text do not stop the mails after them,
+// the transaction a refused recipient left open is reset (RSET) before
+// the next mail, and the answers come in order. Against go-smtp's server,
+// which offers PIPELINING.
+func TestSendAllRefusalsAreEachMailsOwn(t *testing.T) {
+	sc := startScriptSMTP(t, &scriptSMTP{
+		mail: func(from string) error {
+			if from == "refused@example.org" {
+				return errPermanent
+			}
+			return nil
+		},
+		rcpt: func(to string) error {
+			if to == "nobody@example.org" {
+				return errPermanent
+			}
+			return nil
+		},
+		data: func(n int, r io.Reader, _ *smtp.Conn) error {
+			b, _ := io.ReadAll(r)
+			if bytes.Contains(b, []byte("refuse this text")) {
+				return errTemporary
+			}
+			return nil
+		},
+	})
+	s, err := NewSender(SMTPConfig{Addr: sc.addr, Security: "plain", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := s.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	mail := func(from, to, subject string) Outgoing {
+		return Outgoing{From: from, To: []string{to}, Data: testMail(subject, 0)}
+	}
+	batch := []Outgoing{
+		mail("games@example.org", "a@example.org", "first"),
+		mail("games@example.org", "nobody@example.org", "to nobody"),
+		mail("games@example.org", "b@example.org", "second"),
+		mail("refused@example.org", "c@example.org", "from a refused sender"),
+		{From: "games@example.org", To: []string{"d@example.org"}, Data: []byte("Subject: refuse this text\r\n\r\nrefuse this text\r\n")},
+		mail("games@example.org", "e@example.org", "third"),
+	}
+	var answers []string
+	if err := conn.SendAll(batch, func(i int, err error) error {
+		code := 0
+		var se *smtp.SMTPError
+		if errors.As(err, &se) {
+			code = se.Code
+		} else if err != nil {
+			t.Errorf("mail %d: %v is not a refusal", i, err)
+		}
+		answers = append(answers, fmt.Sprintf("%d:%d", i, code))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"0:0", "1:550", "2:0", "3:550", "4:451", "5:0"}; !slicesEqual(answers, want) {
+		t.Errorf("answers %q, want %q", answers, want)
+	}
+	if _, acc := sc.stats(); !slicesEqual(acc, []string{"first", "second", "third"}) {
+		t.Errorf("server accepted %q", acc)
+	}
+	if err := conn.Noop(); err != nil {
+		t.Errorf("the session did not survive the refusals: %v", err)
+	}
+}
+
+// A 421 (the server closes the session) ends SendAll with an error, not a
+// refusal of the mail: the session is broken, and the mails not answered
+// wait for another.
+func TestSendAll421BreaksTheSession(t *testing.T) {
+	srv := startRawSMTP(t, func(c *rawConn) {
+		c.greet("PIPELINING")
+		for l := c.line(); l != "DATA"; l = c.line() {
+		}
+		c.say("421 4.3.2 shutting down", "503 bad sequence", "503 bad sequence")
+	})
+	conn, err := rawSender(t, srv.addr()).Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	err = conn.SendAll(outgoing(2), func(int, error) error { calls++; return nil })
+	var se *smtp.SMTPError
+	if !errors.As(err, &se) || se.Code != 421 || calls != 0 {
+		t.Errorf("SendAll = %v after %d answers; want the 421 and none", err, calls)
+	}
+	if conn.broken == nil {
+		t.Error("the session is not marked broken")
+	}
+	conn.Close()
+}
+
+// The session's opening: AUTH only where the server offers it, and the
+// answer names what it offers; the greeting of an IMAP server is no SMTP.
+func TestSMTPOpening(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		serve func(c *rawConn)
+		user  string
+		want  string
+	}{
+		{"no auth offered", func(c *rawConn) { c.greet("PIPELINING"); c.line() }, "games", "offers no AUTH PLAIN"},
+		{"an imap server", func(c *rawConn) { c.say("* OK [CAPABILITY IMAP4rev1] Dovecot ready."); c.line() }, "", "* OK"},
+		{"ehlo refused, helo taken", func(c *rawConn) {
+			c.say("220 old.test")
+			c.line()
+			c.say("502 5.5.2 what?")
+			if l := c.line(); !strings.HasPrefix(l, "HELO ") {
+				t.Errorf("after a refused EHLO: %q", l)
+			}
+			c.say("250 old.test")
+			c.line()
+		}, "", ""},
+		{"auth refused", func(c *rawConn) {
+			c.greet("AUTH PLAIN LOGIN")
+			c.line()
+			c.say("535 5.7.8 authentication failed")
+			c.line()
+		}, "games", "535"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := startRawSMTP(t, tc.serve)
+			s, err := NewSender(SMTPConfig{Addr: srv.addr(), Security: "plain", Username: tc.user, Password: "pw", Timeout: 2 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn, err := s.Dial()
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				conn.Close()
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Dial = %v; want an error with %q", err, tc.want)
+			}
+			if p := s.Server().Explain(err); tc.name == "auth refused" && !strings.Contains(p.Advice, "check smtp.username and smtp.password") {
+				t.Errorf("advice %q", p.Advice)
+			}
+		})
+	}
+}
+
+// writeDotStuffed as a table: the cases of RFC 5321 §4.5.2.
+func TestDotStuffed(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"empty", "", "\r\n.\r\n"},
+		{"crlf", "a\r\nb\r\n", "a\r\nb\r\n.\r\n"},
+		{"bare lf", "a\nb\n", "a\r\nb\r\n.\r\n"},
+		{"no final newline", "a\r\nb", "a\r\nb\r\n.\r\n"},
+		{"leading dots", ".a\r\n..b\r\n.\r\n", "..a\r\n...b\r\n..\r\n.\r\n"},
+		{"dot first", ".", "..\r\n.\r\n"},
+		{"dot not at a line's start", "a.b\r\n", "a.b\r\n.\r\n"},
+		{"final cr", "a\r", "a\r\n.\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			w := bufio.NewWriter(&b)
+			writeDotStuffed(w, []byte(tc.in))
+			w.Flush()
+			if b.String() != tc.want {
+				t.Errorf("%q → %q, want %q", tc.in, b.String(), tc.want)
+			}
+		})
+	}
+}
+
+// FuzzDotStuffed holds writeDotStuffed to net/textproto's DotWriter (where
+// no run of CRs precedes a line feed, where textproto writes one CR more),
+// and checks the round trip: textproto's DotReader reads back the text
+// with its line ends made LF and a final one added.
+func FuzzDotStuffed(f *testing.F) {
+	for _, s := range []string{"", ".", "a\r\n.\r\n", "..\n.\n", "x\r", "a\rb\n", "\r\r\n", "From: a\r\n\r\n.hidden\r\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var mine bytes.Buffer
+		w := bufio.NewWriter(&mine)
+		writeDotStuffed(w, data)
+		w.Flush()
+		if !bytes.Contains(data, []byte("\r\r")) {
+			var theirs bytes.Buffer
+			tw := textproto.NewWriter(bufio.NewWriter(&theirs))
+			dw := tw.DotWriter()
+			dw.Write(data)
+			dw.Close()
+			if !bytes.Equal(mine.Bytes(), theirs.Bytes()) {
+				t.Fatalf("%q: %q, textproto %q", data, mine.Bytes(), theirs.Bytes())
+			}
+		}
+		back, err := io.ReadAll(textproto.NewReader(bufio.NewReader(&mine)).DotReader())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := normalizeLineEnds(data)
+		if !bytes.Equal(back, want) {
+			t.Fatalf("%q came back as %q, want %q", data, back, want)
+		}
+	})
+}
+
+// normalizeLineEnds is data with each CRLF or LF made LF and a final LF
+// added where the data does not end a line.
+func normalizeLineEnds(data []byte) []byte {
+	if len(data) == 0 {
+		return []byte("\n")
+	}
+	var out []byte
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		out = append(append(out, line...), '\n')
+	}
+	return out
+}
