@@ -9,9 +9,16 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"mime/quotedprintable"
+	"net/mail"
+	"net/textproto"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -35,12 +42,19 @@ import (
 // with docs/deploy/bottlepost.toml (tls_ca_file, and tls_server_name since
 // it dials 127.0.0.1), reads Dovecot over TLS and sends through the
 // submission port with STARTTLS and AUTH; alice and bob, whose provider
-// signs their mail with DKIM, play a game to mate by mail submitted through
-// Postfix with AUTH and read from Dovecot, and the game is archived.
-// Forged Authentication-Results are stripped; with OpenDKIM down, Postfix
-// defers mail (milter_default_action = tempfail); without plus-addressing,
-// check-mail says so. After a restart of Dovecot, serve answers again within
-// seconds.
+// signs their mail with DKIM, play two games to mate by mail submitted
+// through Postfix with AUTH and read from Dovecot: chess, then Seachess with
+// a secret move (a mine), which bob's mails do not show while alice's
+// receipt does. During the Seachess game serve is stopped with SIGTERM and
+// started again twice (once as a move is on its way, once with a move sent
+// while it is stopped) and Dovecot is restarted; every move is answered,
+// once, and after Dovecot's restart within seconds. Both games are
+// archived; the Seachess game's export is the record its final mail
+// carries, and verify checks it against bob's receipts and finds the secret
+// move opened under the commitment bob was sent. Forged
+// Authentication-Results are stripped; with OpenDKIM down, Postfix defers
+// mail (milter_default_action = tempfail); without plus-addressing,
+// check-mail says so.
 func TestRealMailStack(t *testing.T) {
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
@@ -148,13 +162,19 @@ func TestRealMailStack(t *testing.T) {
 	old := signals
 	signals = func() (<-chan os.Signal, <-chan os.Signal, func()) { return stop, reload, func() {} }
 	defer func() { signals = old }()
+	// One log across serve's runs: a restart keeps writing to the same
+	// buffers, so a failure shows every run.
 	var sout, serr syncBuffer
-	done := make(chan int, 1)
-	go func() { done <- run([]string{"serve", "--config", cfgPath}, &sout, &serr) }()
-	stopped := false
-	stopServe := func() {
+	var done chan int
+	stopped := true
+	startServe := func() {
+		stopped = false
+		done = make(chan int, 1)
+		go func(done chan<- int) { done <- run([]string{"serve", "--config", cfgPath}, &sout, &serr) }(done)
+	}
+	stopServe := func() (ok bool) { // ok: serve is not running (any more)
 		if stopped {
-			return
+			return true
 		}
 		stopped = true
 		stop <- syscall.SIGTERM
@@ -163,10 +183,13 @@ func TestRealMailStack(t *testing.T) {
 			if code != 0 {
 				t.Errorf("serve exited %d:\n%s", code, serr.String())
 			}
+			return true
 		case <-time.After(30 * time.Second):
 			t.Errorf("serve did not stop within 30s")
+			return false
 		}
 	}
+	startServe()
 	defer stopServe()
 	defer func() {
 		if t.Failed() {
@@ -252,18 +275,130 @@ func TestRealMailStack(t *testing.T) {
 			t.Errorf("eve, whose mail nothing vouches for, got an answer:\n%s", eve.Inbox[0].Text())
 		}
 	}
-	// Dovecot restarted: serve is back within seconds (its backoff starts
-	// over after every session that selected the mailbox) and answers.
-	st.RestartDovecot(t)
-	back := time.Now()
-	send(bob, daemon.Mail{To: service, Subject: "help", Body: "help"})
-	if _, err := bob.Await("", within); err != nil {
-		t.Fatal(err)
+
+	// Seachess, the variant with secret moves, through the same stack: a
+	// mine laid (a hidden move), serve stopped and started again twice and
+	// Dovecot restarted mid-game, and the carrier's mate in five: from j4
+	// its aircraft's outline (S7.4) checks the commando ship on g1, boxed
+	// in by its own pieces, and nothing of White's reaches j4.
+	aliceFrom, bobFrom := len(alice.Inbox), len(bob.Inbox)
+	send(alice, daemon.Mail{To: welcome.ReplyTo, Subject: "new game", Body: "new seachess vs bob@" + mailstack.Domain + " as white time 3d\n"})
+	await(alice, "Your challenge to bob@"+mailstack.Domain)
+	await(bob, "challenges you to a game of Seachess")
+	reply(bob, "accept")
+	await(alice, "The game has begun")
+	begun := await(bob, "The game has begun")
+	gameNo := regexp.MustCompile(`\[bp-([0-9]+)\]`).FindStringSubmatch(begun.Msg.Subject)
+	if gameNo == nil {
+		t.Fatalf("the Seachess game's mail has no tag in its subject %q", begun.Msg.Subject)
 	}
-	if took := time.Since(back); took > 20*time.Second { // seconds, not the minute of a grown backoff; room for a loaded machine
-		t.Errorf("the answer came %v after Dovecot's restart; want within seconds", took.Round(100*time.Millisecond))
+	plies := []struct{ move, seen string }{ // alice (White) plays the even plies
+		{"Cc1-M", "White played 1. (h)."}, // the cruiser lays a mine on its own square (S3.2): bob reads "(h)" (S10.1)
+		{"Bg11-g10", "Black played 1... Bg11-g10."},
+		{"Bc2-c3", "White played 2. Bc2-c3."},
+		{"Af12-h10", "Black played 2... Af12-h10."}, // two squares diagonally, over g11 (S7.1)
+		{"Bd2-d3", "White played 3. Bd2-d3."},
+		{"Ah10-j8", "Black played 3... Ah10-j8."},
+		{"Be2-e3", "White played 4. Be2-e3."},
+		{"Aj8-j6", "Black played 4... Aj8-j6."},
+		{"Bc3-c4", "White played 5. Bc3-c4."},
+		{"Aj6-j4", "Black played 5... Aj6-j4+."},
 	}
-	t.Logf("answered %v after Dovecot's restart", time.Since(back).Round(100*time.Millisecond))
+	mover := func(ply int) (p, opp *daemon.Player) {
+		if ply%2 == 0 {
+			return alice, bob
+		}
+		return bob, alice
+	}
+	halt := func() {
+		t.Helper()
+		if !stopServe() {
+			t.FailNow() // a serve still running would read the mailbox beside the next one
+		}
+	}
+	var finals [2]*daemon.Received // the last mail of each, alice's then bob's
+	for ply, m := range plies {
+		p, opp := mover(ply)
+		var back time.Time
+		switch ply {
+		case 1:
+			// serve stopped (SIGTERM) as bob's move goes out, and started
+			// again: whether it read the move before it stopped or finds it
+			// in the INBOX afterwards, the move is answered, once.
+			reply(p, m.move)
+			halt()
+			startServe()
+			t.Logf("serve restarted while %d... %s was on its way", ply/2+1, m.move)
+		case 2:
+			// … and stopped before alice's move is sent: the move waits in
+			// Dovecot, unread, until serve runs again.
+			halt()
+			reply(p, m.move)
+			startServe()
+			t.Logf("serve restarted after %d. %s was sent while it was stopped", ply/2+1, m.move)
+		case 4:
+			// Dovecot restarted: serve is back within seconds (its backoff
+			// starts over after every session that selected the mailbox)
+			// and answers the next move.
+			st.RestartDovecot(t)
+			back = time.Now()
+			reply(p, m.move)
+		default:
+			reply(p, m.move)
+		}
+		receipt := await(p, "Your move "+m.move+" was accepted.")
+		if !back.IsZero() {
+			if took := time.Since(back); took > 20*time.Second { // seconds, not the minute of a grown backoff; room for a loaded machine
+				t.Errorf("the answer came %v after Dovecot's restart; want within seconds", took.Round(100*time.Millisecond))
+			}
+			t.Logf("answered %v after Dovecot's restart", time.Since(back).Round(100*time.Millisecond))
+		}
+		theirs := await(opp, m.seen)
+		if ply == 0 {
+			secretKept(t, receipt, theirs)
+		}
+		if ply == len(plies)-1 {
+			finals = [2]*daemon.Received{theirs, receipt}
+		}
+	}
+	for i, f := range finals {
+		for _, want := range []string{"Game over: Black wins: checkmate", "Result: 0-1", "1. Cc1-M (White's secret move)"} {
+			if !strings.Contains(f.Text(), want) {
+				t.Errorf("the final Seachess mail to %s lacks %q:\n%s", []string{"alice", "bob"}[i], want, f.Text())
+			}
+		}
+	}
+	t.Logf("the final Seachess mail to bob:\n%s", finals[1].Text())
+	// Nothing lost, nothing twice: each move was answered to each player
+	// exactly once, and no mail says a move was not played.
+	for _, p := range []*daemon.Player{alice, bob} {
+		if _, err := p.Fetch(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	game := map[*daemon.Player][]*daemon.Received{alice: alice.Inbox[aliceFrom:], bob: bob.Inbox[bobFrom:]}
+	count := func(p *daemon.Player, text string) (n int) {
+		for _, r := range game[p] {
+			if strings.Contains(r.Text(), text) {
+				n++
+			}
+		}
+		return n
+	}
+	for ply, m := range plies {
+		p, opp := mover(ply)
+		if n := count(p, "Your move "+m.move+" was accepted."); n != 1 {
+			t.Errorf("%s got %d receipts for %s, want 1", p.Address, n, m.move)
+		}
+		if n := count(opp, m.seen); n != 1 {
+			t.Errorf("%s was told %d times %q, want once", opp.Address, n, m.seen)
+		}
+	}
+	for _, p := range []*daemon.Player{alice, bob} {
+		if n := count(p, "was not played"); n != 0 {
+			t.Errorf("%s was told %d times that a move was not played", p.Address, n)
+		}
+	}
 	stopServe()
 	s, err := store.Open(filepath.Join(dir, "data", "bottlepost.db"), store.Options{KeyFile: filepath.Join(dir, "data", "bottlepost.key")})
 	if err != nil {
@@ -272,8 +407,50 @@ func TestRealMailStack(t *testing.T) {
 	var archived []uint64
 	s.View(func(tx *store.Tx) error { archived, err = tx.ArchivedGames(); return err })
 	s.Close()
-	if len(archived) != 1 {
-		t.Errorf("archived games %v, want the one played to mate", archived)
+	if len(archived) != 2 {
+		t.Errorf("archived games %v, want the two played to mate", archived)
+	}
+
+	// Offline, as bob can: the exported record is the one his final mail
+	// carries, it verifies against the receipts his mails quoted (the last
+	// one anchoring every record), and it opens the secret move under the
+	// commitment bob was sent when it was played.
+	pgn := filepath.Join(dir, "bp-"+gameNo[1]+".pgn")
+	if code, _, errOut := runCLI("export", gameNo[1], "--config", cfgPath, "-o", pgn); code != 0 {
+		t.Fatalf("export %s: exit %d: %s", gameNo[1], code, errOut)
+	}
+	exported := mustRead(t, pgn)
+	if att := attachment(t, finals[1].Raw, "bp-"+gameNo[1]+".pgn"); strings.ReplaceAll(att, "\r\n", "\n") != exported {
+		t.Errorf("the record attached to bob's final mail is not the export:\n%s\n---\n%s", att, exported)
+	}
+	var bobReceipts []string
+	for _, r := range game[bob] {
+		bobReceipts = append(bobReceipts, receiptLine.FindAllString(strings.ReplaceAll(r.Text(), "\r", ""), -1)...)
+	}
+	if len(bobReceipts) < len(plies) {
+		t.Fatalf("bob's mails quoted %d receipts, want one at least for each of the %d moves", len(bobReceipts), len(plies))
+	}
+	last := bobReceipts[len(bobReceipts)-1]
+	records, _, _ := strings.Cut(last, ":")
+	code, out, errOut = runCLI(append([]string{"verify", pgn}, bobReceipts...)...)
+	t.Logf("verify %s with bob's %d receipts:\n%s%s", filepath.Base(pgn), len(bobReceipts), out, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := fmt.Sprintf("verified: game %s (Seachess, standard, 3d): alice v bob, %d moves (1 secret), 0-1 (Black wins: checkmate", gameNo[1], len(plies))
+	wantLast := "anchored by your receipt " + last + ": all " + records + " records are the ones you were sent"
+	if code != 0 || !strings.Contains(out, want) || lines[len(lines)-1] != wantLast {
+		t.Errorf("verify: exit %d; want 0, a line %q and, last, %q", code, want, wantLast)
+	}
+	var commitment []string
+	for _, r := range game[bob] {
+		if commitment = regexp.MustCompile(`1\. White's hidden move:\s+([0-9a-f]{64})`).FindStringSubmatch(r.Text()); commitment != nil {
+			break
+		}
+	}
+	if commitment == nil {
+		t.Errorf("no mail told bob the commitment to White's hidden move")
+	} else if !strings.Contains(strings.Join(strings.Fields(exported), " "), "1. Cc1-M {secret move of White, commitment "+commitment[1]+", opened with key ") {
+		// (the move text is broken into lines of at most 79 characters)
+		t.Errorf("the export does not open Cc1-M under the commitment bob was sent (%s):\n%s", commitment[1], exported)
 	}
 
 	// Plus-addressing off (Postfix without recipient_delimiter): check-mail
@@ -343,4 +520,123 @@ func awaitHeader(t *testing.T, st *mailstack.Stack, tlsCfg *tls.Config, subject,
 	}
 	t.Fatalf("no message %q arrived in the service's mailbox", subject)
 	return nil
+}
+
+// secretKept checks a hidden move's two mails (Cc1-M, White's mine on c1):
+// what names it — the move, White's cruiser on its mine (C*), the square —
+// is in its mover's receipt and in no part of the opponent's mail (text,
+// HTML, subject), where only "(h)" and the commitment stand for it (S10.1).
+// The commitment and the receipt are hex and may hold anything, so they are
+// masked first. Each marker must be found in the receipt, so that the check
+// of the other mail can fail.
+func secretKept(t *testing.T, receipt, theirs *daemon.Received) {
+	t.Helper()
+	hex := regexp.MustCompile(`[0-9a-f]{64}`)
+	for _, m := range []struct {
+		what   string
+		re     *regexp.Regexp
+		inText bool // only the text part: the HTML board titles every cell with its square
+	}{
+		{"the move", regexp.MustCompile(`Cc1-M`), false},
+		{"White's cruiser on its own mine", regexp.MustCompile(`C\*`), false},
+		{"the square", regexp.MustCompile(`\bc1\b`), true},
+	} {
+		read := func(r *daemon.Received) string {
+			if m.inText {
+				return hex.ReplaceAllString(r.Msg.Subject+"\n"+r.Text(), "DIGEST")
+			}
+			return hex.ReplaceAllString(r.Msg.Subject+"\n"+decodedParts(t, r.Raw), "DIGEST")
+		}
+		if !m.re.MatchString(read(receipt)) {
+			t.Errorf("the mover's receipt does not show %s (%s):\n%s", m.what, m.re, receipt.Text())
+		}
+		if loc := m.re.FindStringIndex(read(theirs)); loc != nil {
+			text := read(theirs)
+			t.Errorf("the opponent's mail shows %s: %q in\n%s", m.what, text[max(0, loc[0]-60):min(len(text), loc[1]+60)], theirs.Text())
+		}
+	}
+	t.Logf("secret move: alice's receipt says %q; bob's mail says %q",
+		firstLine(receipt.Text(), "hidden move"), firstLine(theirs.Text(), "hidden move"))
+}
+
+// firstLine is the first line of text holding sub.
+func firstLine(text, sub string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, sub) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+// decodedParts is every part of a raw mail, its transfer encoding
+// (quoted-printable, base64) undone, one after the other: all a mail
+// client could show of it.
+func decodedParts(t *testing.T, raw []byte) string {
+	t.Helper()
+	var b strings.Builder
+	for _, p := range mimeParts(t, raw) {
+		b.WriteString(p.body)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// attachment is the body of the mail's part with that file name.
+func attachment(t *testing.T, raw []byte, name string) string {
+	t.Helper()
+	for _, p := range mimeParts(t, raw) {
+		if p.filename == name {
+			return p.body
+		}
+	}
+	t.Fatalf("the mail has no attachment %s", name)
+	return ""
+}
+
+type mimePart struct{ filename, body string }
+
+// mimeParts walks a raw mail's MIME tree and returns its leaves, decoded.
+func mimeParts(t *testing.T, raw []byte) []mimePart {
+	t.Helper()
+	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("a received mail does not parse: %v", err)
+	}
+	var parts []mimePart
+	var walk func(h textproto.MIMEHeader, body io.Reader)
+	walk = func(h textproto.MIMEHeader, body io.Reader) {
+		mt, params, _ := mime.ParseMediaType(h.Get("Content-Type"))
+		if strings.HasPrefix(mt, "multipart/") {
+			mr := multipart.NewReader(body, params["boundary"])
+			for {
+				p, err := mr.NextPart() // undoes quoted-printable itself
+				if err == io.EOF {
+					return
+				}
+				if err != nil {
+					t.Fatalf("a received mail's MIME structure: %v", err)
+				}
+				walk(p.Header, p)
+			}
+		}
+		switch strings.ToLower(h.Get("Content-Transfer-Encoding")) {
+		case "base64":
+			body = base64.NewDecoder(base64.StdEncoding, body) // line breaks are skipped
+		case "quoted-printable":
+			body = quotedprintable.NewReader(body)
+		}
+		data, err := io.ReadAll(body)
+		if err != nil {
+			t.Fatalf("a received mail's %s part: %v", mt, err)
+		}
+		_, dparams, _ := mime.ParseMediaType(h.Get("Content-Disposition"))
+		name := dparams["filename"]
+		if name == "" {
+			name = params["name"]
+		}
+		parts = append(parts, mimePart{filename: name, body: string(data)})
+	}
+	walk(textproto.MIMEHeader(msg.Header), msg.Body)
+	return parts
 }
