@@ -51,8 +51,13 @@ func TestBenchCommand(t *testing.T) {
 // mailbox, the players' moves are delivered into it, the daemon reads them
 // there; replies go out through the hub. Skipped where Dovecot is not
 // installed (CI installs it).
+//
+// BOTTLEPOST_LONG=1 runs the figures of docs/performance.md; with it,
+// BOTTLEPOST_RATE offers moves at that rate, BOTTLEPOST_MAIL_FORMAT sets
+// Dovecot's mailbox format (sdbox as docs/deploy has it, or maildir, mdbox)
+// and BOTTLEPOST_SENDERS the sessions delivering the players' mail.
 func TestBenchWithDovecot(t *testing.T) {
-	srv := dovecottest.StartServer(t, dovecottest.Options{})
+	srv := dovecottest.StartServer(t, dovecottest.Options{MailFormat: os.Getenv("BOTTLEPOST_MAIL_FORMAT")})
 	addr := srv.Addr
 	old := daemonCommand
 	daemonCommand = testDaemon
@@ -64,8 +69,12 @@ func TestBenchWithDovecot(t *testing.T) {
 			rate = "0"
 		}
 	}
-	code, out, stderr := runCLI("bench", "--games", games, "--moves", moves, "--rate", rate, "--imap-server", addr,
-		"--imap-user", "games", "--imap-password", dovecottest.Password, "--dir", t.TempDir())
+	args := []string{"bench", "--games", games, "--moves", moves, "--rate", rate, "--imap-server", addr,
+		"--imap-user", "games", "--imap-password", dovecottest.Password, "--dir", t.TempDir()}
+	if n := os.Getenv("BOTTLEPOST_SENDERS"); n != "" && os.Getenv("BOTTLEPOST_LONG") == "1" {
+		args = append(args, "--senders", n)
+	}
+	code, out, stderr := runCLI(args...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 	}

@@ -24,6 +24,9 @@ type Options struct {
 	// CertPEM and KeyPEM, when set, turn SSL on (ssl = yes): the plain
 	// listener then offers STARTTLS with this certificate.
 	CertPEM, KeyPEM []byte
+	// MailFormat is Dovecot's mailbox format: "sdbox" (the default, as
+	// docs/deploy/dovecot/dovecot.conf has it), "maildir" or "mdbox".
+	MailFormat string
 }
 
 // Start runs a private Dovecot (Debian's dovecot-imapd, 2.3 config syntax)
@@ -97,6 +100,14 @@ func StartServer(t testing.TB, opts Options) *Server {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
+	format := opts.MailFormat
+	switch format {
+	case "":
+		format = "sdbox"
+	case "sdbox", "mdbox", "maildir":
+	default:
+		t.Fatalf("dovecottest: mail format %q: want sdbox, mdbox or maildir", format)
+	}
 	ssl := "ssl = no"
 	if opts.CertPEM != nil {
 		for name, data := range map[string][]byte{"cert.pem": opts.CertPEM, "key.pem": opts.KeyPEM} {
@@ -114,7 +125,8 @@ listen = 127.0.0.1
 %[3]s
 disable_plaintext_auth = no
 auth_mechanisms = plain login
-mail_location = maildir:%[1]s/mail/%%u
+mail_location = %[4]s:%[1]s/mail/%%u
+mail_max_userip_connections = 20
 passdb {
   driver = static
   args = password=secret
@@ -138,7 +150,7 @@ service anvil {
 service imap-login {
   chroot =
 }
-`, dir, port, ssl)
+`, dir, port, ssl, format)
 	cfg := filepath.Join(dir, "dovecot.conf")
 	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)

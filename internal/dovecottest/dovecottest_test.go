@@ -1,0 +1,61 @@
+package dovecottest
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// BenchmarkAppend measures how fast the private Dovecot takes new messages
+// into one mailbox, as a mail server delivers a service's incoming mail:
+// b.N small messages appended to INBOX over 1, 4 or 8 sessions at once, for
+// each mailbox format. It is what chose sdbox for docs/deploy: the figures
+// are in docs/performance.md.
+//
+//	go test ./internal/dovecottest -run '^$' -bench Append -benchtime 4000x
+func BenchmarkAppend(b *testing.B) {
+	for _, format := range []string{"maildir", "sdbox", "mdbox"} {
+		for _, sessions := range []int{1, 4, 8} {
+			b.Run(fmt.Sprintf("%s/sessions=%d", format, sessions), func(b *testing.B) {
+				addr := Start(b, Options{MailFormat: format})
+				clients := make([]*imapclient.Client, sessions)
+				for i := range clients {
+					c, err := imapclient.DialInsecure(addr, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer c.Close()
+					if err := c.Login("games", Password).Wait(); err != nil {
+						b.Fatal(err)
+					}
+					clients[i] = c
+				}
+				var next atomic.Int64
+				var wg sync.WaitGroup
+				b.ResetTimer()
+				start := time.Now()
+				for i, c := range clients {
+					wg.Go(func() {
+						for n := next.Add(1); n <= int64(b.N); n = next.Add(1) {
+							msg := fmt.Appendf(nil, "From: <p%d@example.org>\r\nTo: <games+0123456789abcdef@example.org>\r\n"+
+								"Subject: Re: [bp-12] move\r\nMessage-ID: <%d.%d@example.org>\r\n\r\ne4\r\n", i, n, i)
+							cmd := c.Append("INBOX", int64(len(msg)), nil)
+							cmd.Write(msg)
+							cmd.Close()
+							if _, err := cmd.Wait(); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					})
+				}
+				wg.Wait()
+				b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
+			})
+		}
+	}
+}
