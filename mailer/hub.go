@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -496,14 +497,15 @@ func (s *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 }
 
 func (s *smtpSession) Data(r io.Reader) error {
-	msg, err := io.ReadAll(r)
-	if err != nil {
+	var text bytes.Buffer
+	text.Grow(32 << 10) // a move's mail, HTML board and all, is about 13 kB
+	if _, err := text.ReadFrom(r); err != nil {
 		return err
 	}
 	// A bare LF is passed through by the server: mail stores CRLF. As the
 	// final delivery, the hub records the envelope sender (RFC 5321 4.4):
 	// "<>" marks a bounce.
-	msg = append([]byte("Return-Path: <"+s.from+">\r\n"), normalizeCRLF(msg)...)
+	msg := appendCRLF([]byte("Return-Path: <"+s.from+">\r\n"), text.Bytes())
 	return s.h.deliver(s.rcpts, msg, true) // on disk (with Dir) before the 250
 }
 
@@ -511,7 +513,23 @@ func (s *smtpSession) Reset()        { s.from, s.rcpts = "", nil }
 func (s *smtpSession) Logout() error { return nil }
 
 // normalizeCRLF turns every line ending into CRLF.
-func normalizeCRLF(b []byte) []byte {
-	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
-	return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
+func normalizeCRLF(b []byte) []byte { return appendCRLF(nil, b) }
+
+// appendCRLF appends b to dst with every line ending (LF or CRLF) made
+// CRLF, in one pass and one allocation.
+func appendCRLF(dst, b []byte) []byte {
+	dst = slices.Grow(dst, len(b)+bytes.Count(b, []byte("\n")))
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return append(dst, b...)
+		}
+		line := b[:i]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		dst = append(append(dst, line...), '\r', '\n')
+		b = b[i+1:]
+	}
+	return dst
 }

@@ -1,6 +1,7 @@
 package mailer
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,5 +178,25 @@ func TestHubKeepsAcceptedMail(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(filepath.Join(dir, "mail", "games", "tmp")); len(left) != 0 {
 		t.Errorf("unfinished deliveries left: %v", left)
+	}
+}
+
+// appendCRLF makes every line ending CRLF, as the two-pass replacement it
+// took over from did: a CRLF stays, a LF gains its CR, a lone CR stays.
+func TestAppendCRLF(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"a", "a"},
+		{"a\nb", "a\r\nb"},
+		{"a\r\nb\r\n", "a\r\nb\r\n"},
+		{"a\n\nb\n", "a\r\n\r\nb\r\n"},
+		{"a\rb\r\r\n", "a\rb\r\r\n"},
+		{"\n", "\r\n"},
+	} {
+		twoPass := bytes.ReplaceAll(bytes.ReplaceAll([]byte(tc.in), []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+		got := appendCRLF([]byte("P: "), []byte(tc.in))
+		if string(got) != "P: "+tc.want || string(twoPass) != tc.want {
+			t.Errorf("%q: %q (two passes %q), want %q", tc.in, got, twoPass, tc.want)
+		}
 	}
 }
