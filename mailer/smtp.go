@@ -72,7 +72,10 @@ func (s *Sender) Server() Server {
 // waits for the answer to every command, four round trips a mail (MAIL,
 // RCPT, DATA, the text); SendAll sends a mail's text together with the next
 // mail's MAIL, RCPT and DATA, one round trip a mail on a server that offers
-// PIPELINING (Postfix, the embedded hub), and the text in one write. With
+// PIPELINING, and the text in one write; where the server also offers
+// CHUNKING (RFC 3030: Postfix, the embedded hub), the whole mail, its text
+// in a BDAT, is one write and one round trip, and neither side looks for
+// dots in the text. With
 // the Outbox keeping sessions open, this took the daemon's CPU time per
 // move against Dovecot from 1.9-2.1 ms to 1.4 ms, and the receiving hub's
 // by a quarter (docs/performance.md). Replies the server refuses come back
@@ -360,9 +363,9 @@ func (c *Conn) SendAll(mails []Outgoing, done func(i int, err error) error) erro
 }
 
 func (c *Conn) sendAll(mails []Outgoing, done func(i int, err error) error) error {
-	pipe := c.ext != nil
-	if _, ok := c.ext["PIPELINING"]; !ok {
-		pipe = false
+	_, pipe := c.ext["PIPELINING"]
+	if _, chunking := c.ext["CHUNKING"]; pipe && chunking {
+		return c.sendChunked(mails, done)
 	}
 	owed := -1               // the mail whose text was sent, its answer not yet read
 	rset := false            // the transaction must be reset before the next MAIL
@@ -481,6 +484,82 @@ func (c *Conn) sendAll(mails []Outgoing, done func(i int, err error) error) erro
 	}
 	if owed >= 0 {
 		return c.flushAnswer(answer)
+	}
+	return nil
+}
+
+// sendChunked is SendAll on a server offering CHUNKING (RFC 3030) and
+// PIPELINING: each mail goes out as one group, MAIL, RCPT each and one
+// "BDAT n LAST" followed by the text as it is (no dot to add, none to take
+// away on either side), and its answers are read together: one write and
+// one round trip a mail. After a refusal in a transaction the server may
+// hold open, the next group begins with RSET.
+func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) error {
+	rset := false
+	for i, m := range mails {
+		if c.broken != nil {
+			return c.broken
+		}
+		mailCmd, err := mailCommand(m, c.ext)
+		if err != nil {
+			if err := done(i, err); err != nil {
+				return err
+			}
+			continue
+		}
+		data := m.Data
+		if bytes.Count(data, []byte("\n")) != bytes.Count(data, []byte("\r\n")) {
+			data = appendCRLF(nil, data) // SMTP's text has CRLF line ends, BDAT sends it as it is
+		}
+		var expect []int
+		if rset {
+			c.w.WriteString("RSET\r\n")
+			expect = append(expect, 250)
+		}
+		c.w.WriteString(mailCmd + "\r\n")
+		expect = append(expect, 250)
+		for _, to := range m.To {
+			c.w.WriteString("RCPT TO:<" + to + ">\r\n")
+			expect = append(expect, 25) // 250, or 251 (will forward)
+		}
+		fmt.Fprintf(c.w, "BDAT %d LAST\r\n", len(data))
+		c.w.Write(data)
+		expect = append(expect, 250)
+		if err := c.flush(); err != nil {
+			return err
+		}
+		var first error
+		mailOK := false
+		for k, want := range expect {
+			wait := c.timeout
+			if k == len(expect)-1 {
+				wait = 2 * c.timeout // the text's answer: the server may check it at length
+			}
+			_, _, err := c.reply(want, wait)
+			if c.broken != nil {
+				return c.broken
+			}
+			switch {
+			case rset && k == 0:
+				if err != nil {
+					c.broken = fmt.Errorf("mailer: smtp: RSET refused: %w", err)
+					return c.broken
+				}
+			case err != nil:
+				if first == nil {
+					first = err
+				}
+			case k == len(expect)-len(m.To)-2:
+				mailOK = true
+			}
+		}
+		rset = first != nil && mailOK
+		if first != nil {
+			first = fmt.Errorf("mailer: smtp: send: %w", first)
+		}
+		if err := done(i, first); err != nil {
+			return err
+		}
 	}
 	return nil
 }

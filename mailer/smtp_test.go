@@ -196,6 +196,68 @@ func slicesEqual(a, b []string) bool {
 	return strings.Join(a, "\x00") == strings.Join(b, "\x00")
 }
 
+// With CHUNKING and PIPELINING (RFC 3030, 2920) a mail is one group: MAIL,
+// RCPT, "BDAT n LAST" and exactly n bytes of text, CRLF line ends made so
+// where the text had bare LFs, and no dot added; the server answers only
+// once the whole group is in, so a client that waited would wait forever.
+func TestSendAllChunked(t *testing.T) {
+	texts := []string{"Subject: one\r\n\r\n.a dot\r\n", "Subject: two\n\nbare LFs\n"}
+	var got []string
+	srv := startRawSMTP(t, func(c *rawConn) {
+		c.greet("PIPELINING", "CHUNKING")
+		for {
+			var group []string
+			for {
+				l := c.line()
+				if l == "" || l == "QUIT" {
+					c.say("221 bye")
+					return
+				}
+				group = append(group, l)
+				if strings.HasPrefix(l, "BDAT ") {
+					break
+				}
+			}
+			var n int
+			if len(group) != 3 || !strings.HasPrefix(group[0], "MAIL FROM:<") || !strings.HasPrefix(group[1], "RCPT TO:<") {
+				t.Errorf("group %q, want MAIL, RCPT, BDAT", group)
+			}
+			if _, err := fmt.Sscanf(group[2], "BDAT %d LAST", &n); err != nil {
+				t.Errorf("%q: %v", group[2], err)
+			}
+			b := make([]byte, n)
+			if _, err := io.ReadFull(c.r, b); err != nil {
+				t.Errorf("reading the chunk of %d bytes: %v", n, err)
+				return
+			}
+			got = append(got, string(b))
+			c.say("250 2.1.0 ok", "250 2.1.5 ok", "250 2.0.0 queued")
+		}
+	})
+	conn, err := rawSender(t, srv.addr()).Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var batch []Outgoing
+	for _, text := range texts {
+		batch = append(batch, Outgoing{From: "games@example.org", To: []string{"p@example.org"}, Data: []byte(text)})
+	}
+	var answers []string
+	if err := conn.SendAll(batch, func(i int, err error) error {
+		answers = append(answers, fmt.Sprintf("%d %v", i, err))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	if want := []string{"0 <nil>", "1 <nil>"}; !slicesEqual(answers, want) {
+		t.Errorf("answers %q, want %q", answers, want)
+	}
+	if want := []string{texts[0], "Subject: two\r\n\r\nbare LFs\r\n"}; !slicesEqual(got, want) {
+		t.Errorf("server got %q, want %q", got, want)
+	}
+}
+
 // Without PIPELINING the client sends one command and waits for its answer
 // before the next: the server checks, before each answer, that nothing
 // more has come.
@@ -249,8 +311,19 @@ func TestSendAllWithoutPipelining(t *testing.T) {
 // a refused sender and a refused text do not stop the mails after them,
 // the transaction a refused recipient left open is reset (RSET) before
 // the next mail, and the answers come in order. Against go-smtp's server,
-// which offers PIPELINING.
+// which offers PIPELINING and CHUNKING: with BDAT, and with DATA.
 func TestSendAllRefusalsAreEachMailsOwn(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		chunking bool
+	}{{"bdat", true}, {"data", false}} {
+		t.Run(tc.name, func(t *testing.T) { testRefusals(t, tc.chunking) })
+	}
+}
+
+// testRefusals is TestSendAllRefusalsAreEachMailsOwn with CHUNKING used
+// (BDAT) or not (DATA).
+func testRefusals(t *testing.T, chunking bool) {
 	sc := startScriptSMTP(t, &scriptSMTP{
 		mail: func(from string) error {
 			if from == "refused@example.org" {
@@ -281,6 +354,12 @@ func TestSendAllRefusalsAreEachMailsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
+	if _, ok := conn.ext["CHUNKING"]; !ok {
+		t.Fatal("go-smtp's server no longer offers CHUNKING: the BDAT path goes untested")
+	}
+	if !chunking {
+		delete(conn.ext, "CHUNKING") // the DATA path, as with a server without CHUNKING
+	}
 	mail := func(from, to, subject string) Outgoing {
 		return Outgoing{From: from, To: []string{to}, Data: testMail(subject, 0)}
 	}
