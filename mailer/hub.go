@@ -207,7 +207,7 @@ func (h *Hub) Start(imapAddr, smtpAddr string) error {
 	h.smtpSrv.WriteTimeout = time.Minute
 	h.wg.Add(2)
 	go func() { defer h.wg.Done(); h.imapSrv.Serve(h.imapLn) }()
-	go func() { defer h.wg.Done(); h.smtpSrv.Serve(h.smtpLn) }()
+	go func() { defer h.wg.Done(); h.smtpSrv.Serve(peerClosedListener{h.smtpLn}) }()
 	h.log.Info("mail hub listening", "imap", h.imapLn.Addr().String(), "smtp", h.smtpLn.Addr().String(), "domain", h.Domain)
 	return nil
 }

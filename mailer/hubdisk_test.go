@@ -1,11 +1,15 @@
 package mailer
 
 import (
+	"bufio"
 	"bytes"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -198,5 +202,61 @@ func TestAppendCRLF(t *testing.T) {
 		if string(got) != "P: "+tc.want || string(twoPass) != tc.want {
 			t.Errorf("%q: %q (two passes %q), want %q", tc.in, got, twoPass, tc.want)
 		}
+	}
+}
+
+// A client whose connection ends in the middle of a mail's text delivers
+// nothing: with DATA (no final dot) and with BDAT (fewer bytes than the
+// chunk announced; go-smtp's server would take the short chunk for the
+// whole text, see peerClosedConn).
+func TestHubDeliversNoCutText(t *testing.T) {
+	for _, tc := range []struct {
+		name, send string
+		answers    int // the answers to wait for before the cut
+	}{
+		{"data", "DATA\r\nSubject: cut\r\n\r\nhalf a te", 5}, // greeting, EHLO, MAIL, RCPT, 354
+		{"bdat", "BDAT 100 LAST\r\nSubject: cut\r\n\r\nhalf a te", 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startTestHub(t, nil)
+			conn, err := net.Dial("tcp", h.SMTPAddr())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := bufio.NewReader(conn)
+			io.WriteString(conn, "EHLO client.test\r\nMAIL FROM:<x@example.net>\r\nRCPT TO:<alice@example.org>\r\n"+tc.send)
+			for want := tc.answers; want > 0; {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(line) > 3 && line[3] == ' ' {
+					want--
+				}
+			}
+			conn.Close()
+			// Then a whole mail, which must be the only one delivered.
+			s, err := NewSender(SMTPConfig{Addr: h.SMTPAddr(), Security: "plain", Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := s.Dial()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Send("x@example.net", []string{"alice@example.org"}, testMail("whole", 0)); err != nil {
+				t.Fatal(err)
+			}
+			c.Close()
+			// The cut session ends on the server's side meanwhile: whatever
+			// it delivers arrives within moments.
+			for range 5 {
+				box := mailboxOf(t, h.IMAPAddr(), "alice@example.org", "INBOX")
+				if len(box) != 1 || box[0].subject != "whole" {
+					t.Fatalf("alice's INBOX: %+v; want only the whole mail", box)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		})
 	}
 }
