@@ -46,7 +46,9 @@ func (w *lineWriter) put(line string) {
 }
 
 // wrap puts a line longer than textWidth, broken at spaces (none for a
-// line of spaces alone).
+// line of spaces alone). Each line is written into the result as it is
+// filled: a line is begun with its first word, so a line of its lead or
+// indent alone is never put.
 func (w *lineWriter) wrap(line string) {
 	body := strings.TrimLeft(line, " ")
 	lead := line[:len(line)-len(body)]
@@ -57,37 +59,37 @@ func (w *lineWriter) wrap(line string) {
 	if utf8.RuneCountInString(indent) > textWidth/2 {
 		lead, indent = "", ""
 	}
-	cur, start := lead, true
-	flush := func() {
-		w.put(cur)
-		cur, start = indent, true
+	prefix, start := lead, true // the current line's lead; no word on it yet
+	n := 0                      // characters on the current line
+	begin := func(word string) {
+		w.put(prefix)
+		w.b.WriteString(word)
+		n, start = utf8.RuneCountInString(prefix)+utf8.RuneCountInString(word), false
 	}
-	for _, word := range strings.Fields(body) {
+	end := func() { prefix, start = indent, true }
+	for word := range strings.FieldsSeq(body) {
 		for utf8.RuneCountInString(indent)+utf8.RuneCountInString(word) > textWidth {
 			// A word that fits on no line: cut it.
 			if !start {
-				flush()
+				end()
 			}
 			r := []rune(word)
-			n := textWidth - utf8.RuneCountInString(cur)
-			cur += string(r[:n])
-			word = string(r[n:])
-			flush()
+			cut := textWidth - utf8.RuneCountInString(prefix)
+			begin(string(r[:cut]))
+			word = string(r[cut:])
+			end()
 		}
 		switch {
 		case start:
-			cur += word
-			start = false
-		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(word) <= textWidth:
-			cur += " " + word
+			begin(word)
+		case n+1+utf8.RuneCountInString(word) <= textWidth:
+			w.b.WriteByte(' ')
+			w.b.WriteString(word)
+			n += 1 + utf8.RuneCountInString(word)
 		default:
-			flush()
-			cur += word
-			start = false
+			end()
+			begin(word)
 		}
-	}
-	if !start {
-		w.put(cur)
 	}
 }
 
