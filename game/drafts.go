@@ -130,6 +130,9 @@ func (h *handling) flush() (int, error) {
 			}
 		}
 	}
+	// Logs read while rendering are kept until the mails are written.
+	h.logs = map[uint64][]store.Record{}
+	defer func() { h.logs = nil }()
 	n := 0
 	var mine []*draft // the answer to the sender: one mail, however many drafts
 	for _, k := range h.order {
@@ -252,15 +255,23 @@ func (h *handling) render(d *draft) ([]byte, error) {
 	return h.compose(d, md, refs)
 }
 
+// variantIDs lists the variants built in, for the mails that name them
+// (made once; full, so that appending to it copies it).
+var variantIDs = func() []string {
+	var ids []string
+	for _, v := range variants.All() {
+		ids = append(ids, v.ID())
+	}
+	return ids[:len(ids):len(ids)]
+}()
+
 // mailData gathers what a draft's templates show, and the References of
 // its game thread.
 func (h *handling) mailData(d *draft) (mailData, []string, error) {
 	md := mailData{Address: h.s.cfg.Address, Notices: d.notices, Errors: d.errors, Ignored: d.ignored,
 		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromAddr, Newcomer: d.newcomer,
-		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp}
-	for _, v := range variants.All() {
-		md.Variants = append(md.Variants, v.ID())
-	}
+		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp,
+		Variants: variantIDs}
 	var refs []string
 	if d.kind == "welcome" {
 		md.Personal = d.replyTo
@@ -383,6 +394,10 @@ func (h *handling) compose(d *draft, md mailData, refs []string) ([]byte, error)
 // execute runs the text and HTML templates of a kind of mail.
 func (h *handling) execute(kind string, md mailData) (txt, html string, err error) {
 	var t, ht strings.Builder
+	// Room for the boards and the rest, so the parts are written without
+	// growing their buffers (a board mail's HTML is mostly its table).
+	t.Grow(len(md.Board) + 2048)
+	ht.Grow(len(md.BoardHTML) + len(md.Board) + 4096)
 	if err := templates.Text.ExecuteTemplate(&t, kind+".txt", md); err != nil {
 		return "", "", fmt.Errorf("game: template %s.txt: %w", kind, err)
 	}
@@ -442,7 +457,7 @@ func (h *handling) fillRecord(l *loaded, d *draft, md *mailData) error {
 		}
 		return nil
 	}
-	log, err := h.tx.Log(l.g.ID)
+	log, err := h.log(l.g.ID)
 	if err != nil {
 		return err
 	}
@@ -464,6 +479,21 @@ func (h *handling) fillRecord(l *loaded, d *draft, md *mailData) error {
 	from := max(0, len(texts)-4)
 	md.Moves = rules.NumberedMoves(from, texts[from:])
 	return nil
+}
+
+// log returns a game's records (store.Tx.Log). While flush renders, a
+// game's log is read and verified once for all its mails (the mover's
+// receipt and the opponent's news, and any mail rendered again to fit the
+// size limit): nothing is appended to a log while mails are rendered.
+func (h *handling) log(id uint64) ([]store.Record, error) {
+	if recs, ok := h.logs[id]; ok {
+		return recs, nil
+	}
+	recs, err := h.tx.Log(id)
+	if err == nil && h.logs != nil {
+		h.logs[id] = recs
+	}
+	return recs, err
 }
 
 // messageID makes a fresh Message-ID (without brackets) in our domain.

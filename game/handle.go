@@ -42,6 +42,9 @@ type handling struct {
 
 	attached int               // bytes the last rendered mail's attachments take, encoded (renderBounded)
 	pgns     map[uint64][]byte // FinalPGN by game, made once (finalPGN)
+	// logs holds the game logs read while flush renders mails (log); nil
+	// otherwise.
+	logs map[uint64][]store.Record
 }
 
 // userError is a problem with what the player asked, phrased for them.

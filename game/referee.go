@@ -71,7 +71,7 @@ func moveTexts(log []store.Record) []string {
 }
 
 func (h *handling) replay(l *loaded) ([]Ply, []store.Record, error) {
-	log, err := h.tx.Log(l.g.ID)
+	log, err := h.log(l.g.ID)
 	if err != nil {
 		return nil, nil, err
 	}

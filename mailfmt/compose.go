@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-message"
@@ -91,6 +92,7 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 	h.Set("From", formatAddress(o.From))
 
 	var b bytes.Buffer
+	b.Grow(o.sizeHint())
 	w, err := message.CreateWriter(&b, h.Header)
 	if err != nil {
 		return nil, fmt.Errorf("mailfmt: compose: %w", err)
@@ -103,11 +105,11 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 			return nil, fmt.Errorf("mailfmt: compose: %w", err)
 		}
 	}
-	if err := textPart(alt, "text/plain", o.Text); err != nil {
+	if err := textPart(alt, plainPartHeader, "text/plain", o.Text); err != nil {
 		return nil, err
 	}
 	if o.HTML != "" {
-		if err := textPart(alt, "text/html", o.HTML); err != nil {
+		if err := textPart(alt, htmlPartHeader, "text/html", o.HTML); err != nil {
 			return nil, err
 		}
 	}
@@ -127,6 +129,24 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// sizeHint estimates the bytes of the written mail, a little more than a
+// usual mail takes, so that it is written into one buffer without growing
+// it: the header and part headers, the parts quoted-printable (an HTML
+// part's "=" signs take three bytes each, and every line of 76 one more
+// soft break), the attachments in base64.
+func (o *Outgoing) sizeHint() int {
+	n := 1536 + len(o.Subject) + len(o.To) + len(o.ReplyTo) + len(o.InReplyTo)
+	for _, r := range o.References {
+		n += len(r) + 4
+	}
+	n += len(o.Text) + len(o.Text)/16
+	n += len(o.HTML) + len(o.HTML)/8
+	for _, a := range o.Attachments {
+		n += len(a.Data)*4/3 + len(a.Data)/38 + 512
+	}
+	return n
+}
+
 // boundary is a MIME boundary of the mail, different for each kind of
 // multipart in it and never found in quoted-printable or base64 text (it
 // holds "=_", which neither encoding produces).
@@ -135,18 +155,49 @@ func (o *Outgoing) boundary(kind string) string {
 	return "bp-" + kind + "=_" + hex.EncodeToString(sum[:12])
 }
 
-// textPart writes one inline UTF-8 part, quoted-printable, with CRLF line ends.
-func textPart(w *message.Writer, ctype, body string) error {
+// The header of each kind of text part, made once: go-message's
+// CreatePart copies the header it is given and only reads it.
+var (
+	plainPartHeader = inlineHeader("text/plain")
+	htmlPartHeader  = inlineHeader("text/html")
+)
+
+// inlineHeader is the header of an inline UTF-8 part of type ctype,
+// quoted-printable.
+func inlineHeader(ctype string) message.Header {
 	var h mail.InlineHeader
 	h.Set("Content-Transfer-Encoding", "quoted-printable")
 	h.SetContentType(ctype, map[string]string{"charset": "utf-8"})
-	pw, err := w.CreatePart(h.Header)
+	return h.Header
+}
+
+// chunkSize is the piece of a part's body handed to the encoder at a time.
+const chunkSize = 4096
+
+var chunks = sync.Pool{New: func() any { return new([chunkSize]byte) }}
+
+// textPart writes one inline UTF-8 part of type ctype, whose header is h
+// (inlineHeader(ctype)), quoted-printable, with CRLF line ends.
+func textPart(w *message.Writer, h message.Header, ctype, body string) error {
+	pw, err := w.CreatePart(h)
 	if err != nil {
 		return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
 	}
-	body = strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\n", "\r\n")
-	if _, err := pw.Write([]byte(body)); err != nil {
-		return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
+	if strings.Contains(body, "\r") {
+		body = strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\n", "\r\n")
+	}
+	// Without a CR, the line ends need no rewriting: the quoted-printable
+	// writer ends every line, a lone LF too, with CRLF. The body goes in
+	// through a reused buffer, a piece at a time, rather than copied whole:
+	// the writer encodes a stream, so the pieces make the same bytes.
+	buf := chunks.Get().(*[chunkSize]byte)
+	defer chunks.Put(buf)
+	for body != "" {
+		n := copy(buf[:], body)
+		if _, err := pw.Write(buf[:n]); err != nil {
+			return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
+		}
+		body = body[n:]
 	}
 	if err := pw.Close(); err != nil {
 		return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)

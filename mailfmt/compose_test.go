@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"mime/quotedprintable"
 	"net/mail"
 	"strings"
 	"testing"
@@ -293,6 +294,53 @@ func TestComposeAutoSubmitted(t *testing.T) {
 		}
 		if h, _ := readBack(t, raw); h.Get("Auto-Submitted") != tt.want {
 			t.Errorf("AutoSubmitted %q: the field says %q, want %q", tt.set, h.Get("Auto-Submitted"), tt.want)
+		}
+	}
+}
+
+// TestComposeLineEnds checks that a part's text with LF line ends is
+// written byte for byte as the same text with CRLF line ends: Bytes
+// rewrites only texts that hold a CR, and leaves LF alone to the
+// quoted-printable writer, which ends every line with CRLF. The texts mix
+// what that writer treats specially: "=", spaces and tabs before a line
+// end, non-ASCII letters, long lines that take soft breaks, empty lines;
+// some are longer than the pieces the body is encoded in, and must come
+// out as the whole text encoded at once.
+func TestComposeLineEnds(t *testing.T) {
+	pieces := []string{"a", "=", " ", "\t", "é", "\n", "\n", "<td width=\"34\">", strings.Repeat("x", 70), "", "==", "Ω "}
+	r := uint64(1)
+	for i := range 2000 {
+		var s strings.Builder
+		n := i % 40
+		if i%50 == 0 {
+			n = 2000 // some 30 kB: several of textPart's pieces
+		}
+		for range n {
+			r = r*6364136223846793005 + 1442695040888963407
+			s.WriteString(pieces[(r>>33)%uint64(len(pieces))])
+		}
+		lf := s.String()
+		crlf := strings.ReplaceAll(lf, "\n", "\r\n")
+		a, b := testOutgoing(), testOutgoing()
+		a.Text, a.HTML = lf, lf
+		b.Text, b.HTML = crlf, crlf
+		ra, err := a.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rb, err := b.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(ra, rb) {
+			t.Fatalf("text %q: LF and CRLF line ends give different mails:\n%s\n---\n%s", lf, ra, rb)
+		}
+		var whole bytes.Buffer
+		qp := quotedprintable.NewWriter(&whole)
+		qp.Write([]byte(crlf))
+		qp.Close()
+		if !bytes.Contains(ra, whole.Bytes()) {
+			t.Fatalf("text of %d bytes: the part is not the text encoded in one piece", len(lf))
 		}
 	}
 }

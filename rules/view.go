@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -55,7 +55,7 @@ func (v *View) title() string {
 	case ViewPublic:
 		who = "what both sides know"
 	}
-	return fmt.Sprintf("%s, %s", v.Variant.Name(), who)
+	return v.Variant.Name() + ", " + who
 }
 
 // ASCII renders the board as the viewer receives it by mail: coordinates on
@@ -84,13 +84,17 @@ func (v *View) ASCII() string {
 		}
 	}
 	var out strings.Builder
+	// Room for the grid (a cell and a space, four columns of coordinates
+	// each side, per rank), the title and a few lines of status and legend.
+	out.Grow((b.Files()*(w+1)+10)*(b.Ranks()+2) + 512)
 	pad := func(s string) {
 		out.WriteString(s)
 		for n := utf8.RuneCountInString(s); n < w; n++ {
 			out.WriteByte(' ')
 		}
 	}
-	out.WriteString(v.title() + "\n\n")
+	out.WriteString(v.title())
+	out.WriteString("\n\n")
 	var fl strings.Builder
 	fl.WriteString("    ")
 	for i, f := range files {
@@ -102,8 +106,14 @@ func (v *View) ASCII() string {
 	}
 	fileLine := strings.TrimRight(fl.String(), " ") + "\n"
 	out.WriteString(fileLine)
+	var num [20]byte // strconv.AppendInt's room
 	for _, r := range ranks {
-		fmt.Fprintf(&out, "%3d ", r+1)
+		n := strconv.AppendInt(num[:0], int64(r+1), 10)
+		for i := len(n); i < 3; i++ {
+			out.WriteByte(' ') // as "%3d"
+		}
+		out.Write(n)
+		out.WriteByte(' ')
 		for i, f := range files {
 			if i > 0 {
 				out.WriteByte(' ')
@@ -118,23 +128,30 @@ func (v *View) ASCII() string {
 				pad(b.Glyph(sq))
 			}
 		}
-		fmt.Fprintf(&out, " %d\n", r+1)
+		out.WriteByte(' ')
+		out.Write(n)
+		out.WriteByte('\n')
 	}
 	out.WriteString(fileLine)
 	out.WriteString("\n")
 	sides := v.Variant.Sides()
 	if v.Outcome.Over() {
-		out.WriteString("Game over: " + v.Outcome.Describe(sides) + ".\n")
+		out.WriteString("Game over: ")
+		out.WriteString(v.Outcome.Describe(sides))
+		out.WriteString(".\n")
 	} else {
-		out.WriteString(sides[v.ToMove] + " to move.\n")
+		out.WriteString(sides[v.ToMove])
+		out.WriteString(" to move.\n")
 	}
 	for _, s := range v.Status {
-		out.WriteString(s + "\n")
+		out.WriteString(s)
+		out.WriteByte('\n')
 	}
 	if len(v.Legend) > 0 {
 		out.WriteString("\n")
 		for _, s := range v.Legend {
-			out.WriteString(s + "\n")
+			out.WriteString(s)
+			out.WriteByte('\n')
 		}
 	}
 	return out.String()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/rulestest"
+	"github.com/bottlepost/bottlepost/rules/variants"
 )
 
 // shape is a test-only variant: an empty board of a given geometry with a
@@ -231,5 +232,23 @@ func TestParseViewer(t *testing.T) {
 	}
 	if _, err := rules.ParseViewer("green"); err == nil {
 		t.Error("green accepted as a viewer")
+	}
+}
+
+// BenchmarkASCII draws the text board of every chess mail: the start
+// position as White sees it.
+func BenchmarkASCII(b *testing.B) {
+	v, err := variants.Lookup("chess")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := v.New(rules.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	view := s.View(rules.ViewWhite)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = view.ASCII()
 	}
 }

@@ -17,8 +17,10 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/bottlepost/bottlepost/rules"
 )
@@ -85,32 +87,39 @@ func contains(sqs []rules.Square, sq rules.Square) bool {
 // the colours and of the view's letters.
 func Render(v *rules.View, opt Options) template.HTML {
 	var out strings.Builder
+	out.Grow(tableSize(v) + 1024)
+	t := title(v)
 	out.WriteString(`<div style="font-family:sans-serif;color:#000">` + "\n")
-	out.WriteString(`<p style="margin:0 0 6px 0;font-weight:bold">` + html.EscapeString(title(v)) + "</p>\n")
-	writeTable(&out, v, opt)
+	out.WriteString(`<p style="margin:0 0 6px 0;font-weight:bold">`)
+	writeEscaped(&out, t)
+	out.WriteString("</p>\n")
+	writeTable(&out, v, opt, t)
 	sides := v.Variant.Sides()
 	out.WriteString(`<p style="margin:6px 0 0 0"><strong>`)
 	if v.Outcome.Over() {
-		out.WriteString(html.EscapeString("Game over: " + v.Outcome.Describe(sides) + "."))
+		writeEscaped(&out, "Game over: "+v.Outcome.Describe(sides)+".")
 	} else {
-		out.WriteString(html.EscapeString(sides[v.ToMove] + " to move."))
+		writeEscaped(&out, sides[v.ToMove]+" to move.")
 	}
 	out.WriteString("</strong></p>\n")
 	for _, s := range v.Status {
-		out.WriteString(`<p style="margin:2px 0">` + html.EscapeString(s) + "</p>\n")
+		out.WriteString(`<p style="margin:2px 0">`)
+		writeEscaped(&out, s)
+		out.WriteString("</p>\n")
 	}
 	out.WriteString(`<p style="margin:8px 0 0 0;font-size:13px;color:#333333">`)
 	for i, s := range boardLegend(v, opt) {
 		if i > 0 {
 			out.WriteString("<br>\n")
 		}
-		out.WriteString(html.EscapeString(s))
+		writeEscaped(&out, s)
 	}
 	out.WriteString("</p>\n")
 	if len(v.Legend) > 0 {
 		// The view's legend is wrapped for the text part; here it flows.
-		out.WriteString(`<p style="margin:4px 0 0 0;font-size:13px;color:#333333;max-width:40em">` +
-			html.EscapeString(strings.Join(v.Legend, " ")) + "</p>\n")
+		out.WriteString(`<p style="margin:4px 0 0 0;font-size:13px;color:#333333;max-width:40em">`)
+		writeEscaped(&out, strings.Join(v.Legend, " "))
+		out.WriteString("</p>\n")
 	}
 	out.WriteString("</div>\n")
 	return template.HTML(out.String())
@@ -120,8 +129,31 @@ func Render(v *rules.View, opt Options) template.HTML {
 // and legend themselves.
 func Table(v *rules.View, opt Options) template.HTML {
 	var out strings.Builder
-	writeTable(&out, v, opt)
+	out.Grow(tableSize(v))
+	writeTable(&out, v, opt, title(v))
 	return template.HTML(out.String())
+}
+
+// tableSize estimates the bytes of a view's table, a little more than it
+// takes, so that it is written into one allocation: some 60 bytes a cell,
+// and 160 for each byte of a cell's text (a piece's disc is some 140).
+func tableSize(v *rules.View) int {
+	n := 512 + 60*len(v.Cells)
+	for _, c := range v.Cells {
+		if c != "" {
+			n += 160 * len(c)
+		}
+	}
+	return n
+}
+
+// writeEscaped writes s escaped as html.EscapeString does, without
+// allocating when there is nothing to escape.
+func writeEscaped(out *strings.Builder, s string) {
+	if strings.ContainsAny(s, `<>&'"`) {
+		s = html.EscapeString(s)
+	}
+	out.WriteString(s)
 }
 
 // title is the line above the board, as in the ASCII rendering.
@@ -204,57 +236,95 @@ func order(v *rules.View) (files, ranks []int) {
 	return files, ranks
 }
 
-// writeTable draws the table. It is sent in every board mail, so it is
-// kept small: sizes, alignment and square colours are HTML attributes
-// (width, height, align, bgcolor, cellspacing, cellpadding), which every
-// mail client honours, and the inherited font settings are set once on
-// the table; only the coordinates, a square's mark and each piece's disc
-// carry a short inline style. The columns take their width from the file row and the
-// rows their height from the rank coordinate, so squares need neither.
-func writeTable(out *strings.Builder, v *rules.View, opt Options) {
+// writeTable draws the table, titled t (the title line's text). It is
+// sent in every board mail, so it is kept small: sizes, alignment and
+// square colours are HTML attributes (width, height, align, bgcolor,
+// cellspacing, cellpadding), which every mail client honours, and the
+// inherited font settings are set once on the table; only the coordinates,
+// a square's mark and each piece's disc carry a short inline style. The
+// columns take their width from the file row and the rows their height
+// from the rank coordinate, so squares need neither. It is written
+// piece by piece, without fmt: it is the bulk of a board mail's HTML.
+func writeTable(out *strings.Builder, v *rules.View, opt Options, t string) {
 	b := v.Variant.Board()
 	size := opt.Square
 	if size <= 0 {
 		size = 34
 	}
 	coord := size * 2 / 3
-	coordFont := fmt.Sprintf(`style="font-size:%dpx;line-height:1"`, size/3+1)
+	coordFont := `style="font-size:` + strconv.Itoa(size/3+1) + `px;line-height:1"`
 	files, ranks := order(v)
-	fmt.Fprintf(out, `<table aria-label="%s" cellspacing="0" cellpadding="0" style="font-family:sans-serif;font-size:%dpx;line-height:1.1;color:%s">`+"\n",
-		html.EscapeString(title(v)), size*2/5+2, coordText)
+	havens := hasHavens(b)
+	discs := newDiscStyles(size)
+	var num [20]byte // strconv.AppendInt's room
+	writeInt := func(n int) { out.Write(strconv.AppendInt(num[:0], int64(n), 10)) }
+	out.WriteString(`<table aria-label="`)
+	writeEscaped(out, t)
+	out.WriteString(`" cellspacing="0" cellpadding="0" style="font-family:sans-serif;font-size:`)
+	writeInt(size*2/5 + 2)
+	out.WriteString(`px;line-height:1.1;color:` + coordText + `">` + "\n")
 	fileRow := func() {
-		fmt.Fprintf(out, `<tr align="center" %s><td width="%d" height="%d"></td>`, coordFont, coord, coord)
+		out.WriteString(`<tr align="center" `)
+		out.WriteString(coordFont)
+		out.WriteString(`><td width="`)
+		writeInt(coord)
+		out.WriteString(`" height="`)
+		writeInt(coord)
+		out.WriteString(`"></td>`)
 		for _, f := range files {
-			fmt.Fprintf(out, `<td width="%d">%s</td>`, size, rules.FileName(f))
+			out.WriteString(`<td width="`)
+			writeInt(size)
+			out.WriteString(`">`)
+			out.WriteString(rules.FileName(f))
+			out.WriteString(`</td>`)
 		}
-		fmt.Fprintf(out, `<td width="%d"></td></tr>`+"\n", coord)
+		out.WriteString(`<td width="`)
+		writeInt(coord)
+		out.WriteString(`"></td></tr>` + "\n")
 	}
 	fileRow()
 	for _, r := range ranks {
-		fmt.Fprintf(out, `<tr align="center"><td height="%d" %s>%d</td>`, size, coordFont, r+1)
+		out.WriteString(`<tr align="center"><td height="`)
+		writeInt(size)
+		out.WriteString(`" `)
+		out.WriteString(coordFont)
+		out.WriteString(`>`)
+		writeInt(r + 1)
+		out.WriteString(`</td>`)
 		for _, f := range files {
 			sq := b.At(f, r)
 			if sq == rules.NoSquare {
 				out.WriteString(`<td bgcolor="#ffffff"></td>`)
 				continue
 			}
-			fmt.Fprintf(out, `<td title="%s" bgcolor="%s"`, b.Name(sq), background(b, sq, contains(opt.Last, sq)))
+			out.WriteString(`<td title="`)
+			out.WriteString(rules.FileName(f)) // b.Name(sq), without building it
+			writeInt(r + 1)
+			out.WriteString(`" bgcolor="`)
+			out.WriteString(background(b, sq, contains(opt.Last, sq), havens))
+			out.WriteString(`"`)
 			hidden := v.Hidden != nil && v.Hidden[sq]
 			switch cell := v.Cells[sq]; {
 			case cell != "":
 				out.WriteString(">")
-				writePieces(out, cell, hidden, size)
+				writePieces(out, cell, hidden, &discs)
 			default:
 				if g := b.Glyph(sq); g != "." && g != ":" {
 					// A mark is plain text, set like the coordinates.
-					out.WriteString(` style="line-height:1"><span style="color:#333">` + html.EscapeString(g) + "</span>")
+					out.WriteString(` style="line-height:1"><span style="color:#333">`)
+					writeEscaped(out, g)
+					out.WriteString("</span>")
 				} else {
 					out.WriteString(">")
 				}
 			}
 			out.WriteString("</td>")
 		}
-		fmt.Fprintf(out, "<td %s>%d</td></tr>\n", coordFont, r+1)
+		out.WriteString("<td ")
+		out.WriteString(coordFont)
+		out.WriteString(">")
+		writeInt(r + 1)
+		out.WriteString("</td></tr>\n")
 	}
 	fileRow()
 	out.WriteString("</table>\n")
@@ -262,11 +332,12 @@ func writeTable(out *strings.Builder, v *rules.View, opt Options) {
 
 // background is a square's colour: dark when file + rank is even (a1 is
 // dark, as in chess and Chess-Battle C1.2), the open sea of a board with
-// havens in blue, the last move in yellow.
-func background(b *rules.Board, sq rules.Square, last bool) string {
+// havens in blue (havens is hasHavens(b), asked once per table), the last
+// move in yellow.
+func background(b *rules.Board, sq rules.Square, last, havens bool) string {
 	f, r := b.Coords(sq)
 	isDark := (f+r)%2 == 0
-	sea := b.Marks(sq)&(rules.MarkHavenWhite|rules.MarkHavenBlack) == 0 && hasHavens(b)
+	sea := havens && b.Marks(sq)&(rules.MarkHavenWhite|rules.MarkHavenBlack) == 0
 	switch {
 	case last && isDark:
 		return lastDark
@@ -282,53 +353,98 @@ func background(b *rules.Board, sq rules.Square, last bool) string {
 	return light
 }
 
-// tokens splits a cell's text into pieces: a letter with the digits and
-// marks that follow it ("C2", "C*", "R+"), or a lone symbol ("&").
-func tokens(cell string) []string {
-	var out []string
-	for _, r := range cell {
-		if len(out) > 0 && !unicode.IsLetter(r) && startsWithLetter(out[len(out)-1]) {
-			out[len(out)-1] += string(r)
-			continue
+// nextToken returns the length in bytes of the first piece of a cell's
+// text (valid UTF-8): a letter with the digits and marks that follow it
+// ("C2", "C*", "R+"), or a lone symbol ("&").
+func nextToken(cell string) int {
+	letter := false
+	for i, r := range cell {
+		switch {
+		case i == 0:
+			letter = unicode.IsLetter(r)
+		case !letter || unicode.IsLetter(r):
+			return i
 		}
-		out = append(out, string(r))
 	}
-	return out
+	return len(cell)
 }
 
-func startsWithLetter(s string) bool {
-	for _, r := range s {
-		return unicode.IsLetter(r)
+// discStyles are the opening tags of a piece's disc for one square size:
+// by colour (upper case, lower case, other), framed as hidden or not, in
+// the table's letter size or the smaller one of a cell of several pieces.
+type discStyles struct {
+	size int
+	tags [3][2][2]string // [colour][hidden][small]
+}
+
+// newDiscStyles returns the disc tags of a square size; those of the
+// usual size are made once.
+func newDiscStyles(size int) discStyles {
+	if size == defaultDiscs.size {
+		return defaultDiscs
 	}
-	return false
+	return makeDiscStyles(size)
+}
+
+var defaultDiscs = makeDiscStyles(34)
+
+func makeDiscStyles(size int) discStyles {
+	d := discStyles{size: size}
+	colours := [3][3]string{ // fg, bg, edge
+		{"#000", "#fff", "#000"},
+		{"#fff", "#1a1a1a", "#000"},
+		{"#000", "#c8c8c8", "#555"},
+	}
+	for c, col := range colours {
+		for h := range 2 {
+			for small := range 2 {
+				font := size*2/5 + 2
+				fontStyle := ""
+				if small == 1 {
+					font = size/3 + 1
+					fontStyle = ";font-size:" + strconv.Itoa(font) + "px"
+				}
+				border := "1px solid " + col[2]
+				if h == 1 {
+					border = "2px dashed " + hiddenEdge
+				}
+				d.tags[c][h][small] = `<b style="display:inline-block;min-width:` + strconv.Itoa(font) + `px;padding:2px 3px;border:` +
+					border + `;border-radius:` + strconv.Itoa(size/2) + `px;background:` + col[1] + `;color:` + col[0] + fontStyle + `">`
+			}
+		}
+	}
+	return d
 }
 
 // writePieces draws each piece of a cell as a bold letter on a disc:
 // upper case (side 0) dark on white, lower case (side 1) white on black,
 // other symbols grey; a hidden cell's discs get a red dashed frame. A
 // cell of several pieces uses a smaller letter than the table's.
-func writePieces(out *strings.Builder, cell string, hidden bool, size int) {
-	toks := tokens(cell)
-	font := size*2/5 + 2
-	fontStyle := ""
-	if len(toks) > 1 || len([]rune(cell)) > 2 {
-		font = size/3 + 1
-		fontStyle = fmt.Sprintf(";font-size:%dpx", font)
+func writePieces(out *strings.Builder, cell string, hidden bool, discs *discStyles) {
+	if !utf8.ValidString(cell) {
+		cell = string([]rune(cell)) // each invalid byte drawn as U+FFFD
 	}
-	for _, t := range toks {
-		fg, bg, edge := "#000", "#fff", "#000"
-		r := []rune(t)[0]
-		switch {
+	small := 0
+	if n := nextToken(cell); n < len(cell) || utf8.RuneCountInString(cell) > 2 {
+		small = 1
+	}
+	h := 0
+	if hidden {
+		h = 1
+	}
+	for rest := cell; rest != ""; {
+		n := nextToken(rest)
+		t := rest[:n]
+		rest = rest[n:]
+		c := 2
+		switch r, _ := utf8.DecodeRuneInString(t); {
 		case unicode.IsLower(r):
-			fg, bg, edge = "#fff", "#1a1a1a", "#000"
-		case !unicode.IsUpper(r):
-			fg, bg, edge = "#000", "#c8c8c8", "#555"
+			c = 1
+		case unicode.IsUpper(r):
+			c = 0
 		}
-		border := "1px solid " + edge
-		if hidden {
-			border = "2px dashed " + hiddenEdge
-		}
-		fmt.Fprintf(out, `<b style="display:inline-block;min-width:%dpx;padding:2px 3px;border:%s;border-radius:%dpx;background:%s;color:%s%s">%s</b>`,
-			font, border, size/2, bg, fg, fontStyle, html.EscapeString(t))
+		out.WriteString(discs.tags[c][h][small])
+		writeEscaped(out, t)
+		out.WriteString("</b>")
 	}
 }

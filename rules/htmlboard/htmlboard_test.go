@@ -271,6 +271,27 @@ func TestEscapes(t *testing.T) {
 	}
 }
 
+// BenchmarkRenderChess draws the board block of every chess mail: the start
+// position after one move, as White sees it, with the move highlighted.
+func BenchmarkRenderChess(b *testing.B) {
+	v, _ := variants.Lookup("chess")
+	s, _ := v.New(rules.Options{})
+	m, err := s.Parse("Nf3")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, rep, err := s.Apply(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	view := s.View(rules.ViewWhite)
+	last := htmlboard.LastMove(rep, v.Board(), rules.ViewWhite)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = htmlboard.Render(view, htmlboard.Options{Last: last})
+	}
+}
+
 func BenchmarkRenderSeachess(b *testing.B) {
 	s, rep := play(b, "seachess", 30, 3, true)
 	view := s.View(rules.ViewWhite)
