@@ -207,7 +207,7 @@ func (h *Hub) Start(imapAddr, smtpAddr string) error {
 	h.smtpSrv.WriteTimeout = time.Minute
 	h.wg.Add(2)
 	go func() { defer h.wg.Done(); h.imapSrv.Serve(h.imapLn) }()
-	go func() { defer h.wg.Done(); h.smtpSrv.Serve(peerClosedListener{h.smtpLn}) }()
+	go func() { defer h.wg.Done(); h.smtpSrv.Serve(hubSMTPListener{h.smtpLn}) }()
 	h.log.Info("mail hub listening", "imap", h.imapLn.Addr().String(), "smtp", h.smtpLn.Addr().String(), "domain", h.Domain)
 	return nil
 }
@@ -497,8 +497,13 @@ func (s *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 }
 
 func (s *smtpSession) Data(r io.Reader) error {
-	var text bytes.Buffer
-	text.Grow(32 << 10) // a move's mail, HTML board and all, is about 13 kB
+	text := textBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if text.Cap() <= 1<<20 { // an outsized one goes back to the collector
+			text.Reset()
+			textBuffers.Put(text)
+		}
+	}()
 	if _, err := text.ReadFrom(r); err != nil {
 		return err
 	}
@@ -508,6 +513,10 @@ func (s *smtpSession) Data(r io.Reader) error {
 	msg := appendCRLF([]byte("Return-Path: <"+s.from+">\r\n"), text.Bytes())
 	return s.h.deliver(s.rcpts, msg, true) // on disk (with Dir) before the 250
 }
+
+// textBuffers hold mail texts while the hub reads them (a move's mail, HTML
+// board and all, is about 13 kB); the mail kept is a copy of its own size.
+var textBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 32<<10)) }}
 
 func (s *smtpSession) Reset()        { s.from, s.rcpts = "", nil }
 func (s *smtpSession) Logout() error { return nil }

@@ -208,7 +208,7 @@ func TestAppendCRLF(t *testing.T) {
 // A client whose connection ends in the middle of a mail's text delivers
 // nothing: with DATA (no final dot) and with BDAT (fewer bytes than the
 // chunk announced; go-smtp's server would take the short chunk for the
-// whole text, see peerClosedConn).
+// whole text, see hubSMTPListener).
 func TestHubDeliversNoCutText(t *testing.T) {
 	for _, tc := range []struct {
 		name, send string
