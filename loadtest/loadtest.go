@@ -73,8 +73,8 @@ type Config struct {
 	Progress io.Writer
 	// IMAP, if set, is a real IMAP server (Dovecot, say) holding the
 	// service's mailbox: the daemon reads it there, and the players' mail
-	// to the service is delivered into it with APPEND, as a mail server's
-	// local delivery would. The replies still go out through the hub's SMTP.
+	// to the service is delivered into it with APPEND (or over LMTP, see
+	// IMAPServer.LMTP), as a mail server's local delivery would. The replies still go out through the hub's SMTP.
 	IMAP *IMAPServer
 }
 
@@ -82,6 +82,12 @@ type Config struct {
 type IMAPServer struct {
 	Addr               string // host:port, loopback (the daemon speaks plain IMAP to it)
 	Username, Password string
+	// LMTP, if set, is the same server's LMTP listener (host:port): the
+	// players' mail to the service is then delivered there, as Postfix
+	// hands mail to Dovecot in docs/deploy, instead of with APPEND. The
+	// server must deliver the service's address, plus-addresses included,
+	// into Username's INBOX.
+	LMTP string
 }
 
 // Report is what a run measured.

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	mrand "math/rand/v2"
+	"net"
 	"net/mail"
 	"slices"
 	"strings"
@@ -181,6 +182,7 @@ type submitter struct {
 	conns  chan *smtp.Client
 	imap   *IMAPServer
 	imapcs chan *imapclient.Client
+	lmtpcs chan *smtp.Client // with imap.LMTP: delivery sessions instead of imapcs
 }
 
 func newSubmitter(addr string, n int, imapServer *IMAPServer) (*submitter, error) {
@@ -193,7 +195,17 @@ func newSubmitter(addr string, n int, imapServer *IMAPServer) (*submitter, error
 		}
 		s.conns <- c
 	}
-	if imapServer != nil {
+	if imapServer != nil && imapServer.LMTP != "" {
+		s.lmtpcs = make(chan *smtp.Client, n)
+		for range n {
+			c, err := s.dialLMTP()
+			if err != nil {
+				s.close()
+				return nil, err
+			}
+			s.lmtpcs <- c
+		}
+	} else if imapServer != nil {
 		s.imapcs = make(chan *imapclient.Client, n)
 		for range n {
 			c, err := s.dialIMAP()
@@ -219,9 +231,43 @@ func (s *submitter) dialIMAP() (*imapclient.Client, error) {
 	return c, nil
 }
 
+func (s *submitter) dialLMTP() (*smtp.Client, error) {
+	conn, err := net.DialTimeout("tcp", s.imap.LMTP, 10*time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("loadtest: lmtp: %w", err)
+	}
+	c := smtp.NewClientLMTP(conn)
+	if err := c.Hello("players.test"); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("loadtest: lmtp: %w", err)
+	}
+	return c, nil
+}
+
+// lmtpMail delivers a message for the service over LMTP, with one retry
+// on a fresh session.
+func (s *submitter) lmtpMail(from string, msg []byte) error {
+	c := <-s.lmtpcs
+	err := c.SendMail(from, []string{service}, bytes.NewReader(msg))
+	if err != nil {
+		c.Close()
+		if c, err = s.dialLMTP(); err == nil {
+			err = c.SendMail(from, []string{service}, bytes.NewReader(msg))
+		}
+	}
+	if c != nil {
+		s.lmtpcs <- c
+	}
+	return err
+}
+
 // appendMail delivers a message into the service's INBOX on the IMAP
-// server, with one retry on a fresh session.
+// server (over LMTP where the server's LMTP listener is given), with one
+// retry on a fresh session.
 func (s *submitter) appendMail(msg []byte) error {
+	if s.lmtpcs != nil {
+		return s.lmtpMail("players@players.test", msg)
+	}
 	try := func(c *imapclient.Client) error {
 		cmd := c.Append("INBOX", int64(len(msg)), nil)
 		if _, err := cmd.Write(msg); err != nil {
@@ -273,6 +319,16 @@ func (s *submitter) dial() (*smtp.Client, error) {
 }
 
 func (s *submitter) close() {
+	for s.lmtpcs != nil {
+		select {
+		case c := <-s.lmtpcs:
+			c.Quit()
+			c.Close()
+			continue
+		default:
+		}
+		break
+	}
 	for s.imapcs != nil {
 		select {
 		case c := <-s.imapcs:

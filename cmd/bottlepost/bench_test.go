@@ -47,6 +47,15 @@ func TestBenchCommand(t *testing.T) {
 	}
 }
 
+// LMTP delivery is into the server that holds the service's mailbox: the
+// flag alone is refused, saying what it needs.
+func TestBenchLMTPNeedsIMAP(t *testing.T) {
+	code, _, stderr := runCLI("bench", "--lmtp-server", "127.0.0.1:24", "--dir", t.TempDir())
+	if code != 2 || !strings.Contains(stderr, "--lmtp-server needs --imap-server") {
+		t.Errorf("exit %d, stderr %q; want 2 and the reason", code, stderr)
+	}
+}
+
 // The load through a real IMAP server: Dovecot holds the service's
 // mailbox, the players' moves are delivered into it, the daemon reads them
 // there; replies go out through the hub. Skipped where Dovecot is not
@@ -55,9 +64,15 @@ func TestBenchCommand(t *testing.T) {
 // BOTTLEPOST_LONG=1 runs the figures of docs/performance.md; with it,
 // BOTTLEPOST_RATE offers moves at that rate, BOTTLEPOST_MAIL_FORMAT sets
 // Dovecot's mailbox format (sdbox as docs/deploy has it, or maildir, mdbox)
-// and BOTTLEPOST_SENDERS the sessions delivering the players' mail.
+// and BOTTLEPOST_SENDERS the sessions delivering the players' mail. The
+// players' mail is delivered with IMAP APPEND; BOTTLEPOST_DELIVERY=lmtp
+// delivers it over LMTP instead, as Postfix hands it to Dovecot in
+// docs/deploy. BOTTLEPOST_DOVECOT_CONFIG is added to Dovecot's
+// configuration (settings under test).
 func TestBenchWithDovecot(t *testing.T) {
-	srv := dovecottest.StartServer(t, dovecottest.Options{MailFormat: os.Getenv("BOTTLEPOST_MAIL_FORMAT")})
+	lmtp := os.Getenv("BOTTLEPOST_DELIVERY") == "lmtp"
+	srv := dovecottest.StartServer(t, dovecottest.Options{MailFormat: os.Getenv("BOTTLEPOST_MAIL_FORMAT"), LMTP: lmtp,
+		Config: os.Getenv("BOTTLEPOST_DOVECOT_CONFIG")})
 	addr := srv.Addr
 	old := daemonCommand
 	daemonCommand = testDaemon
@@ -71,6 +86,9 @@ func TestBenchWithDovecot(t *testing.T) {
 	}
 	args := []string{"bench", "--games", games, "--moves", moves, "--rate", rate, "--imap-server", addr,
 		"--imap-user", "games", "--imap-password", dovecottest.Password, "--dir", t.TempDir()}
+	if lmtp {
+		args = append(args, "--lmtp-server", srv.LMTPAddr)
+	}
 	if n := os.Getenv("BOTTLEPOST_SENDERS"); n != "" && os.Getenv("BOTTLEPOST_LONG") == "1" {
 		args = append(args, "--senders", n)
 	}

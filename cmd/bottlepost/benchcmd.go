@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	commands["bench"] = command{"bench [--games N] [--moves M] [--rate R] [--kills K] [--junk J] [--imap-server ADDR] [--dir DIR]  load-test the service through real mail", runBench}
+	commands["bench"] = command{"bench [--games N] [--moves M] [--rate R] [--kills K] [--junk J] [--imap-server ADDR [--lmtp-server ADDR]] [--dir DIR]  load-test the service through real mail", runBench}
 }
 
 // daemonCommand runs `bottlepost serve --config PATH` with this very
@@ -45,6 +45,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	imapAddr := fs.String("imap-server", "", "a real IMAP server (host:port on loopback, e.g. Dovecot) holding the service's mailbox; moves are delivered there with APPEND")
 	imapUser := fs.String("imap-user", "games", "the service's account on --imap-server")
 	imapPass := fs.String("imap-password", "", "its password")
+	lmtpAddr := fs.String("lmtp-server", "", "with --imap-server: that server's LMTP listener (host:port); moves are delivered there, as a mail server hands them over, instead of with APPEND")
 	timeout := fs.Duration("timeout", time.Minute, "longest wait for one reply")
 	profile := fs.String("daemon-cpuprofile", "", "have the daemon write a CPU profile of its run to this file")
 	ownProfile := fs.String("cpuprofile", "", "write a CPU profile of the load generator (players and mail hub) to this file")
@@ -54,7 +55,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg.Timeout = *timeout
 	if *imapAddr != "" {
-		cfg.IMAP = &loadtest.IMAPServer{Addr: *imapAddr, Username: *imapUser, Password: *imapPass}
+		cfg.IMAP = &loadtest.IMAPServer{Addr: *imapAddr, Username: *imapUser, Password: *imapPass, LMTP: *lmtpAddr}
+	} else if *lmtpAddr != "" {
+		fmt.Fprintln(stderr, "bottlepost: bench: --lmtp-server needs --imap-server (the same server's IMAP listener)")
+		return 2
 	}
 	if *ownProfile != "" {
 		f, err := os.Create(*ownProfile)

@@ -1,13 +1,17 @@
 package dovecottest
 
 import (
+	"bytes"
 	"fmt"
+	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
 )
 
 // BenchmarkAppend measures how fast the private Dovecot takes new messages
@@ -55,6 +59,53 @@ func BenchmarkAppend(b *testing.B) {
 				}
 				wg.Wait()
 				b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
+			})
+		}
+	}
+}
+
+// BenchmarkDeliverLMTP is BenchmarkAppend with the messages delivered the
+// way a mail server hands them over (docs/deploy: Postfix to Dovecot's
+// LMTP): b.N messages to games+TOKEN@example.org over 1, 4 or 8 LMTP
+// sessions, one transaction after another on each.
+//
+//	go test ./internal/dovecottest -run '^$' -bench DeliverLMTP -benchtime 4000x
+func BenchmarkDeliverLMTP(b *testing.B) {
+	for _, format := range []string{"maildir", "sdbox"} {
+		for _, sessions := range []int{1, 4, 8} {
+			b.Run(fmt.Sprintf("%s/sessions=%d", format, sessions), func(b *testing.B) {
+				srv := StartServer(b, Options{MailFormat: format, LMTP: true, Config: os.Getenv("BOTTLEPOST_DOVECOT_CONFIG")})
+				clients := make([]*smtp.Client, sessions)
+				for i := range clients {
+					conn, err := net.Dial("tcp", srv.LMTPAddr)
+					if err != nil {
+						b.Fatal(err)
+					}
+					c := smtp.NewClientLMTP(conn)
+					defer c.Close()
+					if err := c.Hello("localhost"); err != nil {
+						b.Fatal(err)
+					}
+					clients[i] = c
+				}
+				var next atomic.Int64
+				var wg sync.WaitGroup
+				b.ResetTimer()
+				start := time.Now()
+				for i, c := range clients {
+					wg.Go(func() {
+						for n := next.Add(1); n <= int64(b.N); n = next.Add(1) {
+							msg := fmt.Appendf(nil, "From: <p%d@example.org>\r\nTo: <games+0123456789abcdef@example.org>\r\n"+
+								"Subject: Re: [bp-12] move\r\nMessage-ID: <%d.%d@example.org>\r\n\r\ne4\r\n", i, n, i)
+							if err := c.SendMail(fmt.Sprintf("p%d@example.org", i), []string{"games+0123456789abcdef@example.org"}, bytes.NewReader(msg)); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					})
+				}
+				wg.Wait()
+				b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "deliveries/s")
 			})
 		}
 	}
