@@ -186,37 +186,34 @@ type submitter struct {
 }
 
 func newSubmitter(addr string, n int, imapServer *IMAPServer) (*submitter, error) {
-	s := &submitter{addr: addr, conns: make(chan *smtp.Client, n), imap: imapServer}
-	for range n {
-		c, err := s.dial()
-		if err != nil {
-			s.close()
-			return nil, err
+	s := &submitter{addr: addr, imap: imapServer}
+	var err error
+	if s.conns, err = openPool(n, s.dial); err == nil && imapServer != nil {
+		if imapServer.LMTP != "" {
+			s.lmtpcs, err = openPool(n, s.dialLMTP)
+		} else {
+			s.imapcs, err = openPool(n, s.dialIMAP)
 		}
-		s.conns <- c
 	}
-	if imapServer != nil && imapServer.LMTP != "" {
-		s.lmtpcs = make(chan *smtp.Client, n)
-		for range n {
-			c, err := s.dialLMTP()
-			if err != nil {
-				s.close()
-				return nil, err
-			}
-			s.lmtpcs <- c
-		}
-	} else if imapServer != nil {
-		s.imapcs = make(chan *imapclient.Client, n)
-		for range n {
-			c, err := s.dialIMAP()
-			if err != nil {
-				s.close()
-				return nil, err
-			}
-			s.imapcs <- c
-		}
+	if err != nil {
+		s.close()
+		return nil, err
 	}
 	return s, nil
+}
+
+// openPool is n sessions from dial, in a channel to take them from; when
+// one fails, those opened are left in the channel for close.
+func openPool[T any](n int, dial func() (T, error)) (chan T, error) {
+	pool := make(chan T, n)
+	for range n {
+		c, err := dial()
+		if err != nil {
+			return pool, err
+		}
+		pool <- c
+	}
+	return pool, nil
 }
 
 func (s *submitter) dialIMAP() (*imapclient.Client, error) {
@@ -247,16 +244,24 @@ func (s *submitter) dialLMTP() (*smtp.Client, error) {
 // lmtpMail delivers a message for the service over LMTP, with one retry
 // on a fresh session.
 func (s *submitter) lmtpMail(from string, msg []byte) error {
-	c := <-s.lmtpcs
-	err := c.SendMail(from, []string{service}, bytes.NewReader(msg))
+	return sendOn(s.lmtpcs, s.dialLMTP, from, service, msg)
+}
+
+// sendOn sends a message on a session taken from pool and gives the
+// session back; a session that fails is closed and the message tried once
+// more on a fresh one from dial (a failed dial leaves the pool one
+// session short: the run fails on the error anyway).
+func sendOn(pool chan *smtp.Client, dial func() (*smtp.Client, error), from, to string, msg []byte) error {
+	c := <-pool
+	err := c.SendMail(from, []string{to}, bytes.NewReader(msg))
 	if err != nil {
 		c.Close()
-		if c, err = s.dialLMTP(); err == nil {
-			err = c.SendMail(from, []string{service}, bytes.NewReader(msg))
+		if c, err = dial(); err == nil {
+			err = c.SendMail(from, []string{to}, bytes.NewReader(msg))
 		}
 	}
 	if c != nil {
-		s.lmtpcs <- c
+		pool <- c
 	}
 	return err
 }
@@ -319,31 +324,18 @@ func (s *submitter) dial() (*smtp.Client, error) {
 }
 
 func (s *submitter) close() {
-	for s.lmtpcs != nil {
+	quit := func(c *smtp.Client) { c.Quit(); c.Close() }
+	drain(s.lmtpcs, quit)
+	drain(s.imapcs, func(c *imapclient.Client) { c.Logout().Wait(); c.Close() })
+	drain(s.conns, quit)
+}
+
+// drain ends every session waiting in pool (none when pool is nil).
+func drain[T any](pool chan T, end func(T)) {
+	for pool != nil {
 		select {
-		case c := <-s.lmtpcs:
-			c.Quit()
-			c.Close()
-			continue
-		default:
-		}
-		break
-	}
-	for s.imapcs != nil {
-		select {
-		case c := <-s.imapcs:
-			c.Logout().Wait()
-			c.Close()
-			continue
-		default:
-		}
-		break
-	}
-	for {
-		select {
-		case c := <-s.conns:
-			c.Quit()
-			c.Close()
+		case c := <-pool:
+			end(c)
 		default:
 			return
 		}
@@ -371,18 +363,7 @@ func (s *submitter) raw(from, to string, msg []byte) error {
 	if s.imap != nil && strings.HasPrefix(strings.ToLower(to), "games") {
 		return s.appendMail(msg)
 	}
-	c := <-s.conns
-	err := c.SendMail(from, []string{to}, bytes.NewReader(msg))
-	if err != nil {
-		c.Close()
-		if c, err = s.dial(); err == nil {
-			err = c.SendMail(from, []string{to}, bytes.NewReader(msg))
-		}
-	}
-	if c != nil {
-		s.conns <- c
-	}
-	return err
+	return sendOn(s.conns, s.dial, from, to, msg)
 }
 
 // game is one game as its two players know it.

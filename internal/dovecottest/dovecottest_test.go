@@ -25,40 +25,23 @@ func BenchmarkAppend(b *testing.B) {
 	for _, format := range []string{"maildir", "sdbox", "mdbox"} {
 		for _, sessions := range []int{1, 4, 8} {
 			b.Run(fmt.Sprintf("%s/sessions=%d", format, sessions), func(b *testing.B) {
-				addr := Start(b, Options{MailFormat: format})
-				clients := make([]*imapclient.Client, sessions)
-				for i := range clients {
-					c, err := imapclient.DialInsecure(addr, nil)
+				benchDeliveries(b, Options{MailFormat: format}, sessions, "appends/s", func(srv *Server) deliverFunc {
+					c, err := imapclient.DialInsecure(srv.Addr, nil)
 					if err != nil {
 						b.Fatal(err)
 					}
-					defer c.Close()
+					b.Cleanup(func() { c.Close() })
 					if err := c.Login("games", Password).Wait(); err != nil {
 						b.Fatal(err)
 					}
-					clients[i] = c
-				}
-				var next atomic.Int64
-				var wg sync.WaitGroup
-				b.ResetTimer()
-				start := time.Now()
-				for i, c := range clients {
-					wg.Go(func() {
-						for n := next.Add(1); n <= int64(b.N); n = next.Add(1) {
-							msg := fmt.Appendf(nil, "From: <p%d@example.org>\r\nTo: <games+0123456789abcdef@example.org>\r\n"+
-								"Subject: Re: [bp-12] move\r\nMessage-ID: <%d.%d@example.org>\r\n\r\ne4\r\n", i, n, i)
-							cmd := c.Append("INBOX", int64(len(msg)), nil)
-							cmd.Write(msg)
-							cmd.Close()
-							if _, err := cmd.Wait(); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					})
-				}
-				wg.Wait()
-				b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
+					return func(_ int, msg []byte) error {
+						cmd := c.Append("INBOX", int64(len(msg)), nil)
+						cmd.Write(msg)
+						cmd.Close()
+						_, err := cmd.Wait()
+						return err
+					}
+				})
 			})
 		}
 	}
@@ -67,46 +50,63 @@ func BenchmarkAppend(b *testing.B) {
 // BenchmarkDeliverLMTP is BenchmarkAppend with the messages delivered the
 // way a mail server hands them over (docs/deploy: Postfix to Dovecot's
 // LMTP): b.N messages to games+TOKEN@example.org over 1, 4 or 8 LMTP
-// sessions, one transaction after another on each.
+// sessions, one transaction after another on each. BOTTLEPOST_DOVECOT_CONFIG
+// is added to Dovecot's configuration (settings under test).
 //
 //	go test ./internal/dovecottest -run '^$' -bench DeliverLMTP -benchtime 4000x
 func BenchmarkDeliverLMTP(b *testing.B) {
 	for _, format := range []string{"maildir", "sdbox"} {
 		for _, sessions := range []int{1, 4, 8} {
 			b.Run(fmt.Sprintf("%s/sessions=%d", format, sessions), func(b *testing.B) {
-				srv := StartServer(b, Options{MailFormat: format, LMTP: true, Config: os.Getenv("BOTTLEPOST_DOVECOT_CONFIG")})
-				clients := make([]*smtp.Client, sessions)
-				for i := range clients {
+				opts := Options{MailFormat: format, LMTP: true, Config: os.Getenv("BOTTLEPOST_DOVECOT_CONFIG")}
+				benchDeliveries(b, opts, sessions, "deliveries/s", func(srv *Server) deliverFunc {
 					conn, err := net.Dial("tcp", srv.LMTPAddr)
 					if err != nil {
 						b.Fatal(err)
 					}
 					c := smtp.NewClientLMTP(conn)
-					defer c.Close()
+					b.Cleanup(func() { c.Close() })
 					if err := c.Hello("localhost"); err != nil {
 						b.Fatal(err)
 					}
-					clients[i] = c
-				}
-				var next atomic.Int64
-				var wg sync.WaitGroup
-				b.ResetTimer()
-				start := time.Now()
-				for i, c := range clients {
-					wg.Go(func() {
-						for n := next.Add(1); n <= int64(b.N); n = next.Add(1) {
-							msg := fmt.Appendf(nil, "From: <p%d@example.org>\r\nTo: <games+0123456789abcdef@example.org>\r\n"+
-								"Subject: Re: [bp-12] move\r\nMessage-ID: <%d.%d@example.org>\r\n\r\ne4\r\n", i, n, i)
-							if err := c.SendMail(fmt.Sprintf("p%d@example.org", i), []string{"games+0123456789abcdef@example.org"}, bytes.NewReader(msg)); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					})
-				}
-				wg.Wait()
-				b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "deliveries/s")
+					return func(i int, msg []byte) error {
+						return c.SendMail(fmt.Sprintf("p%d@example.org", i), []string{"games+0123456789abcdef@example.org"}, bytes.NewReader(msg))
+					}
+				})
 			})
 		}
 	}
+}
+
+// deliverFunc delivers one message on one session; i is the session's
+// number.
+type deliverFunc func(i int, msg []byte) error
+
+// benchDeliveries starts a Dovecot with opts, opens sessions with open and
+// delivers b.N small messages over them at once, reporting the rate in
+// unit.
+func benchDeliveries(b *testing.B, opts Options, sessions int, unit string, open func(*Server) deliverFunc) {
+	srv := StartServer(b, opts)
+	deliver := make([]deliverFunc, sessions)
+	for i := range deliver {
+		deliver[i] = open(srv)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	start := time.Now()
+	for i, d := range deliver {
+		wg.Go(func() {
+			for n := next.Add(1); n <= int64(b.N); n = next.Add(1) {
+				msg := fmt.Appendf(nil, "From: <p%d@example.org>\r\nTo: <games+0123456789abcdef@example.org>\r\n"+
+					"Subject: Re: [bp-12] move\r\nMessage-ID: <%d.%d@example.org>\r\n\r\ne4\r\n", i, n, i)
+				if err := d(i, msg); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), unit)
 }
