@@ -198,7 +198,7 @@ func (d *Daemon) Start() error {
 		d.imapCfg = mailer.IMAPConfig{Addr: d.hub.IMAPAddr(), Security: "plain", Username: local,
 			Password: own, Processed: d.cfg.IMAP.ProcessedFolder}
 		smtpCfg = mailer.SMTPConfig{Addr: d.hub.SMTPAddr(), Security: "plain", Username: local,
-			Password: own, HELO: "localhost"}
+			Password: own, HELO: "localhost", Chunking: true} // the hub keeps a cut BDAT chunk out
 	} else {
 		var err error
 		if d.imapCfg, smtpCfg, err = MailServers(d.cfg); err != nil {
@@ -231,7 +231,8 @@ func MailServers(cfg config.Config) (mailer.IMAPConfig, mailer.SMTPConfig, error
 		PollInterval: time.Duration(c.PollInterval), IdleRefresh: time.Duration(c.IdleRefresh),
 		Timeout: time.Duration(c.Timeout), MaxBytes: cfg.Limits.MaxMessageBytes}
 	sc := mailer.SMTPConfig{Addr: net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), Security: s.Security,
-		Username: s.Username, Password: s.Password.Value, HELO: s.HELO, Timeout: time.Duration(s.Timeout)}
+		Username: s.Username, Password: s.Password.Value, HELO: s.HELO, Timeout: time.Duration(s.Timeout),
+		Chunking: s.Chunking}
 	var err error
 	if ic.TLSConfig, err = config.ClientTLS(c.TLSCAFile, c.TLSServerName); err != nil {
 		return ic, sc, fmt.Errorf("daemon: imap.tls_ca_file: %w", err)

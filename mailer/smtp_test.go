@@ -110,7 +110,13 @@ func (c *rawConn) greet(ext ...string) {
 
 func rawSender(t *testing.T, addr string) *Sender {
 	t.Helper()
-	s, err := NewSender(SMTPConfig{Addr: addr, Security: "plain", Timeout: 5 * time.Second})
+	return rawSenderChunking(t, addr, false)
+}
+
+// rawSenderChunking is rawSender with SMTPConfig.Chunking set as given.
+func rawSenderChunking(t *testing.T, addr string, chunking bool) *Sender {
+	t.Helper()
+	s, err := NewSender(SMTPConfig{Addr: addr, Security: "plain", Timeout: 5 * time.Second, Chunking: chunking})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,6 +206,7 @@ func slicesEqual(a, b []string) bool {
 // RCPT, "BDAT n LAST" and exactly n bytes of text, CRLF line ends made so
 // where the text had bare LFs, and no dot added; the server answers only
 // once the whole group is in, so a client that waited would wait forever.
+// (Only with SMTPConfig.Chunking: TestSendAllChunkingIsOptIn.)
 func TestSendAllChunked(t *testing.T) {
 	texts := []string{"Subject: one\r\n\r\n.a dot\r\n", "Subject: two\n\nbare LFs\n"}
 	var got []string
@@ -234,7 +241,7 @@ func TestSendAllChunked(t *testing.T) {
 			c.say("250 2.1.0 ok", "250 2.1.5 ok", "250 2.0.0 queued")
 		}
 	})
-	conn, err := rawSender(t, srv.addr()).Dial()
+	conn, err := rawSenderChunking(t, srv.addr(), true).Dial()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,6 +262,50 @@ func TestSendAllChunked(t *testing.T) {
 	}
 	if want := []string{texts[0], "Subject: two\r\n\r\nbare LFs\r\n"}; !slicesEqual(got, want) {
 		t.Errorf("server got %q, want %q", got, want)
+	}
+}
+
+// A server offering CHUNKING gets DATA all the same unless
+// SMTPConfig.Chunking allows BDAT (see its comment: go-smtp's server
+// delivers a BDAT chunk cut short).
+func TestSendAllChunkingIsOptIn(t *testing.T) {
+	var cmds []string
+	srv := startRawSMTP(t, func(c *rawConn) {
+		c.greet("PIPELINING", "CHUNKING")
+		for {
+			l := c.line()
+			switch {
+			case l == "" || l == "QUIT":
+				c.say("221 bye")
+				return
+			case strings.HasPrefix(l, "BDAT"):
+				cmds = append(cmds, l)
+				c.say("503 5.5.1 this test wants DATA")
+				return
+			case l == "DATA":
+				cmds = append(cmds, l)
+				c.say("250 ok", "250 ok", "354 go on")
+				c.text()
+				c.say("250 2.0.0 queued")
+			default:
+				cmds = append(cmds, l[:4])
+			}
+		}
+	})
+	conn, err := rawSender(t, srv.addr()).Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errs []error
+	if err := conn.SendAll(outgoing(1), func(_ int, err error) error { errs = append(errs, err); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	if len(errs) != 1 || errs[0] != nil {
+		t.Errorf("answers %v, want one success", errs)
+	}
+	if want := []string{"MAIL", "RCPT", "DATA"}; !slicesEqual(cmds, want) {
+		t.Errorf("commands %q, want %q", cmds, want)
 	}
 }
 
@@ -345,7 +396,7 @@ func testRefusals(t *testing.T, chunking bool) {
 			return nil
 		},
 	})
-	s, err := NewSender(SMTPConfig{Addr: sc.addr, Security: "plain", Timeout: 5 * time.Second})
+	s, err := NewSender(SMTPConfig{Addr: sc.addr, Security: "plain", Timeout: 5 * time.Second, Chunking: chunking})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,9 +407,6 @@ func testRefusals(t *testing.T, chunking bool) {
 	defer conn.Close()
 	if _, ok := conn.ext["CHUNKING"]; !ok {
 		t.Fatal("go-smtp's server no longer offers CHUNKING: the BDAT path goes untested")
-	}
-	if !chunking {
-		delete(conn.ext, "CHUNKING") // the DATA path, as with a server without CHUNKING
 	}
 	mail := func(from, to, subject string) Outgoing {
 		return Outgoing{From: from, To: []string{to}, Data: testMail(subject, 0)}
