@@ -281,7 +281,9 @@ func TestIMAPSourceReconnectsAfterDrop(t *testing.T) {
 	}
 	time.Sleep(100 * time.Millisecond) // a few refused reconnections
 	px.refuse(false)
-	eventually(t, 5*time.Second, "all moved", func() bool {
+	// Two reconnections, each after a backoff of a second or two: a wide
+	// wait, for the race detector on a loaded machine.
+	eventually(t, 20*time.Second, "all moved", func() bool {
 		return boxCount(t, h.IMAPAddr(), "INBOX") == 0 && boxCount(t, h.IMAPAddr(), "processed") == 5
 	})
 	stop()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"net"
 	"slices"
 	"strings"
 	"sync"
@@ -170,7 +171,7 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 	next := 0         // the first mail the server has not answered
 	var stopped error // the error of ours (the Queue's) that stopped the sending
 	for {
-		from := next
+		from, replies := next, conn.replies
 		err := conn.SendAll(out[from:], func(i int, err error) error {
 			m := batch[from+i]
 			next = from + i + 1
@@ -192,9 +193,12 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 		if stopped != nil {
 			return mk.count, stopped
 		}
-		if reused && next == from {
-			// A kept session the server had closed meanwhile: a new one
-			// takes over, and no mail counts a failed attempt.
+		var ne net.Error
+		if reused && next == from && conn.replies == replies && !(errors.As(err, &ne) && ne.Timeout()) {
+			// A kept session the server had closed meanwhile (it failed
+			// before the server said anything, and not by a timeout, which
+			// a slow but live server would cause): a new one takes over,
+			// and no mail counts a failed attempt.
 			reused = false
 			if conn, err = o.Sender.Dial(); err != nil {
 				return mk.count, &Unreachable{Err: err}

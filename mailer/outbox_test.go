@@ -1017,8 +1017,49 @@ func TestOutboxKeepsAtMostConnectionsSessions(t *testing.T) {
 	if open > 3 || open == 0 {
 		t.Errorf("%d sessions kept open; want 1 to 3", open)
 	}
+	f.o.sessMu.Lock()
+	kept := slices.Clone(f.o.idle)
+	f.o.sessMu.Unlock()
 	f.o.Close()
-	if f.o.CloseIdle(0) != 0 {
-		t.Error("sessions left open after Close")
+	for _, s := range kept { // each connection is closed on our side
+		if _, err := s.c.conn.Read(make([]byte, 1)); !errors.Is(err, net.ErrClosed) {
+			t.Errorf("a kept session reads %v after Close; want it closed", err)
+		}
+	}
+}
+
+// A kept session that has stopped answering (a stalled link) is found out
+// by the NOOP asked of a session idle for a second or more, within the
+// NOOP's short wait, and replaced before any mail goes out on it: the mail
+// counts no failed attempt. Without the check the mail would be sent on the
+// stalled session, time out and count one.
+func TestOutboxAsksAnIdleSessionWhetherItLives(t *testing.T) {
+	sc := startScriptSMTP(t, &scriptSMTP{})
+	px := startProxy(t, sc.addr, nil)
+	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr(), Timeout: 500 * time.Millisecond})
+	f.enqueue(t, "first")
+	if n, err := f.drain(t); n != 1 || err != nil {
+		t.Fatalf("first drain = %d, %v", n, err)
+	}
+	px.stall()
+	f.o.sessMu.Lock()
+	if len(f.o.idle) != 1 {
+		f.o.sessMu.Unlock()
+		t.Fatalf("%d sessions kept; want 1", len(f.o.idle))
+	}
+	f.o.idle[0].since = time.Now().Add(-2 * time.Second) // idle long enough to be asked
+	f.o.sessMu.Unlock()
+	id := f.enqueue(t, "after the stall")
+	if n, err := f.drain(t); n != 1 || err != nil {
+		t.Fatalf("drain after the stall = %d, %v; want the mail sent on a new session", n, err)
+	}
+	if n := px.connections(); n != 2 {
+		t.Errorf("%d connections; want a second after the stall", n)
+	}
+	f.mu.Lock()
+	last := f.delivered[len(f.delivered)-1]
+	f.mu.Unlock()
+	if last != id || strings.Contains(f.logs.String(), "will retry") {
+		t.Errorf("the mail after the stall counted a failed attempt:\n%s", f.logs)
 	}
 }

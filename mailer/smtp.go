@@ -95,9 +95,16 @@ type Conn struct {
 	r        *textproto.Reader
 	w        *bufio.Writer
 	timeout  time.Duration
-	chunking bool              // SMTPConfig.Chunking
-	ext      map[string]string // EHLO keywords (upper case) → parameters
-	broken   error             // set once the session can no longer be trusted
+	chunking bool // SMTPConfig.Chunking
+	// rset: a transaction the server may hold open (a mail refused after
+	// its MAIL was accepted) must be reset before the next MAIL, in this
+	// SendAll or the next one on the session.
+	rset bool
+	// replies counts the replies read, so that a caller can tell a
+	// session that failed before the server said anything.
+	replies int
+	ext     map[string]string // EHLO keywords (upper case) → parameters
+	broken  error             // set once the session can no longer be trusted
 }
 
 // Dial opens a session: connect, greeting, EHLO (HELO where refused), TLS
@@ -175,7 +182,7 @@ func (s *Sender) open(raw net.Conn) (*Conn, error) {
 func (c *Conn) attach(conn net.Conn) {
 	c.conn = conn
 	c.r = textproto.NewReader(bufio.NewReader(conn))
-	c.w = bufio.NewWriterSize(conn, 64<<10)
+	c.w = bufio.NewWriterSize(deadlineWriter{c}, 64<<10)
 }
 
 // hello sends EHLO, and HELO if the server refuses EHLO.
@@ -263,9 +270,18 @@ func (c *Conn) cmd(expect int, format string, args ...any) (int, string, error) 
 	return c.reply(expect, c.timeout)
 }
 
+// deadlineWriter writes to a Conn's connection within its timeout from
+// each write's start: the buffered writer writes straight through when a
+// large text fills it, long after an earlier flush.
+type deadlineWriter struct{ c *Conn }
+
+func (w deadlineWriter) Write(p []byte) (int, error) {
+	w.c.conn.SetWriteDeadline(time.Now().Add(w.c.timeout))
+	return w.c.conn.Write(p)
+}
+
 // flush writes what is buffered, within the timeout.
 func (c *Conn) flush() error {
-	c.conn.SetWriteDeadline(time.Now().Add(c.timeout))
 	if err := c.w.Flush(); err != nil {
 		c.broken = err
 		return err
@@ -280,6 +296,9 @@ func (c *Conn) flush() error {
 func (c *Conn) reply(expect int, wait time.Duration) (int, string, error) {
 	c.conn.SetReadDeadline(time.Now().Add(wait))
 	code, msg, err := c.r.ReadResponse(0)
+	if code != 0 {
+		c.replies++
+	}
 	if err != nil {
 		var pe textproto.ProtocolError
 		if errors.As(err, &pe) {
@@ -355,7 +374,11 @@ func (c *Conn) Send(from string, to []string, data []byte) error {
 
 // SendAll submits the mails in order and calls done once for each mail the
 // server answered, in order: nil when it accepted the mail, its refusal
-// (an *smtp.SMTPError in the chain) when it did not. On a server that offers
+// (an *smtp.SMTPError in the chain) when it did not — a mail that cannot be
+// sent at all (an address with CR, LF or angle brackets; a non-ASCII one
+// without SMTPUTF8) comes as a 553 refusal too, without a word to the
+// server. A transaction a refusal left open is reset (RSET) before the next
+// mail, in this call or a later one. On a server that offers
 // PIPELINING, a mail's text goes out in one write with the next mail's
 // envelope (RFC 2920 §3.1). When done returns an error, or the connection
 // breaks, SendAll stops and returns that error; the mails not yet answered
@@ -377,7 +400,6 @@ func (c *Conn) sendAll(mails []Outgoing, done func(i int, err error) error) erro
 		return c.sendChunked(mails, done)
 	}
 	owed := -1               // the mail whose text was sent, its answer not yet read
-	rset := false            // the transaction must be reset before the next MAIL
 	answer := func() error { // the answer to the text of mail owed
 		i := owed
 		owed = -1
@@ -409,7 +431,7 @@ func (c *Conn) sendAll(mails []Outgoing, done func(i int, err error) error) erro
 		// The envelope: RSET if needed, MAIL, RCPT each, DATA; sent as one
 		// group with PIPELINING, else one command at a time.
 		var cmds []string
-		if rset {
+		if c.rset {
 			cmds = append(cmds, "RSET")
 		}
 		cmds = append(cmds, mailCmd)
@@ -455,7 +477,7 @@ func (c *Conn) sendAll(mails []Outgoing, done func(i int, err error) error) erro
 						c.broken = fmt.Errorf("mailer: smtp: RSET refused: %w", err)
 						return c.broken
 					}
-					rset = false
+					c.rset = false
 				case cmds[j] == "DATA" && code == 354 && first != nil:
 					// A server that takes the text although the envelope
 					// failed: the transaction cannot be ended cleanly.
@@ -475,7 +497,7 @@ func (c *Conn) sendAll(mails []Outgoing, done func(i int, err error) error) erro
 			}
 		}
 		if first != nil {
-			rset = mailOK // a transaction was opened: reset it before the next mail
+			c.rset = mailOK // a transaction was opened: reset it before the next mail
 			if err := done(i, fmt.Errorf("mailer: smtp: send: %w", first)); err != nil {
 				return err
 			}
@@ -504,7 +526,6 @@ func (c *Conn) sendAll(mails []Outgoing, done func(i int, err error) error) erro
 // one round trip a mail. After a refusal in a transaction the server may
 // hold open, the next group begins with RSET.
 func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) error {
-	rset := false
 	for i, m := range mails {
 		if c.broken != nil {
 			return c.broken
@@ -521,6 +542,7 @@ func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) 
 			data = appendCRLF(nil, data) // SMTP's text has CRLF line ends, BDAT sends it as it is
 		}
 		var expect []int
+		rset := c.rset
 		if rset {
 			c.w.WriteString("RSET\r\n")
 			expect = append(expect, 250)
@@ -554,6 +576,14 @@ func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) 
 					c.broken = fmt.Errorf("mailer: smtp: RSET refused: %w", err)
 					return c.broken
 				}
+				c.rset = false
+			case k == len(expect)-1 && err == nil && first != nil:
+				// The text was taken although the envelope failed: into a
+				// transaction this mail did not open. What the server did
+				// with it is unknown; the session is not used again.
+				c.broken = fmt.Errorf("mailer: smtp: the server took the text of a refused mail: %w", first)
+				c.conn.Close()
+				return c.broken
 			case err != nil:
 				if first == nil {
 					first = err
@@ -562,7 +592,7 @@ func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) 
 				mailOK = true
 			}
 		}
-		rset = first != nil && mailOK
+		c.rset = first != nil && mailOK
 		if first != nil {
 			first = fmt.Errorf("mailer: smtp: send: %w", first)
 		}
@@ -586,7 +616,7 @@ func (c *Conn) flushAnswer(answer func() error) error {
 func mailCommand(m Outgoing, ext map[string]string) (string, error) {
 	for _, a := range append([]string{m.From}, m.To...) {
 		if strings.ContainsAny(a, "\r\n<>") {
-			return "", fmt.Errorf("mailer: smtp: the address %q cannot be sent", a)
+			return "", &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 1, 3}, Message: fmt.Sprintf("the address %q cannot be sent", a)}
 		}
 	}
 	line := "MAIL FROM:<" + m.From + ">"
@@ -655,9 +685,13 @@ func (c *Conn) Reset() error {
 	return err
 }
 
-// Noop asks the server whether the session is alive.
+// Noop asks the server whether the session is alive, waiting at most 5
+// seconds (or Timeout, if shorter) for the answer.
 func (c *Conn) Noop() error {
+	t := c.timeout
+	c.timeout = min(t, 5*time.Second)
 	_, _, err := c.cmd(250, "NOOP")
+	c.timeout = t
 	return err
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/textproto"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -596,4 +597,205 @@ func normalizeLineEnds(data []byte) []byte {
 		out = append(append(out, line...), '\n')
 	}
 	return out
+}
+
+// txServer is a raw SMTP server that keeps a transaction's state as Postfix
+// does: a MAIL inside an open transaction is refused ("nested MAIL"), a
+// refused recipient leaves the transaction open, and the text of a
+// transaction without recipients is refused; only RSET or a delivered mail
+// ends it. It offers PIPELINING and CHUNKING and answers each command as it
+// comes. delivered gets each text taken, with the recipients.
+func txServer(t *testing.T, delivered *[]string) *rawSMTP {
+	return startRawSMTP(t, func(c *rawConn) {
+		c.greet("PIPELINING", "CHUNKING")
+		inTx := false
+		var rcpts []string
+		for {
+			l := c.line()
+			switch {
+			case l == "" || l == "QUIT":
+				c.say("221 bye")
+				return
+			case l == "RSET":
+				inTx, rcpts = false, nil
+				c.say("250 2.0.0 ok")
+			case strings.HasPrefix(l, "MAIL"):
+				if inTx {
+					c.say("503 5.5.1 Error: nested MAIL command")
+					continue
+				}
+				inTx = true
+				c.say("250 2.1.0 ok")
+			case strings.HasPrefix(l, "RCPT"):
+				if strings.Contains(l, "refuse") {
+					c.say("550 5.1.1 no such user")
+					continue
+				}
+				rcpts = append(rcpts, strings.TrimPrefix(l, "RCPT TO:"))
+				c.say("250 2.1.5 ok")
+			case l == "DATA":
+				if len(rcpts) == 0 {
+					c.say("554 5.5.1 Error: no valid recipients")
+					continue
+				}
+				c.say("354 go on")
+				*delivered = append(*delivered, strings.Join(rcpts, ",")+" "+c.text())
+				inTx, rcpts = false, nil
+				c.say("250 2.0.0 queued")
+			case strings.HasPrefix(l, "BDAT "):
+				var n int
+				fmt.Sscanf(l, "BDAT %d LAST", &n)
+				b := make([]byte, n)
+				io.ReadFull(c.r, b)
+				if len(rcpts) == 0 {
+					c.say("554 5.5.1 Error: no valid recipients")
+					continue
+				}
+				*delivered = append(*delivered, strings.Join(rcpts, ",")+" "+string(b))
+				inTx, rcpts = false, nil
+				c.say("250 2.0.0 queued")
+			default:
+				c.say("500 5.5.2 what?")
+			}
+		}
+	})
+}
+
+// A mail refused at its recipient leaves a transaction open on the server;
+// the session resets it before its next mail, also when that mail comes in
+// a later SendAll (the outbox keeps sessions between drains). Without the
+// RSET the next MAIL would be refused as nested, and with BDAT its text
+// could land in the old transaction.
+func TestSendAllResetsARefusedTransactionLater(t *testing.T) {
+	for _, chunking := range []bool{false, true} {
+		t.Run(map[bool]string{false: "data", true: "bdat"}[chunking], func(t *testing.T) {
+			var delivered []string
+			srv := txServer(t, &delivered)
+			conn, err := rawSenderChunking(t, srv.addr(), chunking).Dial()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			send := func(to, text string) error {
+				var res error
+				if err := conn.SendAll([]Outgoing{{From: "games@example.org", To: []string{to}, Data: []byte(text)}},
+					func(_ int, err error) error { res = err; return nil }); err != nil {
+					t.Fatalf("SendAll: %v", err)
+				}
+				return res
+			}
+			if err := send("refuse@example.org", "Subject: one\r\n\r\nrefused\r\n"); err == nil {
+				t.Fatal("the mail to a refused recipient was accepted")
+			}
+			if err := send("p@example.org", "Subject: two\r\n\r\ntaken\r\n"); err != nil {
+				t.Fatalf("the next mail, in the next SendAll: %v", err)
+			}
+			for i, d := range delivered { // DATA's text comes unstuffed with LF line ends, BDAT's as sent
+				delivered[i] = strings.ReplaceAll(d, "\r\n", "\n")
+			}
+			if want := []string{"<p@example.org> Subject: two\n\ntaken\n"}; !slicesEqual(delivered, want) {
+				t.Errorf("delivered %q, want %q", delivered, want)
+			}
+		})
+	}
+}
+
+// A server that asks for the text (354) of a mail whose MAIL it refused is
+// not to be trusted with it: SendAll ends the session with an error and
+// sends no text, rather than reporting the mail refused or accepted.
+func TestSendAllStopsWhenARefusedMailsTextIsAskedFor(t *testing.T) {
+	var sentText atomic.Bool
+	ended := make(chan struct{})
+	srv := startRawSMTP(t, func(c *rawConn) {
+		defer close(ended)
+		c.greet("PIPELINING")
+		for {
+			l := c.line()
+			switch {
+			case l == "" || l == "QUIT":
+				return
+			case strings.HasPrefix(l, "MAIL"):
+				c.say("550 5.7.1 not you")
+			case strings.HasPrefix(l, "RCPT"):
+				c.say("250 ok")
+			case l == "DATA":
+				c.say("354 go on")
+			default:
+				sentText.Store(true)
+			}
+		}
+	})
+	conn, err := rawSender(t, srv.addr()).Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var answers []error
+	err = conn.SendAll(outgoing(1), func(_ int, err error) error { answers = append(answers, err); return nil })
+	if err == nil || !strings.Contains(err.Error(), "asked for the text of a refused mail") {
+		t.Errorf("SendAll = %v; want the session ended", err)
+	}
+	if len(answers) != 0 {
+		t.Errorf("answers %v; want none (the mail's fate is not the server's refusal)", answers)
+	}
+	conn.conn.Close()
+	<-ended
+	if sentText.Load() {
+		t.Error("the text was sent after the refused MAIL")
+	}
+}
+
+// Every write has Timeout from its own start: a large text, which the
+// buffered writer sends straight through, is not cut by the deadline of a
+// flush made before a slow answer (here the first text's answer comes after
+// one and a half Timeouts, within the two a text's answer may take).
+func TestSendAllLargeTextAfterASlowAnswer(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	var sizes []int
+	srv := startRawSMTP(t, func(c *rawConn) {
+		c.greet("PIPELINING")
+		for {
+			l := c.line()
+			switch {
+			case l == "" || l == "QUIT":
+				return
+			case l == "DATA":
+				c.say("354 go on")
+				sizes = append(sizes, len(c.text()))
+				if len(sizes) == 1 {
+					time.Sleep(timeout * 3 / 2)
+				}
+				c.say("250 queued")
+			default:
+				c.say("250 ok")
+			}
+		}
+	})
+	s, err := NewSender(SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := s.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	big := append([]byte("Subject: big\r\n\r\n"), bytes.Repeat([]byte(strings.Repeat("x", 76)+"\r\n"), 4000)...)
+	var mails []Outgoing
+	for _, data := range [][]byte{[]byte("Subject: small\r\n\r\nhi\r\n"), big} {
+		mails = append(mails, Outgoing{From: "games@example.org", To: []string{"p@example.org"}, Data: data})
+	}
+	// One SendAll: the second mail's envelope goes out with the first text,
+	// and its own text is written after the first text's slow answer.
+	if err := conn.SendAll(mails, func(i int, err error) error {
+		if err != nil {
+			t.Errorf("mail %d: %v", i, err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(sizes) != 2 || sizes[1] < 300000 {
+		t.Errorf("server got texts of %v bytes; want the small one and the big one", sizes)
+	}
 }
