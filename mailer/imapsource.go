@@ -531,7 +531,7 @@ type seenMarker struct {
 	queued  imap.UIDSet // handled, waiting for the next batch
 	closing bool
 	err     error
-	unmoved imap.UIDSet // flagged but not moved
+	unmoved imap.UIDSet // handled, maybe flagged, not moved: a batch that failed
 	done    chan struct{}
 }
 
@@ -568,10 +568,18 @@ func (m *seenMarker) run() {
 		batch := m.queued
 		m.queued = nil
 		m.mu.Unlock()
-		flagged, err := m.mark(batch)
+		err := m.mark(batch)
 		m.mu.Lock()
-		if flagged && err != nil {
-			m.unmoved = append(m.unmoved, batch...) // the next session moves them
+		if err != nil {
+			// The next session moves them. Also when the flag failed: a
+			// STORE whose answer was lost to a broken link may have been
+			// applied, and a message flagged \Seen is never found again
+			// by the search for unseen mail, so it would stay in the
+			// mailbox for good. Every message of the batch was handled,
+			// so moving it is right either way; one the STORE did not
+			// reach is also offered again, and recognised by its
+			// Message-ID.
+			m.unmoved = append(m.unmoved, batch...)
 		}
 		if err != nil {
 			m.err = err
@@ -580,9 +588,8 @@ func (m *seenMarker) run() {
 	}
 }
 
-// mark flags one batch \Seen and moves it; flagged reports the flag set
-// (when the move then failed, err says why).
-func (m *seenMarker) mark(uids imap.UIDSet) (flagged bool, err error) {
+// mark flags one batch \Seen and moves it.
+func (m *seenMarker) mark(uids imap.UIDSet) error {
 	defer m.wd.bound()()
 	store := m.c.Store(uids, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil)
 	var move *imapclient.MoveCommand
@@ -593,18 +600,19 @@ func (m *seenMarker) mark(uids imap.UIDSet) (flagged bool, err error) {
 		if move != nil {
 			move.Wait()
 		}
-		return false, fmt.Errorf("mailer: imap: flag %v seen: %w", uids, err)
+		return fmt.Errorf("mailer: imap: flag %v seen: %w", uids, err)
 	}
 	if move != nil {
 		if _, err := move.Wait(); err != nil {
-			return true, fmt.Errorf("mailer: imap: move %v to %s: %w", uids, m.processed, err)
+			return fmt.Errorf("mailer: imap: move %v to %s: %w", uids, m.processed, err)
 		}
 	}
-	return true, nil
+	return nil
 }
 
-// close waits for the batches under way and returns the messages flagged
-// but not moved, and the error that broke the marking, if any. Messages
+// close waits for the batches under way and returns the messages of a
+// batch that failed (handled, perhaps flagged, not moved), and the error
+// that broke the marking, if any. Messages
 // queued but not flagged when a batch failed are offered again by the next
 // session (the service recognises their Message-IDs).
 func (m *seenMarker) close() (unmoved imap.UIDSet, err error) {

@@ -59,6 +59,22 @@ func wantBox(t *testing.T, addr, name string, seen bool, subjects ...string) {
 	}
 }
 
+// wantBoxAnyOrder is wantBox, in any order.
+func wantBoxAnyOrder(t *testing.T, addr, name string, seen bool, subjects ...string) {
+	t.Helper()
+	var have []string
+	for _, m := range mailbox(t, addr, name) {
+		have = append(have, m.subject)
+		if m.seen != seen {
+			t.Errorf("%s: %q has \\Seen=%v, want %v", name, m.subject, m.seen, seen)
+		}
+	}
+	slices.Sort(have)
+	if want := slices.Sorted(slices.Values(subjects)); !slices.Equal(have, want) {
+		t.Errorf("%s holds %q, want %q in any order", name, have, want)
+	}
+}
+
 // boxCount is how many messages a mailbox holds.
 func boxCount(t *testing.T, addr, name string) int { return len(mailbox(t, addr, name)) }
 
@@ -265,6 +281,11 @@ func TestIMAPSourceReconnectsAfterDrop(t *testing.T) {
 		return nil
 	}
 	src, logs := hubSource(t, px.addr(), nil)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the source's log:\n%s", logs)
+		}
+	})
 	stop := runSource(t, src, rec.handle)
 
 	deliverHub(t, h, "drop 1", 0)
@@ -310,7 +331,9 @@ func TestIMAPSourceReconnectsAfterDrop(t *testing.T) {
 	if !strings.Contains(logs.String(), "imap connection lost; reconnecting") {
 		t.Errorf("the drop was not logged:\n%s", logs)
 	}
-	wantBox(t, h.IMAPAddr(), "processed", true, "drop 1", "drop 2", "drop 3", "drop 4", "drop 5")
+	// A batch whose flag was cut off is moved by the next session, after
+	// what that session handled: the folder's order may differ.
+	wantBoxAnyOrder(t, h.IMAPAddr(), "processed", true, "drop 1", "drop 2", "drop 3", "drop 4", "drop 5")
 }
 
 // A server that stops answering (the proxy swallows everything, the TCP
