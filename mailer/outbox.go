@@ -280,9 +280,13 @@ func (o *Outbox) CloseIdle(d time.Duration) int {
 	})
 	left := len(o.idle)
 	o.sessMu.Unlock()
+	// Each QUIT may wait up to 5 s for a silent server: side by side, so
+	// closing never takes longer than one of them.
+	var wg sync.WaitGroup
 	for _, s := range old {
-		s.c.Close()
+		wg.Go(func() { s.c.Close() })
 	}
+	wg.Wait()
 	return left
 }
 
