@@ -960,19 +960,7 @@ func TestOutboxKeepsSessionsOpen(t *testing.T) {
 	}
 
 	px.cut() // the server (or a NAT) drops the idle session
-	id := f.enqueue(t, "after the drop")
-	if n, err := f.drain(t); n != 1 || err != nil {
-		t.Fatalf("drain after the drop = %d, %v; want the mail sent on a new session", n, err)
-	}
-	if n := px.connections(); n != 2 {
-		t.Errorf("%d connections; want a second after the drop", n)
-	}
-	f.mu.Lock()
-	last := f.delivered[len(f.delivered)-1]
-	f.mu.Unlock()
-	if last != id || strings.Contains(f.logs.String(), "will retry") {
-		t.Errorf("the mail after the drop counted a failed attempt:\n%s", f.logs)
-	}
+	f.sendsOnANewSession(t, px, "after the drop")
 
 	// Run closes the session once it has been idle for IdleKeep.
 	f.o.IdleKeep = 100 * time.Millisecond
@@ -1028,6 +1016,26 @@ func TestOutboxKeepsAtMostConnectionsSessions(t *testing.T) {
 	}
 }
 
+// sendsOnANewSession queues a mail and drains: it goes out on a second
+// connection, the first kept session having failed, and counts no failed
+// attempt.
+func (f *outboxFixture) sendsOnANewSession(t *testing.T, px *proxy, subject string) {
+	t.Helper()
+	id := f.enqueue(t, subject)
+	if n, err := f.drain(t); n != 1 || err != nil {
+		t.Fatalf("drain %s = %d, %v; want the mail sent on a new session", subject, n, err)
+	}
+	if n := px.connections(); n != 2 {
+		t.Errorf("%d connections; want a second %s", n, subject)
+	}
+	f.mu.Lock()
+	last := f.delivered[len(f.delivered)-1]
+	f.mu.Unlock()
+	if last != id || strings.Contains(f.logs.String(), "will retry") {
+		t.Errorf("the mail %s counted a failed attempt:\n%s", subject, f.logs)
+	}
+}
+
 // A kept session that has stopped answering (a stalled link) is found out
 // by the NOOP asked of a session idle for a second or more, within the
 // NOOP's short wait, and replaced before any mail goes out on it: the mail
@@ -1049,17 +1057,5 @@ func TestOutboxAsksAnIdleSessionWhetherItLives(t *testing.T) {
 	}
 	f.o.idle[0].since = time.Now().Add(-2 * time.Second) // idle long enough to be asked
 	f.o.sessMu.Unlock()
-	id := f.enqueue(t, "after the stall")
-	if n, err := f.drain(t); n != 1 || err != nil {
-		t.Fatalf("drain after the stall = %d, %v; want the mail sent on a new session", n, err)
-	}
-	if n := px.connections(); n != 2 {
-		t.Errorf("%d connections; want a second after the stall", n)
-	}
-	f.mu.Lock()
-	last := f.delivered[len(f.delivered)-1]
-	f.mu.Unlock()
-	if last != id || strings.Contains(f.logs.String(), "will retry") {
-		t.Errorf("the mail after the stall counted a failed attempt:\n%s", f.logs)
-	}
+	f.sendsOnANewSession(t, px, "after the stall")
 }

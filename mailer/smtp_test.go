@@ -124,6 +124,21 @@ func rawSenderChunking(t *testing.T, addr string, chunking bool) *Sender {
 	return s
 }
 
+// dialConfig opens a session with cfg, closed when the test ends.
+func dialConfig(t *testing.T, cfg SMTPConfig) *Conn {
+	t.Helper()
+	s, err := NewSender(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := s.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
 func outgoing(n int) []Outgoing {
 	var out []Outgoing
 	for i := range n {
@@ -397,15 +412,7 @@ func testRefusals(t *testing.T, chunking bool) {
 			return nil
 		},
 	})
-	s, err := NewSender(SMTPConfig{Addr: sc.addr, Security: "plain", Timeout: 5 * time.Second, Chunking: chunking})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := s.Dial()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialConfig(t, SMTPConfig{Addr: sc.addr, Security: "plain", Timeout: 5 * time.Second, Chunking: chunking})
 	if _, ok := conn.ext["CHUNKING"]; !ok {
 		t.Fatal("go-smtp's server no longer offers CHUNKING: the BDAT path goes untested")
 	}
@@ -771,15 +778,7 @@ func TestSendAllLargeTextAfterASlowAnswer(t *testing.T) {
 			}
 		}
 	})
-	s, err := NewSender(SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := s.Dial()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialConfig(t, SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: timeout})
 	big := append([]byte("Subject: big\r\n\r\n"), bytes.Repeat([]byte(strings.Repeat("x", 76)+"\r\n"), 4000)...)
 	var mails []Outgoing
 	for _, data := range [][]byte{[]byte("Subject: small\r\n\r\nhi\r\n"), big} {
