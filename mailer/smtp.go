@@ -3,6 +3,7 @@ package mailer
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/tls"
 	"encoding/base64"
 	"errors"
@@ -296,7 +297,7 @@ func (c *Conn) flush() error {
 func (c *Conn) reply(expect int, wait time.Duration) (int, string, error) {
 	c.conn.SetReadDeadline(time.Now().Add(wait))
 	code, msg, err := c.r.ReadResponse(0)
-	if code != 0 {
+	if code != 0 && code != 421 { // a 421 is the server hanging up: no answer to anything
 		c.replies++
 	}
 	if err != nil {
@@ -439,8 +440,8 @@ func (c *Conn) sendAll(mails []Outgoing, done func(i int, err error) error) erro
 			cmds = append(cmds, "RCPT TO:<"+to+">")
 		}
 		cmds = append(cmds, "DATA")
-		var first error // the first refusal of this mail's envelope
-		mailOK := false
+		var env envelope
+		var dataErr error // DATA refused
 		for k, line := range cmds {
 			c.w.WriteString(line)
 			c.w.WriteString("\r\n")
@@ -478,27 +479,25 @@ func (c *Conn) sendAll(mails []Outgoing, done func(i int, err error) error) erro
 						return c.broken
 					}
 					c.rset = false
-				case cmds[j] == "DATA" && code == 354 && first != nil:
+				case cmds[j] == "DATA" && code == 354 && env.refused() != nil:
 					// A server that takes the text although the envelope
 					// failed: the transaction cannot be ended cleanly.
-					c.broken = fmt.Errorf("mailer: smtp: the server asked for the text of a refused mail: %w", first)
+					c.broken = fmt.Errorf("mailer: smtp: the server asked for the text of a refused mail: %w", env.refused())
 					c.conn.Close()
 					return c.broken
-				case err != nil:
-					if first == nil {
-						first = err
-					}
-				case strings.HasPrefix(cmds[j], "MAIL"):
-					mailOK = true
+				case cmds[j] == "DATA":
+					dataErr = err
+				default:
+					env.take(cmds[j], err)
 				}
 			}
-			if first != nil && !pipe {
-				break // one command at a time: stop at the first refusal
+			if !pipe && k+1 < len(cmds) && (env.mailErr != nil || (cmds[k+1] == "DATA" && env.refused() != nil)) {
+				break // one command at a time: no DATA for a mail nobody takes
 			}
 		}
-		if first != nil {
-			c.rset = mailOK // a transaction was opened: reset it before the next mail
-			if err := done(i, fmt.Errorf("mailer: smtp: send: %w", first)); err != nil {
+		if refusal := cmp.Or(env.refused(), dataErr); refusal != nil {
+			c.rset = env.mailOK // a transaction was opened: reset it before the next mail
+			if err := done(i, fmt.Errorf("mailer: smtp: send: %w", refusal)); err != nil {
 				return err
 			}
 			continue
@@ -559,8 +558,8 @@ func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) 
 		if err := c.flush(); err != nil {
 			return err
 		}
-		var first error
-		mailOK := false
+		var env envelope
+		var bdatErr error
 		for k, want := range expect {
 			wait := c.timeout
 			if k == len(expect)-1 {
@@ -577,28 +576,65 @@ func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) 
 					return c.broken
 				}
 				c.rset = false
-			case k == len(expect)-1 && err == nil && first != nil:
+			case k == len(expect)-1 && err == nil && env.refused() != nil:
 				// The text was taken although the envelope failed: into a
 				// transaction this mail did not open. What the server did
 				// with it is unknown; the session is not used again.
-				c.broken = fmt.Errorf("mailer: smtp: the server took the text of a refused mail: %w", first)
+				c.broken = fmt.Errorf("mailer: smtp: the server took the text of a refused mail: %w", env.refused())
 				c.conn.Close()
 				return c.broken
-			case err != nil:
-				if first == nil {
-					first = err
-				}
+			case k == len(expect)-1:
+				bdatErr = err
 			case k == len(expect)-len(m.To)-2:
-				mailOK = true
+				env.take("MAIL", err)
+			default:
+				env.take("RCPT", err)
 			}
 		}
-		c.rset = first != nil && mailOK
-		if first != nil {
-			first = fmt.Errorf("mailer: smtp: send: %w", first)
+		refusal := cmp.Or(env.refused(), bdatErr)
+		c.rset = refusal != nil && env.mailOK
+		if refusal != nil {
+			refusal = fmt.Errorf("mailer: smtp: send: %w", refusal)
 		}
-		if err := done(i, first); err != nil {
+		if err := done(i, refusal); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// envelope is what the server said of a mail's MAIL and RCPT commands.
+// The mail goes to the recipients the server took; those it refused while
+// it took others are dropped (the service sends each mail to one
+// recipient), so a text the server accepted is never sent again for them.
+type envelope struct {
+	mailOK  bool
+	mailErr error // MAIL refused
+	rcptErr error // the first RCPT refused
+	rcpts   int   // RCPTs taken
+}
+
+// take records the answer to a MAIL or RCPT command.
+func (e *envelope) take(cmd string, err error) {
+	switch {
+	case strings.HasPrefix(cmd, "MAIL") && err != nil:
+		e.mailErr = err
+	case strings.HasPrefix(cmd, "MAIL"):
+		e.mailOK = true
+	case err != nil:
+		e.rcptErr = cmp.Or(e.rcptErr, err)
+	default:
+		e.rcpts++
+	}
+}
+
+// refused is why no text may follow: MAIL refused, or every RCPT.
+func (e *envelope) refused() error {
+	switch {
+	case e.mailErr != nil:
+		return e.mailErr
+	case e.rcpts == 0:
+		return cmp.Or(e.rcptErr, errors.New("no recipient taken"))
 	}
 	return nil
 }

@@ -798,3 +798,42 @@ func TestSendAllLargeTextAfterASlowAnswer(t *testing.T) {
 		t.Errorf("server got texts of %v bytes; want the small one and the big one", sizes)
 	}
 }
+
+// A mail whose server takes one recipient and refuses another goes to the
+// one (accepted: never sent again, which would deliver it twice), on both
+// paths; a mail none of whose recipients is taken is refused, its text
+// never sent.
+func TestSendAllSomeRecipientsRefused(t *testing.T) {
+	for _, chunking := range []bool{false, true} {
+		t.Run(map[bool]string{false: "data", true: "bdat"}[chunking], func(t *testing.T) {
+			var delivered []string
+			srv := txServer(t, &delivered)
+			conn, err := rawSenderChunking(t, srv.addr(), chunking).Dial()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			mails := []Outgoing{
+				{From: "games@example.org", To: []string{"p@example.org", "refuse@example.org"}, Data: []byte("Subject: one\r\n\r\nsome\r\n")},
+				{From: "games@example.org", To: []string{"refuse@example.org", "refuse2@example.org"}, Data: []byte("Subject: two\r\n\r\nnone\r\n")},
+				{From: "games@example.org", To: []string{"q@example.org"}, Data: []byte("Subject: three\r\n\r\nall\r\n")},
+			}
+			var answers []string
+			if err := conn.SendAll(mails, func(i int, err error) error {
+				answers = append(answers, fmt.Sprintf("%d %v", i, err != nil))
+				return nil
+			}); err != nil {
+				t.Fatalf("SendAll: %v", err)
+			}
+			if want := []string{"0 false", "1 true", "2 false"}; !slicesEqual(answers, want) {
+				t.Errorf("answers (mail, refused) %q, want %q", answers, want)
+			}
+			for i, d := range delivered {
+				delivered[i] = strings.ReplaceAll(d, "\r\n", "\n")
+			}
+			if want := []string{"<p@example.org> Subject: one\n\nsome\n", "<q@example.org> Subject: three\n\nall\n"}; !slicesEqual(delivered, want) {
+				t.Errorf("delivered %q, want %q", delivered, want)
+			}
+		})
+	}
+}
