@@ -570,7 +570,7 @@ func (m *seenMarker) run() {
 		m.mu.Unlock()
 		err := m.mark(batch)
 		m.mu.Lock()
-		if err != nil {
+		if err != nil && m.processed != "" {
 			// The next session moves them. Also when the flag failed: a
 			// STORE whose answer was lost to a broken link may have been
 			// applied, and a message flagged \Seen is never found again
@@ -638,13 +638,33 @@ func (s *IMAPSource) markHandled(c *imapclient.Client, uids imap.UIDSet) error {
 	return nil
 }
 
-// moveHandled moves the handled messages to the processed folder.
+// moveHandled moves the handled messages to the processed folder: those
+// of them still in the mailbox (a batch that failed may have been moved
+// after all, or moved since by this session when offered again; and a
+// UID MOVE that matches nothing breaks some servers' answer, go-imap's
+// among them). A move the server refuses (NO) is logged and not tried
+// again: the messages were handled, and retrying would end every session.
 func (s *IMAPSource) moveHandled(c *imapclient.Client) error {
-	if len(s.unmoved) == 0 {
+	if len(s.unmoved) == 0 || s.cfg.Processed == "" {
+		s.unmoved = nil
 		return nil
 	}
-	if _, err := c.Move(s.unmoved, s.cfg.Processed).Wait(); err != nil {
-		return fmt.Errorf("mailer: imap: move to %s: %w", s.cfg.Processed, err)
+	data, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{s.unmoved}}, nil).Wait()
+	if err != nil {
+		return fmt.Errorf("mailer: imap: search %v: %w", s.unmoved, err)
+	}
+	uids := data.AllUIDs()
+	if len(uids) == 0 {
+		s.unmoved = nil
+		return nil
+	}
+	if _, err := c.Move(imap.UIDSetNum(uids...), s.cfg.Processed).Wait(); err != nil {
+		var ie *imap.Error
+		if !errors.As(err, &ie) {
+			return fmt.Errorf("mailer: imap: move to %s: %w", s.cfg.Processed, err)
+		}
+		s.log.Warn("handled mail could not be moved; it stays in the mailbox", "uids", imap.UIDSetNum(uids...).String(),
+			"folder", s.cfg.Processed, "err", err)
 	}
 	s.unmoved = nil
 	return nil

@@ -625,3 +625,70 @@ func TestIMAPSourceBackoffResetsAfterASession(t *testing.T) {
 	deliverHub(t, h, "after the reset", 0)
 	eventually(t, 5*time.Second, "mail handled", func() bool { return rec.count("after the reset") == 1 })
 }
+
+// The messages left to move by a session whose batch failed are moved by
+// the next one, but only those still in the mailbox: a set of UIDs already
+// moved (the failed batch went through after all, or the messages were
+// offered again and moved) must not break the session — a UID MOVE that
+// matches nothing gets a broken answer from go-imap's server — and a move
+// the server refuses is logged once, not retried by every session. Without
+// a processed folder nothing is moved.
+func TestIMAPSourceMovesLeftoversOnce(t *testing.T) {
+	tests := []struct {
+		name      string
+		processed string
+		unmoved   []imap.UID // UID 1 was moved before; 2 and 3 are in the INBOX
+		wantInbox []string
+		wantLog   string
+	}{
+		{name: "all moved already", processed: "processed", unmoved: []imap.UID{1}, wantInbox: []string{"two", "three"}},
+		{name: "some moved already", processed: "processed", unmoved: []imap.UID{1, 2}, wantInbox: []string{"three"}},
+		{name: "move refused", processed: "nowhere", unmoved: []imap.UID{2}, wantInbox: []string{"two", "three"},
+			wantLog: "handled mail could not be moved; it stays in the mailbox"},
+		{name: "no processed folder", processed: "", unmoved: []imap.UID{2}, wantInbox: []string{"two", "three"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startTestHub(t, nil)
+			for _, subj := range []string{"one", "two", "three"} {
+				deliverHub(t, h, subj, 0)
+			}
+			c, err := imapclient.DialInsecure(h.IMAPAddr(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if err := c.Login(testUser, testPass).Wait(); err != nil {
+				t.Fatal(err)
+			}
+			c.Create("processed", nil).Wait()
+			if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Move(imap.UIDSetNum(1), "processed").Wait(); err != nil {
+				t.Fatal(err)
+			}
+			src, logs := hubSource(t, h.IMAPAddr(), func(cfg *IMAPConfig) { cfg.Processed = tc.processed })
+			src.unmoved = imap.UIDSetNum(tc.unmoved...)
+			if err := src.moveHandled(c); err != nil {
+				t.Fatalf("moveHandled: %v", err)
+			}
+			if len(src.unmoved) != 0 {
+				t.Errorf("unmoved %v after the move; want none left to try again", src.unmoved)
+			}
+			if err := c.Noop().Wait(); err != nil {
+				t.Errorf("the session broke: %v", err)
+			}
+			var inbox []string
+			for _, m := range mailbox(t, h.IMAPAddr(), "INBOX") {
+				inbox = append(inbox, m.subject)
+			}
+			if !slices.Equal(inbox, tc.wantInbox) {
+				t.Errorf("INBOX holds %q, want %q", inbox, tc.wantInbox)
+			}
+			if tc.wantLog != "" && !strings.Contains(logs.String(), tc.wantLog) {
+				t.Errorf("log lacks %q:\n%s", tc.wantLog, logs)
+			}
+		})
+	}
+}
