@@ -404,8 +404,9 @@ func pacer(ctx context.Context, rate float64) <-chan struct{} {
 }
 
 // writeConfig writes the daemon's configuration: the hub as its external
-// IMAP and SMTP server, rate limits out of the way of players who move
-// every second, a short outbox retry so a restart resends promptly.
+// IMAP and SMTP server (sent to with BDAT, as docs/deploy has it for
+// Postfix), rate limits out of the way of players who move every second, a
+// short outbox retry so a restart resends promptly.
 func writeConfig(dir string, hub *mailer.Hub, imapServer *IMAPServer) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("loadtest: %w", err)
@@ -437,6 +438,8 @@ port = %s
 security = "plain"
 username = %q
 password = %q
+# The hub takes BDAT safely, as Postfix does: docs/deploy's config turns it on too.
+chunking = true
 
 [web]
 listen = ""

@@ -68,7 +68,8 @@ func TestBenchLMTPNeedsIMAP(t *testing.T) {
 // players' mail is delivered with IMAP APPEND; BOTTLEPOST_DELIVERY=lmtp
 // delivers it over LMTP instead, as Postfix hands it to Dovecot in
 // docs/deploy. BOTTLEPOST_DOVECOT_CONFIG is added to Dovecot's
-// configuration (settings under test).
+// configuration (settings under test). BOTTLEPOST_DAEMON_CPUPROFILE names a
+// file for the daemon's CPU profile.
 func TestBenchWithDovecot(t *testing.T) {
 	lmtp := os.Getenv("BOTTLEPOST_DELIVERY") == "lmtp"
 	srv := dovecottest.StartServer(t, dovecottest.Options{MailFormat: os.Getenv("BOTTLEPOST_MAIL_FORMAT"), LMTP: lmtp,
@@ -88,6 +89,9 @@ func TestBenchWithDovecot(t *testing.T) {
 		"--imap-user", "games", "--imap-password", dovecottest.Password, "--dir", t.TempDir()}
 	if lmtp {
 		args = append(args, "--lmtp-server", srv.LMTPAddr)
+	}
+	if p := os.Getenv("BOTTLEPOST_DAEMON_CPUPROFILE"); p != "" {
+		args = append(args, "--daemon-cpuprofile", p)
 	}
 	if n := os.Getenv("BOTTLEPOST_SENDERS"); n != "" && os.Getenv("BOTTLEPOST_LONG") == "1" {
 		args = append(args, "--senders", n)
