@@ -23,12 +23,12 @@ import (
 //     whole mail. With errPeerClosed the copy fails and the server drops the
 //     transaction (DATA fails either way without its final dot);
 //     errPeerClosed wraps net.ErrClosed, which go-smtp takes for a session
-//     ended quietly. TestHubDeliversNoCutText holds it. This covers plain
-//     connections only: after STARTTLS (Hub.TLSConfig) go-smtp reads
-//     through a tls.Conn of its own, which reports a client's clean TLS
-//     close (close_notify) as io.EOF, so a TLS client that closes inside a
-//     chunk would still have its part delivered. The daemon talks to its
-//     hub without TLS.
+//     ended quietly. TestHubDeliversNoCutText holds it. After STARTTLS
+//     (Hub.TLSConfig) go-smtp reads through a tls.Conn of its own, which
+//     passes this error on when the link is cut (TestHubDeliversNoCutTextOverTLS)
+//     but reports a clean TLS close (close_notify) as io.EOF: a client
+//     that deliberately ends TLS inside a chunk would still have its part
+//     delivered, which only a fix in go-smtp can prevent.
 type hubSMTPListener struct{ net.Listener }
 
 func (l hubSMTPListener) Accept() (net.Conn, error) {
