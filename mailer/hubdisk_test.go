@@ -2,8 +2,8 @@ package mailer
 
 import (
 	"bufio"
-	"crypto/tls"
 	"bytes"
+	"crypto/tls"
 	"io"
 	"net"
 	"os"
