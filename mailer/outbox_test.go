@@ -1044,7 +1044,7 @@ func (f *outboxFixture) sendsOnANewSession(t *testing.T, px *proxy, subject stri
 func TestOutboxAsksAnIdleSessionWhetherItLives(t *testing.T) {
 	sc := startScriptSMTP(t, &scriptSMTP{})
 	px := startProxy(t, sc.addr, nil)
-	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr(), Timeout: 500 * time.Millisecond})
+	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr(), Timeout: 2 * time.Second}) // the NOOP's wait
 	f.enqueue(t, "first")
 	if n, err := f.drain(t); n != 1 || err != nil {
 		t.Fatalf("first drain = %d, %v", n, err)
