@@ -236,28 +236,7 @@ func TestHubDeliversNoCutText(t *testing.T) {
 				}
 			}
 			conn.Close()
-			// Then a whole mail, which must be the only one delivered.
-			s, err := NewSender(SMTPConfig{Addr: h.SMTPAddr(), Security: "plain", Timeout: 5 * time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := s.Dial()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := c.Send("x@example.net", []string{"alice@example.org"}, testMail("whole", 0)); err != nil {
-				t.Fatal(err)
-			}
-			c.Close()
-			// The cut session ends on the server's side meanwhile: whatever
-			// it delivers arrives within moments.
-			for range 5 {
-				box := mailboxOf(t, h.IMAPAddr(), "alice@example.org", "INBOX")
-				if len(box) != 1 || box[0].subject != "whole" {
-					t.Fatalf("alice's INBOX: %+v; want only the whole mail", box)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+			onlyTheWholeMail(t, h, SMTPConfig{Addr: h.SMTPAddr(), Security: "plain", Timeout: 5 * time.Second})
 		})
 	}
 }
@@ -302,14 +281,16 @@ func TestHubDeliversNoCutTextOverTLS(t *testing.T) {
 	io.WriteString(tc, "EHLO client.test\r\nMAIL FROM:<x@example.net>\r\nRCPT TO:<alice@example.org>\r\nBDAT 100 LAST\r\nSubject: cut\r\n\r\nhalf a te")
 	answers(bufio.NewReader(tc), 3) // EHLO, MAIL, RCPT
 	conn.Close()                    // the TCP connection, without close_notify
-	s, err := NewSender(SMTPConfig{Addr: h.SMTPAddr(), Security: "starttls", TLSConfig: p.client(), Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := s.Dial()
-	if err != nil {
-		t.Fatal(err)
-	}
+	onlyTheWholeMail(t, h, SMTPConfig{Addr: h.SMTPAddr(), Security: "starttls", TLSConfig: p.client(), Timeout: 5 * time.Second})
+}
+
+// onlyTheWholeMail sends a whole mail to alice with cfg after a session was
+// cut in the middle of its text, and checks it is the only one delivered:
+// the cut session ends on the server's side meanwhile, and whatever it
+// delivers arrives within moments.
+func onlyTheWholeMail(t *testing.T, h *Hub, cfg SMTPConfig) {
+	t.Helper()
+	c := dialConfig(t, cfg)
 	if err := c.Send("x@example.net", []string{"alice@example.org"}, testMail("whole", 0)); err != nil {
 		t.Fatal(err)
 	}
