@@ -433,40 +433,9 @@ func startGate(t testing.TB, hub *mailer.Hub, password string) *gateSMTP {
 	}
 	g.addr = ln.Addr().String()
 	done := make(chan struct{})
-	go func() { defer close(done); srv.Serve(cutGuardListener{ln}) }()
+	go func() { defer close(done); srv.Serve(mailer.SMTPServerListener(ln)) }()
 	t.Cleanup(func() { srv.Close(); ln.Close(); <-done })
 	return g
-}
-
-// cutGuardListener hands out connections whose end reads as an error
-// wrapping net.ErrClosed instead of io.EOF: go-smtp's server (v0.25.1)
-// takes io.EOF inside a BDAT chunk for the chunk's end and would deliver a
-// mail the proxy cut short as a whole one (the hub guards its own server the
-// same way; see mailer's hubSMTPListener).
-type cutGuardListener struct{ net.Listener }
-
-// Accept wraps the next connection.
-func (l cutGuardListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	return cutGuardConn{c}, nil
-}
-
-// cutGuardConn is a connection of a cutGuardListener.
-type cutGuardConn struct{ net.Conn }
-
-// errClientGone is a cutGuardConn's io.EOF.
-var errClientGone = errors.Join(errors.New("gate: the client closed the connection"), net.ErrClosed)
-
-// Read reads, turning io.EOF into errClientGone.
-func (c cutGuardConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	if errors.Is(err, io.EOF) {
-		err = errClientGone
-	}
-	return n, err
 }
 
 // discardPrintf is a go-smtp logger that drops everything.

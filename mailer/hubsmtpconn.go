@@ -31,6 +31,14 @@ import (
 //     delivered, which only a fix in go-smtp can prevent.
 type hubSMTPListener struct{ net.Listener }
 
+// SMTPServerListener wraps ln for a go-smtp server as the hub's own SMTP
+// listener is wrapped (see hubSMTPListener): a client's end of the
+// connection never reads as io.EOF, so a BDAT chunk cut short is not
+// delivered, and a pipelined group's answers go out in one write. Any
+// go-smtp server the project runs should take its connections through
+// it; the daemon's fault tests' gate server does.
+func SMTPServerListener(ln net.Listener) net.Listener { return hubSMTPListener{ln} }
+
 func (l hubSMTPListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {

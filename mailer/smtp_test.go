@@ -611,7 +611,8 @@ func normalizeLineEnds(data []byte) []byte {
 // refused recipient leaves the transaction open, and the text of a
 // transaction without recipients is refused; only RSET or a delivered mail
 // ends it. It offers PIPELINING and CHUNKING and answers each command as it
-// comes. delivered gets each text taken, with the recipients.
+// comes. delivered gets each text taken, with the recipients, in LF line
+// ends (DATA's text comes unstuffed that way; BDAT's is made so).
 func txServer(t *testing.T, delivered *[]string) *rawSMTP {
 	return startRawSMTP(t, func(c *rawConn) {
 		c.greet("PIPELINING", "CHUNKING")
@@ -658,7 +659,7 @@ func txServer(t *testing.T, delivered *[]string) *rawSMTP {
 					c.say("554 5.5.1 Error: no valid recipients")
 					continue
 				}
-				*delivered = append(*delivered, strings.Join(rcpts, ",")+" "+string(b))
+				*delivered = append(*delivered, strings.Join(rcpts, ",")+" "+strings.ReplaceAll(string(b), "\r\n", "\n"))
 				inTx, rcpts = false, nil
 				c.say("250 2.0.0 queued")
 			default:
@@ -674,35 +675,35 @@ func txServer(t *testing.T, delivered *[]string) *rawSMTP {
 // RSET the next MAIL would be refused as nested, and with BDAT its text
 // could land in the old transaction.
 func TestSendAllResetsARefusedTransactionLater(t *testing.T) {
+	onBothPaths(t, func(t *testing.T, conn *Conn, delivered *[]string) {
+		send := func(to, text string) error {
+			var res error
+			if err := conn.SendAll([]Outgoing{{From: "games@example.org", To: []string{to}, Data: []byte(text)}},
+				func(_ int, err error) error { res = err; return nil }); err != nil {
+				t.Fatalf("SendAll: %v", err)
+			}
+			return res
+		}
+		if err := send("refuse@example.org", "Subject: one\r\n\r\nrefused\r\n"); err == nil {
+			t.Fatal("the mail to a refused recipient was accepted")
+		}
+		if err := send("p@example.org", "Subject: two\r\n\r\ntaken\r\n"); err != nil {
+			t.Fatalf("the next mail, in the next SendAll: %v", err)
+		}
+		if want := []string{"<p@example.org> Subject: two\n\ntaken\n"}; !slicesEqual(*delivered, want) {
+			t.Errorf("delivered %q, want %q", *delivered, want)
+		}
+	})
+}
+
+// onBothPaths runs test against a txServer on the DATA path and on the
+// BDAT path (SMTPConfig.Chunking), with a session open to it.
+func onBothPaths(t *testing.T, test func(t *testing.T, conn *Conn, delivered *[]string)) {
 	for _, chunking := range []bool{false, true} {
 		t.Run(map[bool]string{false: "data", true: "bdat"}[chunking], func(t *testing.T) {
 			var delivered []string
 			srv := txServer(t, &delivered)
-			conn, err := rawSenderChunking(t, srv.addr(), chunking).Dial()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			send := func(to, text string) error {
-				var res error
-				if err := conn.SendAll([]Outgoing{{From: "games@example.org", To: []string{to}, Data: []byte(text)}},
-					func(_ int, err error) error { res = err; return nil }); err != nil {
-					t.Fatalf("SendAll: %v", err)
-				}
-				return res
-			}
-			if err := send("refuse@example.org", "Subject: one\r\n\r\nrefused\r\n"); err == nil {
-				t.Fatal("the mail to a refused recipient was accepted")
-			}
-			if err := send("p@example.org", "Subject: two\r\n\r\ntaken\r\n"); err != nil {
-				t.Fatalf("the next mail, in the next SendAll: %v", err)
-			}
-			for i, d := range delivered { // DATA's text comes unstuffed with LF line ends, BDAT's as sent
-				delivered[i] = strings.ReplaceAll(d, "\r\n", "\n")
-			}
-			if want := []string{"<p@example.org> Subject: two\n\ntaken\n"}; !slicesEqual(delivered, want) {
-				t.Errorf("delivered %q, want %q", delivered, want)
-			}
+			test(t, dialConfig(t, SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: 5 * time.Second, Chunking: chunking}), &delivered)
 		})
 	}
 }
@@ -804,36 +805,24 @@ func TestSendAllLargeTextAfterASlowAnswer(t *testing.T) {
 // paths; a mail none of whose recipients is taken is refused, its text
 // never sent.
 func TestSendAllSomeRecipientsRefused(t *testing.T) {
-	for _, chunking := range []bool{false, true} {
-		t.Run(map[bool]string{false: "data", true: "bdat"}[chunking], func(t *testing.T) {
-			var delivered []string
-			srv := txServer(t, &delivered)
-			conn, err := rawSenderChunking(t, srv.addr(), chunking).Dial()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			mails := []Outgoing{
-				{From: "games@example.org", To: []string{"p@example.org", "refuse@example.org"}, Data: []byte("Subject: one\r\n\r\nsome\r\n")},
-				{From: "games@example.org", To: []string{"refuse@example.org", "refuse2@example.org"}, Data: []byte("Subject: two\r\n\r\nnone\r\n")},
-				{From: "games@example.org", To: []string{"q@example.org"}, Data: []byte("Subject: three\r\n\r\nall\r\n")},
-			}
-			var answers []string
-			if err := conn.SendAll(mails, func(i int, err error) error {
-				answers = append(answers, fmt.Sprintf("%d %v", i, err != nil))
-				return nil
-			}); err != nil {
-				t.Fatalf("SendAll: %v", err)
-			}
-			if want := []string{"0 false", "1 true", "2 false"}; !slicesEqual(answers, want) {
-				t.Errorf("answers (mail, refused) %q, want %q", answers, want)
-			}
-			for i, d := range delivered {
-				delivered[i] = strings.ReplaceAll(d, "\r\n", "\n")
-			}
-			if want := []string{"<p@example.org> Subject: one\n\nsome\n", "<q@example.org> Subject: three\n\nall\n"}; !slicesEqual(delivered, want) {
-				t.Errorf("delivered %q, want %q", delivered, want)
-			}
-		})
-	}
+	onBothPaths(t, func(t *testing.T, conn *Conn, delivered *[]string) {
+		mails := []Outgoing{
+			{From: "games@example.org", To: []string{"p@example.org", "refuse@example.org"}, Data: []byte("Subject: one\r\n\r\nsome\r\n")},
+			{From: "games@example.org", To: []string{"refuse@example.org", "refuse2@example.org"}, Data: []byte("Subject: two\r\n\r\nnone\r\n")},
+			{From: "games@example.org", To: []string{"q@example.org"}, Data: []byte("Subject: three\r\n\r\nall\r\n")},
+		}
+		var answers []string
+		if err := conn.SendAll(mails, func(i int, err error) error {
+			answers = append(answers, fmt.Sprintf("%d %v", i, err != nil))
+			return nil
+		}); err != nil {
+			t.Fatalf("SendAll: %v", err)
+		}
+		if want := []string{"0 false", "1 true", "2 false"}; !slicesEqual(answers, want) {
+			t.Errorf("answers (mail, refused) %q, want %q", answers, want)
+		}
+		if want := []string{"<p@example.org> Subject: one\n\nsome\n", "<q@example.org> Subject: three\n\nall\n"}; !slicesEqual(*delivered, want) {
+			t.Errorf("delivered %q, want %q", *delivered, want)
+		}
+	})
 }

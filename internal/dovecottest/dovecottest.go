@@ -138,8 +138,9 @@ func StartServer(t testing.TB, opts Options) *Server {
 		os.Chmod(filepath.Join(dir, sub), 0o777)
 	}
 	port := freePort(t)
-	lmtp, lmtpAddr := "", ""
+	protocols, lmtp, lmtpAddr := "imap", "", ""
 	if opts.LMTP {
+		protocols += " lmtp"
 		if _, err := os.Stat("/usr/lib/dovecot/lmtp"); err != nil {
 			t.Skip("Dovecot's LMTP server is not installed (Debian: apt-get install dovecot-lmtpd; .ci/run installs it)")
 		}
@@ -175,7 +176,7 @@ service lmtp {
 	conf := fmt.Sprintf(`base_dir = %[1]s/run
 state_dir = %[1]s/state
 log_path = %[1]s/dovecot.log
-protocols = imap%[6]s
+protocols = %[6]s
 listen = 127.0.0.1
 %[3]s
 disable_plaintext_auth = no
@@ -206,7 +207,7 @@ service imap-login {
   chroot =
 }
 %[5]s%[7]s
-`, dir, port, ssl, format, lmtp, map[bool]string{true: " lmtp"}[opts.LMTP], opts.Config)
+`, dir, port, ssl, format, lmtp, protocols, opts.Config)
 	cfg := filepath.Join(dir, "dovecot.conf")
 	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
