@@ -105,11 +105,11 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 			return nil, fmt.Errorf("mailfmt: compose: %w", err)
 		}
 	}
-	if err := textPart(alt, plainPartHeader, "text/plain", o.Text); err != nil {
+	if err := textPart(alt, partHeaders[plainPart], "text/plain", o.Text, boundary); err != nil {
 		return nil, err
 	}
 	if o.HTML != "" {
-		if err := textPart(alt, htmlPartHeader, "text/html", o.HTML); err != nil {
+		if err := textPart(alt, partHeaders[htmlPart], "text/html", o.HTML, boundary); err != nil {
 			return nil, err
 		}
 	}
@@ -155,20 +155,70 @@ func (o *Outgoing) boundary(kind string) string {
 	return "bp-" + kind + "=_" + hex.EncodeToString(sum[:12])
 }
 
-// The header of each kind of text part, made once: go-message's
-// CreatePart copies the header it is given and only reads it.
-var (
-	plainPartHeader = inlineHeader("text/plain")
-	htmlPartHeader  = inlineHeader("text/html")
+// The kinds of text part.
+const (
+	plainPart = iota
+	htmlPart
 )
 
-// inlineHeader is the header of an inline UTF-8 part of type ctype,
-// quoted-printable.
-func inlineHeader(ctype string) message.Header {
+// partHeaders are the headers of each kind of text part, made once (go-message's
+// CreatePart copies the header it is given and only reads it): quoted-printable,
+// and 7bit for a body that can go as it is (sevenBit; no
+// Content-Transfer-Encoding field, which means 7bit).
+var partHeaders = [2]struct{ qp, sevenBit message.Header }{
+	plainPart: {inlineHeader("text/plain", "quoted-printable"), inlineHeader("text/plain", "")},
+	htmlPart:  {inlineHeader("text/html", "quoted-printable"), inlineHeader("text/html", "")},
+}
+
+// inlineHeader is the header of an inline UTF-8 part of type ctype, in the
+// transfer encoding enc ("": none named, 7bit).
+func inlineHeader(ctype, enc string) message.Header {
 	var h mail.InlineHeader
-	h.Set("Content-Transfer-Encoding", "quoted-printable")
+	if enc != "" {
+		h.Set("Content-Transfer-Encoding", enc)
+	}
 	h.SetContentType(ctype, map[string]string{"charset": "utf-8"})
 	return h.Header
+}
+
+// maxLine is the longest line, in bytes without its CRLF, that a 7bit part
+// may have (RFC 5322, 2.1.1: a line must not be longer than 998
+// characters). The text part's lines are wrapped long before (the service's
+// mails are 72 columns wide); the HTML part's board table has a line per
+// square.
+const maxLine = 998
+
+// sevenBit reports whether a part's body (with LF or CRLF line ends) can be
+// sent as it is, 7bit, rather than quoted-printable: only printable ASCII,
+// tabs and line ends; no line longer than maxLine; no space or tab at the
+// end of a line (some transports strip them); no bare CR; and no line that
+// starts with the multipart's boundary (quoted-printable cannot make one:
+// the boundary holds "=_"). Most of the service's mails are plain ASCII, so
+// most go without quoted-printable's cost in CPU and size; any other byte
+// (a name in another script, a "…") sends the part quoted-printable, as
+// before.
+func sevenBit(body, boundary string) bool {
+	for rest := body; rest != ""; {
+		line, next, found := strings.Cut(rest, "\n")
+		if found {
+			line = strings.TrimSuffix(line, "\r")
+		}
+		if len(line) > maxLine {
+			return false
+		}
+		if n := len(line); n > 0 && (line[n-1] == ' ' || line[n-1] == '\t') {
+			return false
+		}
+		for i := 0; i < len(line); i++ {
+			// Printable ASCII is 0x20 to 0x7e; a CR left inside a line is
+			// bare, and refused with every other control character.
+			if c := line[i]; c-0x20 > 0x7e-0x20 && c != '\t' {
+				return false
+			}
+		}
+		rest = next
+	}
+	return !strings.Contains(body, "--"+boundary)
 }
 
 // chunkSize is the piece of a part's body handed to the encoder at a time.
@@ -176,15 +226,19 @@ const chunkSize = 4096
 
 var chunks = sync.Pool{New: func() any { return new([chunkSize]byte) }}
 
-// textPart writes one inline UTF-8 part of type ctype, whose header is h
-// (inlineHeader(ctype)), quoted-printable, with CRLF line ends.
-func textPart(w *message.Writer, h message.Header, ctype, body string) error {
-	pw, err := w.CreatePart(h)
-	if err != nil {
-		return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
+// textPart writes one inline UTF-8 part of type ctype, whose headers are hs,
+// with CRLF line ends: 7bit when the body allows it (sevenBit; boundary is
+// the enclosing multipart's), else quoted-printable.
+func textPart(w *message.Writer, hs struct{ qp, sevenBit message.Header }, ctype, body, boundary string) error {
+	if sevenBit(body, boundary) {
+		return plainPart7(w, hs.sevenBit, ctype, body)
 	}
 	if strings.Contains(body, "\r") {
 		body = strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\n", "\r\n")
+	}
+	pw, err := w.CreatePart(hs.qp)
+	if err != nil {
+		return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
 	}
 	// Without a CR, the line ends need no rewriting: the quoted-printable
 	// writer ends every line, a lone LF too, with CRLF. The body goes in
@@ -198,6 +252,47 @@ func textPart(w *message.Writer, h message.Header, ctype, body string) error {
 			return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
 		}
 		body = body[n:]
+	}
+	if err := pw.Close(); err != nil {
+		return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
+	}
+	return nil
+}
+
+// plainPart7 writes a part whose body can go as it is (sevenBit), with
+// CRLF line ends. Its header h has no Content-Transfer-Encoding field, which
+// means 7bit (RFC 2045, 6.1) and has go-message write the body untouched (it
+// would cut a "7bit" part's body into a write per line); the body goes
+// through a reused buffer, its lone LFs made CRLF on the way.
+func plainPart7(w *message.Writer, h message.Header, ctype, body string) error {
+	pw, err := w.CreatePart(h)
+	if err != nil {
+		return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
+	}
+	buf := chunks.Get().(*[chunkSize]byte)
+	defer chunks.Put(buf)
+	n := 0
+	for body != "" {
+		line, rest, found := strings.Cut(body, "\n")
+		if found {
+			line = strings.TrimSuffix(line, "\r")
+		}
+		if n+len(line)+2 > chunkSize { // a line fits (maxLine < chunkSize), with its CRLF
+			if _, err := pw.Write(buf[:n]); err != nil {
+				return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
+			}
+			n = 0
+		}
+		n += copy(buf[n:], line)
+		if found {
+			n += copy(buf[n:], "\r\n")
+		}
+		body = rest
+	}
+	if n > 0 {
+		if _, err := pw.Write(buf[:n]); err != nil {
+			return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)
+		}
 	}
 	if err := pw.Close(); err != nil {
 		return fmt.Errorf("mailfmt: compose: %s part: %w", ctype, err)

@@ -9,6 +9,7 @@ import (
 	"net/mail"
 	"strings"
 	"testing"
+	"unicode/utf8"
 	"time"
 
 	gomail "github.com/emersion/go-message/mail"
@@ -301,14 +302,16 @@ func TestComposeAutoSubmitted(t *testing.T) {
 // TestComposeLineEnds checks that a part's text with LF line ends is
 // written byte for byte as the same text with CRLF line ends: Bytes
 // rewrites only texts that hold a CR, and leaves LF alone to the
-// quoted-printable writer, which ends every line with CRLF. The texts mix
-// what that writer treats specially: "=", spaces and tabs before a line
-// end, non-ASCII letters, long lines that take soft breaks, empty lines;
-// some are longer than the pieces the body is encoded in, and must come
-// out as the whole text encoded at once.
+// quoted-printable or 7bit writer, both of which end every line with CRLF.
+// The texts mix what the quoted-printable writer treats specially: "=",
+// spaces and tabs before a line end, non-ASCII letters, long lines that
+// take soft breaks, empty lines; some are longer than the pieces the body
+// is encoded in, and must come out as the whole text encoded at once. Some
+// are plain ASCII without trailing blanks, and go 7bit.
 func TestComposeLineEnds(t *testing.T) {
 	pieces := []string{"a", "=", " ", "\t", "é", "\n", "\n", "<td width=\"34\">", strings.Repeat("x", 70), "", "==", "Ω "}
 	r := uint64(1)
+	sevens := 0
 	for i := range 2000 {
 		var s strings.Builder
 		n := i % 40
@@ -336,11 +339,127 @@ func TestComposeLineEnds(t *testing.T) {
 			t.Fatalf("text %q: LF and CRLF line ends give different mails:\n%s\n---\n%s", lf, ra, rb)
 		}
 		var whole bytes.Buffer
-		qp := quotedprintable.NewWriter(&whole)
-		qp.Write([]byte(crlf))
-		qp.Close()
+		if sevenBit(lf, a.boundary("a")) {
+			whole.WriteString("Content-Type: text/plain; charset=utf-8\r\n\r\n" + crlf)
+			sevens++
+		} else {
+			whole.WriteString("Content-Transfer-Encoding: quoted-printable\r\n\r\n")
+			qp := quotedprintable.NewWriter(&whole)
+			qp.Write([]byte(crlf))
+			qp.Close()
+		}
 		if !bytes.Contains(ra, whole.Bytes()) {
-			t.Fatalf("text of %d bytes: the part is not the text encoded in one piece", len(lf))
+			t.Fatalf("text of %d bytes: the part is not the text encoded in one piece:\n%s", len(lf), ra)
+		}
+		if _, parts := readBack(t, ra); lf != "" && (len(parts) != 2 || parts[0].body != crlf || parts[1].body != crlf) {
+			t.Fatalf("text %q: the parts do not read back as written", lf)
 		}
 	}
+	if sevens == 0 {
+		t.Error("no text went 7bit")
+	}
+}
+
+// TestSevenBit checks which part bodies go as they are (7bit) and which
+// quoted-printable, rule by rule.
+func TestSevenBit(t *testing.T) {
+	const boundary = "bp-a=_0123"
+	long := strings.Repeat("x", maxLine)
+	tests := []struct {
+		name, body string
+		want       bool
+	}{
+		{"empty", "", true},
+		{"plain lines", "White played 1. e4.\n\nIt is your move.\n", true},
+		{"CRLF line ends", "a\r\nb\r\n", true},
+		{"tabs inside a line", "a\tb\n", true},
+		{"html with equals signs", `<td width="34">h</td>` + "\n", true},
+		{"the longest line", long + "\n" + long, true},
+		{"a line too long", long + "x\n", false},
+		{"the last line too long", "a\n" + long + "x", false},
+		{"the longest line with CRLF", long + "\r\n", true},
+		{"non-ASCII", "Schröder\n", false},
+		{"an ellipsis", "RECEIPT…\n", false},
+		{"a control character", "a\x1bb\n", false},
+		{"a NUL", "a\x00b\n", false},
+		{"DEL", "a\x7fb\n", false},
+		{"a bare CR", "a\rb\n", false},
+		{"a CR at the end", "a\r", false},
+		{"a space before the line end", "a \nb\n", false},
+		{"a tab before the line end", "a\t\r\nb\n", false},
+		{"a space at the end", "a\nb ", false},
+		{"the boundary", "a\n--" + boundary + "\nb\n", false},
+		{"the boundary's end", "--" + boundary + "--", false},
+		{"the boundary inside a line", "x--" + boundary, false},
+		{"a line of a dot", "a\n.\nb\n", true},
+		{"From at a line start", "From me\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sevenBit(tt.body, boundary); got != tt.want {
+				t.Errorf("sevenBit(%q) = %v, want %v", tt.body, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestComposeSevenBit checks a mail whose parts go 7bit: the part header
+// names no transfer encoding (so 7bit), the text is there as it is with CRLF line ends (no "=3D", no
+// soft breaks), and it reads back as written; a part that cannot go 7bit in
+// the same mail is still quoted-printable.
+func TestComposeSevenBit(t *testing.T) {
+	o := testOutgoing()
+	o.Text = "Your move e4 was accepted.\nIt is Black's move. Ça va?\n"
+	o.HTML = `<p style="margin:0">Your move <b>e4</b> was accepted, and this line is longer than seventy-six characters.</p>` + "\n"
+	raw, err := o.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := "Content-Type: text/html; charset=utf-8\r\n\r\n" + strings.ReplaceAll(o.HTML, "\n", "\r\n")
+	if !bytes.Contains(raw, []byte(html)) {
+		t.Errorf("the HTML part is not sent as it is:\n%s", raw)
+	}
+	if !bytes.Contains(raw, []byte("Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable")) {
+		t.Errorf("the text part with a non-ASCII letter is not quoted-printable:\n%s", raw)
+	}
+	_, parts := readBack(t, raw)
+	if len(parts) != 2 || parts[0].body != strings.ReplaceAll(o.Text, "\n", "\r\n") || parts[1].body != strings.ReplaceAll(o.HTML, "\n", "\r\n") {
+		t.Errorf("the parts do not read back as written: %q", parts)
+	}
+}
+
+// FuzzComposeParts writes arbitrary texts as a mail's text and HTML parts
+// and reads them back: whichever encoding each part gets (7bit when
+// sevenBit allows, else quoted-printable), the parts read back as the text
+// with CRLF line ends (a lone CR ends a line too), and no line of the mail is longer than 998 bytes.
+func FuzzComposeParts(f *testing.F) {
+	f.Add("White played 1. e4.\n", `<td width="34">h</td>`+"\n")
+	f.Add("a \nb\t\r\n", "Schröder\r")
+	f.Add("--bp-a=_", strings.Repeat("x", maxLine+1))
+	f.Add("From me\n.\n", "a\rb")
+	f.Fuzz(func(t *testing.T, text, html string) {
+		if !utf8.ValidString(text) || !utf8.ValidString(html) || text == "" || html == "" {
+			return // the service's parts are UTF-8; an empty HTML part is left out
+		}
+		o := testOutgoing()
+		o.Text, o.HTML = text, html
+		raw, err := o.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(raw, []byte("\r\n")) {
+			if len(line) > maxLine {
+				t.Fatalf("a line of %d bytes:\n%s", len(line), raw)
+			}
+		}
+		// Every line end, a lone CR too, reads back as CRLF.
+		crlf := func(s string) string {
+			s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+			return strings.ReplaceAll(s, "\n", "\r\n")
+		}
+		_, parts := readBack(t, raw)
+		if len(parts) != 2 || parts[0].body != crlf(text) || parts[1].body != crlf(html) {
+			t.Fatalf("the parts do not read back as written: %q\n%s", parts, raw)
+		}
+	})
 }

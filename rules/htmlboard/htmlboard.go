@@ -290,11 +290,11 @@ func writeTable(out *strings.Builder, v *rules.View, opt Options, t string) {
 		out.WriteString(coordFont)
 		out.WriteString(`>`)
 		writeInt(r + 1)
-		out.WriteString(`</td>`)
+		out.WriteString("</td>\n")
 		for _, f := range files {
 			sq := b.At(f, r)
 			if sq == rules.NoSquare {
-				out.WriteString(`<td bgcolor="#ffffff"></td>`)
+				out.WriteString(`<td bgcolor="#ffffff"></td>` + "\n")
 				continue
 			}
 			out.WriteString(`<td title="`)
@@ -318,7 +318,9 @@ func writeTable(out *strings.Builder, v *rules.View, opt Options, t string) {
 					out.WriteString(">")
 				}
 			}
-			out.WriteString("</td>")
+			// A line per square keeps the table's lines short, so that a mail
+			// can carry it as it is (mailfmt's 7bit parts), not quoted-printable.
+			out.WriteString("</td>\n")
 		}
 		out.WriteString("<td ")
 		out.WriteString(coordFont)
