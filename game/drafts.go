@@ -103,7 +103,7 @@ type mailData struct {
 	From, YourSide, Result, Reason, FirstMover                                                string
 	Newcomer, Over                                                                            bool
 	// NoHead and NoFoot leave out the HTML head and the footer: for the
-	// parts of an answer that joins several drafts (renderAnswer).
+	// parts of an answer that joins several drafts (answerData).
 	NoHead, NoFoot bool
 	// BoardHTML is the board as an HTML table (rules/htmlboard), for the HTML part.
 	BoardHTML                                                         template.HTML
@@ -112,6 +112,16 @@ type mailData struct {
 	Moves                                                             string
 	Held                                                              []string
 	Games, Report                                                     []string
+	// drawing is the board still to draw into Board and BoardHTML
+	// (execute).
+	drawing *drawing
+}
+
+// drawing is a mail's board, to be drawn as text and (html) as a table.
+type drawing struct {
+	view *rules.View
+	html bool
+	opts htmlboard.Options
 }
 
 type gameInfo struct {
@@ -120,7 +130,12 @@ type gameInfo struct {
 }
 
 // flush renders every draft and queues it in the outbox. It also writes the
-// games changed by commands that did not save them.
+// games changed by commands that did not save them. What a mail shows is
+// gathered here, in the transaction; its templates and its bytes are made
+// by work deferred to the commit (store.Tx.Defer), side by side with the
+// other mails of the commit's group and without holding the one writer,
+// and the mail is queued in the same transaction once made: it is
+// committed with the move or not at all. It returns the number of mails.
 func (h *handling) flush() (int, error) {
 	for id := range h.dirty {
 		l := h.games[id]
@@ -144,11 +159,7 @@ func (h *handling) flush() (int, error) {
 			mine = append(mine, d)
 			continue
 		}
-		data, err := h.renderBounded(d)
-		if err != nil {
-			return n, err
-		}
-		if err := h.tx.Enqueue(&store.Mail{Game: k.game, From: h.s.from.Address, To: []string{d.to}, Data: data, Created: h.now}); err != nil {
+		if err := h.queue(k.game, d); err != nil {
 			return n, err
 		}
 		n++
@@ -156,30 +167,123 @@ func (h *handling) flush() (int, error) {
 	if len(mine) == 0 || h.quiet() {
 		return n, nil
 	}
-	data, primary, err := h.renderAnswer(mine)
-	if err != nil {
-		return n, err
-	}
-	var game uint64
-	if primary.game != nil {
-		game = primary.game.g.ID
-	}
-	if err := h.tx.Enqueue(&store.Mail{Game: game, From: h.s.from.Address, To: []string{primary.to}, Data: data, Created: h.now}); err != nil {
+	if err := h.queueAnswer(mine); err != nil {
 		return n, err
 	}
 	return n + 1, nil
 }
 
-// renderAnswer renders the drafts addressed to the sender of the incoming
-// mail as one mail: one incoming mail gets one answer. The last board mail
-// about a game (else the last draft about a game) is the primary one: its subject, thread, Reply-To and footer are
-// the mail's, and it comes last, after what the other drafts say (the
-// commands that were about no game, or about other games).
-func (h *handling) renderAnswer(ds []*draft) ([]byte, *draft, error) {
-	if len(ds) == 1 {
-		data, err := h.renderBounded(ds[0])
-		return data, ds[0], err
+// made is a mail composed by deferred work: its bytes, and what its
+// attachments take of them (the size limit leaves them out).
+type made struct {
+	data     []byte
+	attached int
+}
+
+// queue renders a draft and queues the mail (flush): the template data
+// here, the rest deferred; a mail over the size limit is made again,
+// smaller, in the transaction (renderBounded).
+func (h *handling) queue(game uint64, d *draft) error {
+	md, refs, err := h.mailData(d)
+	if err != nil {
+		return err
 	}
+	id, err := h.mailID(d)
+	if err != nil {
+		return err
+	}
+	var m made
+	return h.tx.Defer(func() error {
+		txt, html, err := execute(d.kind, md)
+		if err != nil {
+			return err
+		}
+		m.data, m.attached, err = h.makeMail(d, id, md.Subject, refs, txt, html)
+		return err
+	}, func(tx *store.Tx) error {
+		data := m.data
+		if len(data) > MaxReplyBytes+m.attached {
+			var err error
+			if data, err = h.shrink(d, len(data)); err != nil {
+				return err
+			}
+		}
+		return tx.Enqueue(&store.Mail{Game: game, From: h.s.from.Address, To: []string{d.to}, Data: data, Created: h.now})
+	})
+}
+
+// queueAnswer renders the drafts addressed to the sender of the incoming
+// mail as one mail (answerData) and queues it, its templates and bytes made
+// by deferred work as in queue; an answer over the size limit is made again
+// with plain boards, then as its primary draft alone (answerTooLarge).
+func (h *handling) queueAnswer(ds []*draft) error {
+	if len(ds) == 1 {
+		var game uint64
+		if ds[0].game != nil {
+			game = ds[0].game.g.ID
+		}
+		return h.queue(game, ds[0])
+	}
+	a, err := h.answerData(ds, false)
+	if err != nil {
+		return err
+	}
+	var m made
+	return h.tx.Defer(func() error {
+		var err error
+		m.data, m.attached, err = h.composeAnswer(a)
+		return err
+	}, func(tx *store.Tx) error {
+		data := m.data
+		if len(data) > MaxReplyBytes+m.attached {
+			var err error
+			if data, err = h.answerTooLarge(ds); err != nil {
+				return err
+			}
+		}
+		var game uint64
+		if a.primary.game != nil {
+			game = a.primary.game.g.ID
+		}
+		return tx.Enqueue(&store.Mail{Game: game, From: h.s.from.Address, To: []string{a.primary.to}, Data: data, Created: h.now})
+	})
+}
+
+// answerMail is an answer's drafts gathered for rendering (answerData): the
+// drafts in the order of the mail, their template data, the primary draft
+// and the copy of it rendered (with its attachment), the thread's
+// References and the Message-ID.
+type answerMail struct {
+	order         []*draft
+	mds           []mailData
+	primary, main *draft
+	refs          []string
+	id            string
+}
+
+// answerTooLarge renders an answer of several drafts that was too large:
+// with plain boards, and if that is still too large, the primary draft
+// alone, bounded.
+func (h *handling) answerTooLarge(ds []*draft) ([]byte, error) {
+	a, err := h.answerData(ds, true)
+	if err != nil {
+		return nil, err
+	}
+	data, attached, err := h.composeAnswer(a)
+	if err != nil || len(data) <= MaxReplyBytes+attached {
+		return data, err
+	}
+	// Too large even with plain boards: the primary draft alone, bounded.
+	return h.renderBounded(a.primary)
+}
+
+// answerData gathers, in the transaction, what an answer of several drafts
+// shows, with its boards plain or not. One incoming mail gets one answer.
+// The last board mail about a game (else the last draft about a game) is
+// the primary one: its subject, thread, Reply-To and footer are the mail's,
+// and it comes last, after what the other drafts say (the commands that were
+// about no game, or about other games).
+func (h *handling) answerData(ds []*draft, plain bool) (answerMail, error) {
 	p := len(ds) - 1
 	for i := len(ds) - 1; i >= 0; i-- {
 		if ds[i].game != nil {
@@ -195,44 +299,41 @@ func (h *handling) renderAnswer(ds []*draft) ([]byte, *draft, error) {
 			break
 		}
 	}
-	order := append(append(append([]*draft(nil), ds[:p]...), ds[p+1:]...), ds[p])
-	primary := ds[p]
-	for _, plain := range []bool{false, true} {
-		mds := make([]mailData, len(order))
-		refs := []string(nil)
-		var main *draft // the primary draft as rendered (with its attachment)
-		for i, d := range order {
-			c := *d
-			c.plainBoard, c.cutRecord = plain, plain
-			md, r, err := h.mailData(&c)
-			if err != nil {
-				return nil, nil, err
-			}
-			if d == primary {
-				refs, main = r, &c
-			}
-			mds[i] = md
+	a := answerMail{order: append(append(append([]*draft(nil), ds[:p]...), ds[p+1:]...), ds[p]), primary: ds[p]}
+	a.mds = make([]mailData, len(a.order))
+	for i, d := range a.order {
+		c := *d
+		c.plainBoard, c.cutRecord = plain, plain
+		md, r, err := h.mailData(&c)
+		if err != nil {
+			return a, err
 		}
-		var txt, html []string
-		for i, d := range order {
-			md := mds[i]
-			md.Subject = mds[len(mds)-1].Subject
-			md.NoHead, md.NoFoot = i > 0, i < len(order)-1
-			t, ht, err := h.execute(d.kind, md)
-			if err != nil {
-				return nil, nil, err
-			}
-			txt, html = append(txt, strings.TrimRight(t, "\n")+"\n"), append(html, ht)
+		if d == a.primary {
+			a.refs, a.main = r, &c
 		}
-		md := mds[len(mds)-1]
-		data, err := h.write(main, md.Subject, refs, strings.Join(txt, "\n"), strings.Join(html, "<hr>\n"))
-		if err != nil || len(data) <= MaxReplyBytes+h.attached {
-			return data, primary, err
-		}
+		a.mds[i] = md
 	}
-	// Too large even with plain boards: the primary draft alone, bounded.
-	data, err := h.renderBounded(primary)
-	return data, primary, err
+	var err error
+	a.id, err = h.mailID(a.main)
+	return a, err
+}
+
+// composeAnswer executes the templates of an answer's drafts and writes
+// the mail. It uses no transaction, and may run beside other work.
+func (h *handling) composeAnswer(a answerMail) ([]byte, int, error) {
+	var txt, html []string
+	for i, d := range a.order {
+		md := a.mds[i]
+		md.Subject = a.mds[len(a.mds)-1].Subject
+		md.NoHead, md.NoFoot = i > 0, i < len(a.order)-1
+		t, ht, err := execute(d.kind, md)
+		if err != nil {
+			return nil, 0, err
+		}
+		txt, html = append(txt, strings.TrimRight(t, "\n")+"\n"), append(html, ht)
+	}
+	md := a.mds[len(a.mds)-1]
+	return h.makeMail(a.main, a.id, md.Subject, a.refs, strings.Join(txt, "\n"), strings.Join(html, "<hr>\n"))
 }
 
 // empty reports whether a draft has nothing to say (the plain reply draft
@@ -344,10 +445,10 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		if o := l.meta.Outcome; o != nil && !view.Outcome.Over() {
 			view.Outcome = *o // resigned, agreed, adjudicated, lost on time: no "to move" line
 		}
-		md.Board = view.ASCII()
-		if !d.plainBoard {
-			md.BoardHTML = htmlboard.Render(view, htmlboard.Options{Last: htmlboard.LastMove(d.last, l.v.Board(), viewer)})
-		}
+		// Drawn when the templates run (execute), by the mail's deferred
+		// work: the view is this mail's own, and the board it reads is
+		// static data.
+		md.drawing = &drawing{view: view, html: !d.plainBoard, opts: htmlboard.Options{Last: htmlboard.LastMove(d.last, l.v.Board(), viewer)}}
 	}
 	if first := l.firstMover(); first != rules.White && (l.state.Ply() == 0 || d.history || d.final || d.kind != "update") {
 		// Said where it matters: before the first move, and over records.
@@ -382,17 +483,30 @@ func (h *handling) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 }
 
 // compose executes a draft's text and HTML templates and writes the mail
-// (mailfmt.Outgoing).
+// (mailfmt.Outgoing), in the transaction.
 func (h *handling) compose(d *draft, md mailData, refs []string) ([]byte, error) {
-	txt, html, err := h.execute(d.kind, md)
+	txt, html, err := execute(d.kind, md)
 	if err != nil {
 		return nil, err
 	}
-	return h.write(d, md.Subject, refs, txt, html)
+	id, err := h.mailID(d)
+	if err != nil {
+		return nil, err
+	}
+	data, attached, err := h.makeMail(d, id, md.Subject, refs, txt, html)
+	h.attached = attached
+	return data, err
 }
 
-// execute runs the text and HTML templates of a kind of mail.
-func (h *handling) execute(kind string, md mailData) (txt, html string, err error) {
+// execute runs the text and HTML templates of a kind of mail, the board
+// drawn first (md.drawing).
+func execute(kind string, md mailData) (txt, html string, err error) {
+	if dr := md.drawing; dr != nil {
+		md.Board = dr.view.ASCII()
+		if dr.html {
+			md.BoardHTML = htmlboard.Render(dr.view, dr.opts)
+		}
+	}
 	var t, ht strings.Builder
 	// Room for the boards and the rest, so the parts are written without
 	// growing their buffers (a board mail's HTML is mostly its table).
@@ -407,30 +521,36 @@ func (h *handling) execute(kind string, md mailData) (txt, html string, err erro
 	return t.String(), ht.String(), nil
 }
 
-// write makes the mail of a draft from its rendered parts.
-func (h *handling) write(d *draft, subject string, refs []string, txt, html string) ([]byte, error) {
-	id := d.messageID
-	if id == "" {
-		var err error
-		if id, err = h.messageID("m"); err != nil {
-			return nil, err
-		}
+// mailID is the Message-ID of a draft's mail: the one it was given (a
+// welcome's), else a fresh one.
+func (h *handling) mailID(d *draft) (string, error) {
+	if d.messageID != "" {
+		return d.messageID, nil
 	}
+	return h.messageID("m")
+}
+
+// makeMail makes the mail of a draft from its rendered parts, and says how
+// many of its bytes the attachments take (encoded). It reads only the
+// draft, the service's settings and the handling's time, and uses no
+// transaction: deferred work runs it beside other work.
+func (h *handling) makeMail(d *draft, id, subject string, refs []string, txt, html string) ([]byte, int, error) {
 	inReply := d.inReplyTo
 	if inReply != "" {
-		refs = append(refs, inReply)
+		refs = append(refs[:len(refs):len(refs)], inReply)
 	} else if len(refs) > 0 {
 		inReply = refs[0]
 	}
 	var attach []mailfmt.Attachment
-	h.attached = 0
+	attached := 0
 	if pgn := d.pgnData; pgn != nil && d.game != nil {
 		attach = append(attach, mailfmt.Attachment{Filename: pgnName(d.game.g.ID), ContentType: PGNType, Data: pgn})
-		h.attached = (len(pgn)+2)/3*4*78/76 + 1024 // base64 in lines of 76, and the part's header
+		attached = (len(pgn)+2)/3*4*78/76 + 1024 // base64 in lines of 76, and the part's header
 	}
 	o := &mailfmt.Outgoing{From: h.s.from, To: d.to, Subject: subject, ReplyTo: d.replyTo, MessageID: id, InReplyTo: inReply,
 		References: refs, Date: h.now, Text: wrapText(txt), HTML: html, Attachments: attach}
-	return o.Bytes()
+	data, err := o.Bytes()
+	return data, attached, err
 }
 
 // fillRecord puts the record lines the recipient may read into the mail:

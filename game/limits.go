@@ -196,12 +196,18 @@ func (h *handling) renderBounded(d *draft) ([]byte, error) {
 	if err != nil || len(data) <= MaxReplyBytes+h.attached {
 		return data, err
 	}
-	size := len(data)
+	return h.shrink(d, len(data))
+}
+
+// shrink renders again a draft whose mail took size bytes, over the limit
+// (renderBounded).
+func (h *handling) shrink(d *draft, size int) ([]byte, error) {
 	// First the HTML board goes (the text part keeps the board): a big
 	// board drawn as a table weighs some 40 KB.
 	plain := *d
 	plain.plainBoard = true
-	if data, err = h.render(&plain); err != nil || len(data) <= MaxReplyBytes+h.attached {
+	data, err := h.render(&plain)
+	if err != nil || len(data) <= MaxReplyBytes+h.attached {
 		h.s.log.Info("answer sent with the HTML board as text to stay within the size limit", "to", d.to, "kind", d.kind, "bytes", size, "now", len(data))
 		return data, err
 	}

@@ -9,8 +9,8 @@ import (
 	"net/mail"
 	"strings"
 	"testing"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 
 	gomail "github.com/emersion/go-message/mail"
 )

@@ -332,6 +332,8 @@ func (s *Store) recoverPanic(tx **Tx, err *error) {
 // A commit that fails because the disk is full gives ErrDiskFull, one on a read-only file
 // or file system ErrReadOnly.
 //
+// Work fn deferred (Tx.Defer) runs after fn, before the commit.
+//
 // A panic is recovered as in View.
 func (s *Store) Update(fn func(*Tx) error) (err error) {
 	var fnErr error
@@ -339,7 +341,9 @@ func (s *Store) Update(fn func(*Tx) error) (err error) {
 	defer s.recoverPanic(&tx, &err)
 	err = s.db.Update(func(btx *bolt.Tx) error {
 		tx = &Tx{s: s, tx: btx}
-		fnErr = fn(tx)
+		if fnErr = fn(tx); fnErr == nil {
+			_, fnErr = tx.runDeferred()
+		}
 		return fnErr
 	})
 	return s.mapCommit(err, fnErr)
@@ -352,7 +356,10 @@ func (s *Store) Update(fn func(*Tx) error) (err error) {
 // serves many. fn may run more than once (when another function in the group fails, the
 // group is rolled back and run again without it, and the failing one runs alone), so fn must
 // set its results afresh on every run and must have no effects outside the transaction. A
-// panic in fn becomes its error. Batch returns once fn's writes are durable.
+// panic in fn becomes its error. Batch returns once fn's writes are durable. Work the
+// functions defer (Tx.Defer) runs once all of the group's functions have run, the works
+// side by side on the machine's cores, so that the one writer is not held by what can be
+// done in parallel; a failure there fails the function that deferred it, as above.
 //
 // Why not bbolt's DB.Batch: it gathers calls for MaxBatchDelay before committing, so a
 // lone call waits that long, and with a small delay its groups are small under load.
@@ -434,10 +441,16 @@ func (s *Store) commitGroup(calls []*batchCall) {
 			return s.db.Update(func(btx *bolt.Tx) error {
 				tx = &Tx{s: s, tx: btx}
 				for i, c := range calls {
+					tx.call = i
 					if fnErr = safeCall(c.fn, tx); fnErr != nil {
 						failed = i
 						return fnErr
 					}
+				}
+				// The group's deferred work, side by side (Tx.Defer).
+				if i, err := tx.runDeferred(); err != nil {
+					failed, fnErr = i, err
+					return err
 				}
 				return nil
 			})

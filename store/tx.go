@@ -26,6 +26,12 @@ type Tx struct {
 	// game is the game the transaction last read or wrote, so that a panic
 	// of bbolt on a damaged page can be reported with the game it hit.
 	game uint64
+	// deferred is the work left to the commit (Defer); call is the running
+	// function's place in its Batch group, finishing is set while the
+	// finishes run.
+	deferred  []*deferredWork
+	call      int
+	finishing bool
 }
 
 func (tx *Tx) bucket(name []byte) *bolt.Bucket { return tx.tx.Bucket(name) } // Open made them all

@@ -1,0 +1,195 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Work deferred by concurrent Batch calls: each call's work runs outside
+// the transaction and its finish writes what the work made; a work that
+// fails, a work that panics and a finish that fails each fail only their own
+// call, whose function and work leave nothing, and the calls beside them are
+// committed all the same. On a machine with more than one core, works run
+// side by side.
+func TestBatchDefer(t *testing.T) {
+	st := openTest(t, t.TempDir())
+	errWork, errFinish := errors.New("work failed"), errors.New("finish failed")
+	const n = 200
+	var inWork, most atomic.Int64
+	queued := func() (int, bool) {
+		st.group.mu.Lock()
+		defer st.group.mu.Unlock()
+		return len(st.group.queue), st.group.leading
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	first := make(chan struct{})
+	wg.Go(func() {
+		errs[0] = st.Batch(func(tx *Tx) error {
+			<-first
+			return tx.PutSetting("w000", []byte("0"))
+		})
+	})
+	for q, leading := queued(); q != 0 || !leading; q, leading = queued() {
+		runtime.Gosched()
+	}
+	for i := 1; i < n; i++ {
+		wg.Go(func() {
+			errs[i] = st.Batch(func(tx *Tx) error {
+				if err := tx.PutSetting(fmt.Sprintf("f%03d", i), []byte{1}); err != nil {
+					return err
+				}
+				var made string
+				return tx.Defer(func() error {
+					now := inWork.Add(1)
+					defer inWork.Add(-1)
+					for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
+					}
+					// Until another worker runs beside this one (or a while).
+					for deadline := time.Now().Add(20 * time.Millisecond); inWork.Load() < 2 && time.Now().Before(deadline); {
+						runtime.Gosched()
+					}
+					made = strings.Repeat("x", i%7) + fmt.Sprint(i)
+					switch i % 50 {
+					case 7:
+						return fmt.Errorf("call %d: %w", i, errWork)
+					case 13:
+						panic(fmt.Sprintf("call %d's work blew up", i))
+					}
+					return nil
+				}, func(tx *Tx) error {
+					if i%50 == 21 {
+						return fmt.Errorf("call %d: %w", i, errFinish)
+					}
+					return tx.PutSetting(fmt.Sprintf("w%03d", i), []byte(made))
+				})
+			})
+		})
+	}
+	for q, _ := queued(); q < n-1; q, _ = queued() {
+		runtime.Gosched()
+	}
+	close(first)
+	wg.Wait()
+	for i, err := range errs {
+		switch i % 50 {
+		case 7:
+			if !errors.Is(err, errWork) || !strings.Contains(err.Error(), fmt.Sprintf("call %d:", i)) {
+				t.Errorf("call %d: err %v, want its work's error", i, err)
+			}
+		case 13:
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("call %d's work blew up", i)) {
+				t.Errorf("call %d: err %v, want its work's panic as an error", i, err)
+			}
+		case 21:
+			if !errors.Is(err, errFinish) || !strings.Contains(err.Error(), fmt.Sprintf("call %d:", i)) {
+				t.Errorf("call %d: err %v, want its finish's error", i, err)
+			}
+		default:
+			if err != nil {
+				t.Errorf("call %d: %v", i, err)
+			}
+		}
+	}
+	err := st.View(func(tx *Tx) error {
+		for i := 1; i < n; i++ {
+			f, err := tx.Setting(fmt.Sprintf("f%03d", i))
+			if err != nil {
+				return err
+			}
+			w, err := tx.Setting(fmt.Sprintf("w%03d", i))
+			if err != nil {
+				return err
+			}
+			failed := i%50 == 7 || i%50 == 13 || i%50 == 21
+			want := strings.Repeat("x", i%7) + fmt.Sprint(i)
+			switch {
+			case failed && (f != nil || w != nil):
+				t.Errorf("call %d failed but left f=%q w=%q", i, f, w)
+			case !failed && (f == nil || string(w) != want):
+				t.Errorf("call %d: f=%q w=%q, want w=%q", i, f, w, want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := st.group.commits; c > 1+1+2*12 {
+		t.Errorf("%d transactions for %d calls: no group commit", c, n)
+	}
+	if runtime.GOMAXPROCS(0) > 1 && most.Load() < 2 {
+		t.Errorf("at most %d works ran at once on %d cores: none side by side", most.Load(), runtime.GOMAXPROCS(0))
+	}
+}
+
+// Update runs deferred work before its commit, the finishes in the order of
+// the Defer calls; a View, or a finish, runs work and finish at once; a
+// failing work rolls back the whole transaction.
+func TestUpdateDefer(t *testing.T) {
+	st := openTest(t, t.TempDir())
+	appendTo := func(tx *Tx, s string) error {
+		v, err := tx.Setting("order")
+		if err != nil {
+			return err
+		}
+		return tx.PutSetting("order", append(v, s...))
+	}
+	err := st.Update(func(tx *Tx) error {
+		for _, s := range []string{"a", "b", "c"} {
+			var made string
+			if err := tx.Defer(func() error { made = s; return nil }, func(tx *Tx) error {
+				if err := appendTo(tx, made); err != nil {
+					return err
+				}
+				if s == "b" { // deferred from a finish: at once
+					var inner string
+					if err := tx.Defer(func() error { inner = "B"; return nil }, func(tx *Tx) error { return appendTo(tx, inner) }); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return appendTo(tx, "0") // the function's own write comes before the finishes
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errWork := errors.New("work failed")
+	err = st.Update(func(tx *Tx) error {
+		if err := tx.PutSetting("rolled", []byte{1}); err != nil {
+			return err
+		}
+		return tx.Defer(func() error { return errWork }, func(tx *Tx) error { return tx.PutSetting("finished", []byte{1}) })
+	})
+	if !errors.Is(err, errWork) {
+		t.Errorf("a failing work: Update returned %v", err)
+	}
+	err = st.View(func(tx *Tx) error {
+		if v, _ := tx.Setting("order"); string(v) != "0abBc" {
+			t.Errorf("order %q, want 0abBc", v)
+		}
+		for _, k := range []string{"rolled", "finished"} {
+			if v, _ := tx.Setting(k); v != nil {
+				t.Errorf("%s written by a transaction whose work failed", k)
+			}
+		}
+		ran := false
+		if err := tx.Defer(func() error { ran = true; return nil }, func(*Tx) error { return nil }); err != nil || !ran {
+			t.Errorf("Defer in a View: err %v, ran %v", err, ran)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
