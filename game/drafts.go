@@ -145,9 +145,9 @@ func (h *handling) flush() (int, error) {
 			}
 		}
 	}
-	// Logs read while rendering are kept until the mails are written.
-	h.logs = map[uint64][]store.Record{}
-	defer func() { h.logs = nil }()
+	// Logs and recipients' settings read while rendering are kept until the
+	// mails are made, in the finishes of their deferred work too.
+	h.logs, h.metas = map[uint64][]store.Record{}, map[string]*playerMeta{}
 	n := 0
 	var mine []*draft // the answer to the sender: one mail, however many drafts
 	for _, k := range h.order {
@@ -182,7 +182,9 @@ type made struct {
 
 // queue renders a draft and queues the mail (flush): the template data
 // here, the rest deferred; a mail over the size limit is made again,
-// smaller, in the transaction (renderBounded).
+// smaller, in the finish (shrink), from the logs and settings flush read.
+// Its new Message-ID is drawn then, after those of the handling's later
+// mails: with the service's random source that changes nothing.
 func (h *handling) queue(game uint64, d *draft) error {
 	md, refs, err := h.mailData(d)
 	if err != nil {
@@ -380,11 +382,7 @@ func (h *handling) mailData(d *draft) (mailData, []string, error) {
 	}
 	md.Subject = d.subject
 	if l := d.game; l != nil {
-		pm := &playerMeta{}
-		if p, err := h.tx.PlayerByAddress(d.to); err == nil {
-			pm = decodePlayerMeta(p)
-		}
-		if err := h.gameData(l, d, pm, &md); err != nil {
+		if err := h.gameData(l, d, h.recipientMeta(d.to), &md); err != nil {
 			return md, nil, err
 		}
 		refs = append(refs, l.meta.Root)
@@ -393,6 +391,22 @@ func (h *handling) mailData(d *draft) (mailData, []string, error) {
 		md.Subject = "bottlepost"
 	}
 	return md, refs, nil
+}
+
+// recipientMeta is the settings of a mail's recipient (the defaults for an
+// address that is no player), read once per handling while flush renders.
+func (h *handling) recipientMeta(to string) *playerMeta {
+	if pm, ok := h.metas[to]; ok {
+		return pm
+	}
+	pm := &playerMeta{}
+	if p, err := h.tx.PlayerByAddress(to); err == nil {
+		pm = decodePlayerMeta(p)
+	}
+	if h.metas != nil {
+		h.metas[to] = pm
+	}
+	return pm
 }
 
 // gameData fills in what a game mail shows the draft's recipient: the
@@ -601,10 +615,12 @@ func (h *handling) fillRecord(l *loaded, d *draft, md *mailData) error {
 	return nil
 }
 
-// log returns a game's records (store.Tx.Log). While flush renders, a
+// log returns a game's records (store.Tx.Log). Once flush renders, a
 // game's log is read and verified once for all its mails (the mover's
 // receipt and the opponent's news, and any mail rendered again to fit the
-// size limit): nothing is appended to a log while mails are rendered.
+// size limit): the handling's commands have all run, and a mail rendered
+// again in a deferred finish reads the log as the first rendering did, not
+// as the group's later functions left it.
 func (h *handling) log(id uint64) ([]store.Record, error) {
 	if recs, ok := h.logs[id]; ok {
 		return recs, nil

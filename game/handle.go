@@ -42,9 +42,14 @@ type handling struct {
 
 	attached int               // bytes the last rendered mail's attachments take, encoded (renderBounded)
 	pgns     map[uint64][]byte // FinalPGN by game, made once (finalPGN)
-	// logs holds the game logs read while flush renders mails (log); nil
-	// otherwise.
-	logs map[uint64][]store.Record
+	// logs holds the game logs read since flush began to render mails
+	// (log), and metas the recipients' settings (recipientMeta); nil before.
+	// They are kept until the handling is dropped: a mail over the size
+	// limit is rendered again in its deferred finish (flush), after the
+	// group's later functions ran, and must show the state the first
+	// rendering showed.
+	logs  map[uint64][]store.Record
+	metas map[string]*playerMeta
 }
 
 // userError is a problem with what the player asked, phrased for them.

@@ -48,8 +48,9 @@ type Attachment struct {
 // Bytes writes the mail as an RFC 5322 message with go-message's writer:
 // header fields folded, non-ASCII text in encoded words short enough for
 // every line to stay under 78 characters (encodeText); the text (and
-// HTML) as a multipart/alternative of quoted-printable UTF-8 parts, wrapped
-// in a multipart/mixed with the attachments when there are any. Every mail
+// HTML) as a multipart/alternative of UTF-8 parts, each as it is (7bit)
+// when it can go so and quoted-printable otherwise (sevenBit), wrapped in a
+// multipart/mixed with the attachments when there are any. Every mail
 // is marked Auto-Submitted (RFC 3834), so that other robots do not answer
 // it.
 //
@@ -105,11 +106,16 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 			return nil, fmt.Errorf("mailfmt: compose: %w", err)
 		}
 	}
-	if err := textPart(alt, partHeaders[plainPart], "text/plain", o.Text, boundary); err != nil {
+	// A part's text must hold neither boundary around it.
+	boundaries := []string{boundary}
+	if len(o.Attachments) > 0 {
+		boundaries = append(boundaries, o.boundary("m"))
+	}
+	if err := textPart(alt, partHeaders[plainPart], "text/plain", o.Text, boundaries); err != nil {
 		return nil, err
 	}
 	if o.HTML != "" {
-		if err := textPart(alt, partHeaders[htmlPart], "text/html", o.HTML, boundary); err != nil {
+		if err := textPart(alt, partHeaders[htmlPart], "text/html", o.HTML, boundaries); err != nil {
 			return nil, err
 		}
 	}
@@ -191,13 +197,13 @@ const maxLine = 998
 // sevenBit reports whether a part's body (with LF or CRLF line ends) can be
 // sent as it is, 7bit, rather than quoted-printable: only printable ASCII,
 // tabs and line ends; no line longer than maxLine; no space or tab at the
-// end of a line (some transports strip them); no bare CR; and no line that
-// starts with the multipart's boundary (quoted-printable cannot make one:
-// the boundary holds "=_"). Most of the service's mails are plain ASCII, so
-// most go without quoted-printable's cost in CPU and size; any other byte
-// (a name in another script, a "…") sends the part quoted-printable, as
-// before.
-func sevenBit(body, boundary string) bool {
+// end of a line (some transports strip them); no bare CR; and none of the
+// boundaries of the multiparts around it anywhere in it (quoted-printable
+// cannot make one: a boundary holds "=_"). Most of the service's mails are
+// plain ASCII, so most go without quoted-printable's cost in CPU and size;
+// any other byte (a name in another script, a "…") sends the part
+// quoted-printable, as before.
+func sevenBit(body string, boundaries []string) bool {
 	for rest := body; rest != ""; {
 		line, next, found := strings.Cut(rest, "\n")
 		if found {
@@ -218,7 +224,12 @@ func sevenBit(body, boundary string) bool {
 		}
 		rest = next
 	}
-	return !strings.Contains(body, "--"+boundary)
+	for _, b := range boundaries {
+		if strings.Contains(body, "--"+b) {
+			return false
+		}
+	}
+	return true
 }
 
 // chunkSize is the piece of a part's body handed to the encoder at a time.
@@ -227,10 +238,10 @@ const chunkSize = 4096
 var chunks = sync.Pool{New: func() any { return new([chunkSize]byte) }}
 
 // textPart writes one inline UTF-8 part of type ctype, whose headers are hs,
-// with CRLF line ends: 7bit when the body allows it (sevenBit; boundary is
-// the enclosing multipart's), else quoted-printable.
-func textPart(w *message.Writer, hs struct{ qp, sevenBit message.Header }, ctype, body, boundary string) error {
-	if sevenBit(body, boundary) {
+// with CRLF line ends: 7bit when the body allows it (sevenBit; boundaries
+// are the enclosing multiparts'), else quoted-printable.
+func textPart(w *message.Writer, hs struct{ qp, sevenBit message.Header }, ctype, body string, boundaries []string) error {
+	if sevenBit(body, boundaries) {
 		return plainPart7(w, hs.sevenBit, ctype, body)
 	}
 	if strings.Contains(body, "\r") {

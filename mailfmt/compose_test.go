@@ -339,7 +339,7 @@ func TestComposeLineEnds(t *testing.T) {
 			t.Fatalf("text %q: LF and CRLF line ends give different mails:\n%s\n---\n%s", lf, ra, rb)
 		}
 		var whole bytes.Buffer
-		if sevenBit(lf, a.boundary("a")) {
+		if sevenBit(lf, []string{a.boundary("a")}) {
 			whole.WriteString("Content-Type: text/plain; charset=utf-8\r\n\r\n" + crlf)
 			sevens++
 		} else {
@@ -391,12 +391,13 @@ func TestSevenBit(t *testing.T) {
 		{"the boundary", "a\n--" + boundary + "\nb\n", false},
 		{"the boundary's end", "--" + boundary + "--", false},
 		{"the boundary inside a line", "x--" + boundary, false},
+		{"the outer boundary", "a\n--bp-m=_9876\n", false},
 		{"a line of a dot", "a\n.\nb\n", true},
 		{"From at a line start", "From me\n", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := sevenBit(tt.body, boundary); got != tt.want {
+			if got := sevenBit(tt.body, []string{"bp-m=_9876", boundary}); got != tt.want {
 				t.Errorf("sevenBit(%q) = %v, want %v", tt.body, got, tt.want)
 			}
 		})
@@ -462,4 +463,22 @@ func FuzzComposeParts(f *testing.F) {
 			t.Fatalf("the parts do not read back as written: %q\n%s", parts, raw)
 		}
 	})
+}
+
+// A text that holds the boundary of the multipart/mixed around the parts (a
+// mail with an attachment) goes quoted-printable, which cannot make it.
+func TestComposeOuterBoundaryQuoted(t *testing.T) {
+	o := testOutgoing()
+	o.Attachments = []Attachment{{Filename: "bp-1.pgn", ContentType: "application/vnd.chess-pgn", Data: []byte("1. e4 *\n")}}
+	o.Text = "a\n--" + o.boundary("m") + "--\nb\n"
+	raw, err := o.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte("Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable")) {
+		t.Errorf("the text part holding the outer boundary is not quoted-printable:\n%s", raw)
+	}
+	if _, parts := readBack(t, raw); len(parts) != 3 || parts[0].body != strings.ReplaceAll(o.Text, "\n", "\r\n") {
+		t.Errorf("the parts do not read back as written: %q", parts)
+	}
 }

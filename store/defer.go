@@ -10,7 +10,8 @@ import (
 
 // deferredWork is work a transaction's function left to the commit (Tx.Defer).
 type deferredWork struct {
-	call   int // the function that deferred it: its place in a Batch group
+	call   int    // the function that deferred it: its place in a Batch group
+	game   uint64 // the game that function last read or wrote (Tx.game), for a panic
 	work   func() error
 	finish func(*Tx) error
 	err    error // work's
@@ -31,12 +32,12 @@ type deferredWork struct {
 // finish run at once, and Defer returns their error. Otherwise it returns nil.
 func (tx *Tx) Defer(work func() error, finish func(*Tx) error) error {
 	if !tx.tx.Writable() || tx.finishing {
-		if err := runWork(work); err != nil {
+		if err := tx.s.runWork(work, tx.game); err != nil {
 			return err
 		}
 		return finish(tx)
 	}
-	tx.deferred = append(tx.deferred, &deferredWork{call: tx.call, work: work, finish: finish})
+	tx.deferred = append(tx.deferred, &deferredWork{call: tx.call, game: tx.game, work: work, finish: finish})
 	return nil
 }
 
@@ -51,7 +52,7 @@ func (tx *Tx) runDeferred() (call int, err error) {
 	}
 	if n := min(runtime.GOMAXPROCS(0), len(ds)); n <= 1 {
 		for _, d := range ds {
-			d.err = runWork(d.work)
+			d.err = tx.s.runWork(d.work, d.game)
 		}
 	} else {
 		var next atomic.Int64
@@ -63,7 +64,7 @@ func (tx *Tx) runDeferred() (call int, err error) {
 					if i >= len(ds) {
 						return
 					}
-					ds[i].err = runWork(ds[i].work)
+					ds[i].err = tx.s.runWork(ds[i].work, ds[i].game)
 				}
 			})
 		}
@@ -84,12 +85,20 @@ func (tx *Tx) runDeferred() (call int, err error) {
 	return 0, nil
 }
 
-// runWork runs a deferred work, turning a panic into its error (logged with the stack):
-// a bug in one function's work must not take down the writer, nor the process.
-func runWork(work func() error) (err error) {
+// runWork runs a deferred work, turning a panic into its error, as safeCall does for the
+// function that deferred it (game is the game that function last touched): a bug in one
+// function's work must not take down the writer, nor the process, and its mail is answered
+// as a panic in the function itself would have it answered (a GameError, ErrCorrupt).
+func (s *Store) runWork(work func() error, game uint64) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("store: deferred work panicked: %v\n%s", r, debug.Stack())
+			cause := fmt.Errorf("deferred work panicked (%v): %w", r, ErrCorrupt)
+			if game != 0 {
+				err = &GameError{Game: game, Err: cause}
+			} else {
+				err = fmt.Errorf("store: %w", cause)
+			}
+			s.log.Error("store: deferred work panicked", "err", err, "stack", string(debug.Stack()))
 		}
 	}()
 	return work()

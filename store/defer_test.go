@@ -84,8 +84,8 @@ func TestBatchDefer(t *testing.T) {
 				t.Errorf("call %d: err %v, want its work's error", i, err)
 			}
 		case 13:
-			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("call %d's work blew up", i)) {
-				t.Errorf("call %d: err %v, want its work's panic as an error", i, err)
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("call %d's work blew up", i)) {
+				t.Errorf("call %d: err %v, want its work's panic as an error, classified as a panic in the function is", i, err)
 			}
 		case 21:
 			if !errors.Is(err, errFinish) || !strings.Contains(err.Error(), fmt.Sprintf("call %d:", i)) {
@@ -191,5 +191,23 @@ func TestUpdateDefer(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A panic in the work a function deferred after reading a game names that
+// game, as a panic in the function itself would: the game service answers
+// it with its apology for a damaged game instead of retrying the mail
+// forever.
+func TestDeferPanicNamesGame(t *testing.T) {
+	st := openTest(t, t.TempDir())
+	g := newGame(t, st, false)
+	err := st.Batch(func(tx *Tx) error {
+		if _, err := tx.Game(g.ID); err != nil {
+			return err
+		}
+		return tx.Defer(func() error { panic("template blew up") }, func(*Tx) error { return nil })
+	})
+	if DamagedGame(err) != g.ID || !strings.Contains(err.Error(), "template blew up") {
+		t.Errorf("err %v: DamagedGame %d, want %d", err, DamagedGame(err), g.ID)
 	}
 }
