@@ -159,7 +159,7 @@ func (h *handling) flush() (int, error) {
 			mine = append(mine, d)
 			continue
 		}
-		if err := h.queue(k.game, d); err != nil {
+		if err := h.queue(d); err != nil {
 			return n, err
 		}
 		n++
@@ -173,19 +173,12 @@ func (h *handling) flush() (int, error) {
 	return n + 1, nil
 }
 
-// made is a mail composed by deferred work: its bytes, and what its
-// attachments take of them (the size limit leaves them out).
-type made struct {
-	data     []byte
-	attached int
-}
-
 // queue renders a draft and queues the mail (flush): the template data
-// here, the rest deferred; a mail over the size limit is made again,
-// smaller, in the finish (shrink), from the logs and settings flush read.
-// Its new Message-ID is drawn then, after those of the handling's later
-// mails: with the service's random source that changes nothing.
-func (h *handling) queue(game uint64, d *draft) error {
+// here, the rest deferred (deferMail); a mail over the size limit is made
+// again, smaller, in the finish (shrink), from the logs and settings flush
+// read. Its new Message-ID is drawn then, after those of the handling's
+// later mails: with the service's random source that changes nothing.
+func (h *handling) queue(d *draft) error {
 	md, refs, err := h.mailData(d)
 	if err != nil {
 		return err
@@ -194,24 +187,13 @@ func (h *handling) queue(game uint64, d *draft) error {
 	if err != nil {
 		return err
 	}
-	var m made
-	return h.tx.Defer(func() error {
+	return h.deferMail(d, func() ([]byte, int, error) {
 		txt, html, err := execute(d.kind, md)
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
-		m.data, m.attached, err = h.makeMail(d, id, md.Subject, refs, txt, html)
-		return err
-	}, func(tx *store.Tx) error {
-		data := m.data
-		if len(data) > MaxReplyBytes+m.attached {
-			var err error
-			if data, err = h.shrink(d, len(data)); err != nil {
-				return err
-			}
-		}
-		return tx.Enqueue(&store.Mail{Game: game, From: h.s.from.Address, To: []string{d.to}, Data: data, Created: h.now})
-	})
+		return h.makeMail(d, id, md.Subject, refs, txt, html)
+	}, func(size int) ([]byte, error) { return h.shrink(d, size) })
 }
 
 // queueAnswer renders the drafts addressed to the sender of the incoming
@@ -220,34 +202,39 @@ func (h *handling) queue(game uint64, d *draft) error {
 // with plain boards, then as its primary draft alone (answerTooLarge).
 func (h *handling) queueAnswer(ds []*draft) error {
 	if len(ds) == 1 {
-		var game uint64
-		if ds[0].game != nil {
-			game = ds[0].game.g.ID
-		}
-		return h.queue(game, ds[0])
+		return h.queue(ds[0])
 	}
 	a, err := h.answerData(ds, false)
 	if err != nil {
 		return err
 	}
-	var m made
-	return h.tx.Defer(func() error {
-		var err error
-		m.data, m.attached, err = h.composeAnswer(a)
+	return h.deferMail(a.primary, func() ([]byte, int, error) { return h.composeAnswer(a) },
+		func(int) ([]byte, error) { return h.answerTooLarge(ds) })
+}
+
+// deferMail queues the mail about d's game to d's recipient whose bytes,
+// and the bytes its attachments take, compose makes: compose as work
+// deferred to the commit (store.Tx.Defer), outside the transaction; the
+// queueing in its finish, where a mail over the size limit is replaced by
+// what tooLarge makes of its size, in the transaction.
+func (h *handling) deferMail(d *draft, compose func() ([]byte, int, error), tooLarge func(size int) ([]byte, error)) error {
+	var game uint64
+	if d.game != nil {
+		game = d.game.g.ID
+	}
+	var data []byte
+	var attached int
+	return h.tx.Defer(func() (err error) {
+		data, attached, err = compose()
 		return err
 	}, func(tx *store.Tx) error {
-		data := m.data
-		if len(data) > MaxReplyBytes+m.attached {
+		if len(data) > MaxReplyBytes+attached {
 			var err error
-			if data, err = h.answerTooLarge(ds); err != nil {
+			if data, err = tooLarge(len(data)); err != nil {
 				return err
 			}
 		}
-		var game uint64
-		if a.primary.game != nil {
-			game = a.primary.game.g.ID
-		}
-		return tx.Enqueue(&store.Mail{Game: game, From: h.s.from.Address, To: []string{a.primary.to}, Data: data, Created: h.now})
+		return tx.Enqueue(&store.Mail{Game: game, From: h.s.from.Address, To: []string{d.to}, Data: data, Created: h.now})
 	})
 }
 

@@ -167,11 +167,14 @@ const (
 	htmlPart
 )
 
+// partHeader is a kind of text part's header in each transfer encoding.
+type partHeader struct{ qp, sevenBit message.Header }
+
 // partHeaders are the headers of each kind of text part, made once (go-message's
 // CreatePart copies the header it is given and only reads it): quoted-printable,
 // and 7bit for a body that can go as it is (sevenBit; no
 // Content-Transfer-Encoding field, which means 7bit).
-var partHeaders = [2]struct{ qp, sevenBit message.Header }{
+var partHeaders = [2]partHeader{
 	plainPart: {inlineHeader("text/plain", "quoted-printable"), inlineHeader("text/plain", "")},
 	htmlPart:  {inlineHeader("text/html", "quoted-printable"), inlineHeader("text/html", "")},
 }
@@ -240,7 +243,7 @@ var chunks = sync.Pool{New: func() any { return new([chunkSize]byte) }}
 // textPart writes one inline UTF-8 part of type ctype, whose headers are hs,
 // with CRLF line ends: 7bit when the body allows it (sevenBit; boundaries
 // are the enclosing multiparts'), else quoted-printable.
-func textPart(w *message.Writer, hs struct{ qp, sevenBit message.Header }, ctype, body string, boundaries []string) error {
+func textPart(w *message.Writer, hs partHeader, ctype, body string, boundaries []string) error {
 	if sevenBit(body, boundaries) {
 		return plainPart7(w, hs.sevenBit, ctype, body)
 	}

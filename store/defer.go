@@ -50,23 +50,18 @@ func (tx *Tx) runDeferred() (call int, err error) {
 	if len(ds) == 0 {
 		return 0, nil
 	}
-	if n := min(runtime.GOMAXPROCS(0), len(ds)); n <= 1 {
-		for _, d := range ds {
-			d.err = tx.s.runWork(d.work, d.game)
+	var next atomic.Int64
+	worker := func() { // takes the works in order until none is left
+		for i := int(next.Add(1)) - 1; i < len(ds); i = int(next.Add(1)) - 1 {
+			ds[i].err = tx.s.runWork(ds[i].work, ds[i].game)
 		}
+	}
+	if n := min(runtime.GOMAXPROCS(0), len(ds)); n <= 1 {
+		worker() // on this goroutine
 	} else {
-		var next atomic.Int64
 		var wg sync.WaitGroup
 		for range n {
-			wg.Go(func() {
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= len(ds) {
-						return
-					}
-					ds[i].err = tx.s.runWork(ds[i].work, ds[i].game)
-				}
-			})
+			wg.Go(worker)
 		}
 		wg.Wait()
 	}
@@ -92,12 +87,7 @@ func (tx *Tx) runDeferred() (call int, err error) {
 func (s *Store) runWork(work func() error, game uint64) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			cause := fmt.Errorf("deferred work panicked (%v): %w", r, ErrCorrupt)
-			if game != 0 {
-				err = &GameError{Game: game, Err: cause}
-			} else {
-				err = fmt.Errorf("store: %w", cause)
-			}
+			err = gameErr(game, fmt.Errorf("deferred work panicked (%v): %w", r, ErrCorrupt))
 			s.log.Error("store: deferred work panicked", "err", err, "stack", string(debug.Stack()))
 		}
 	}()

@@ -319,11 +319,11 @@ func (s *Store) recoverPanic(tx **Tx, err *error) {
 		return
 	}
 	cause := fmt.Errorf("the database %s is damaged here (bbolt: %v); run bottlepost check-store: %w", s.path, r, ErrCorrupt)
-	if *tx != nil && (*tx).game != 0 {
-		*err = &GameError{Game: (*tx).game, Err: cause}
-	} else {
-		*err = fmt.Errorf("store: %w", cause)
+	var game uint64
+	if *tx != nil {
+		game = (*tx).game
 	}
+	*err = gameErr(game, cause)
 	s.log.Error("store: a transaction panicked; the database is damaged", "err", *err)
 }
 
@@ -485,11 +485,7 @@ func safeCall(fn func(*Tx) error, tx *Tx) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			cause := fmt.Errorf("the transaction panicked (%v); if it was bbolt, the database %s is damaged here: run bottlepost check-store: %w", r, tx.s.path, ErrCorrupt)
-			if tx.game != 0 {
-				err = &GameError{Game: tx.game, Err: cause}
-			} else {
-				err = fmt.Errorf("store: %w", cause)
-			}
+			err = gameErr(tx.game, cause)
 			tx.s.log.Error("store: a transaction panicked", "err", err)
 		}
 	}()
