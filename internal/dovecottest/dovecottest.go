@@ -60,8 +60,31 @@ type Server struct {
 // every process of it that has ended (IMAP sessions once logged out) and
 // every one still running (LMTP and login processes wait for more work),
 // read from /proc (zero where there is none).
+//
+// A session that ends while /proc is read is counted twice (read, then
+// reaped into the master's figure) or not at all (the master read before
+// it was reaped, the session gone when its turn came): right after a
+// client logs out, that is most of the total. So the reading is repeated
+// until two in a row, a tenth of a second apart, find the same processes
+// and the same time (at most 5 s).
 func (s *Server) CPU() time.Duration {
+	ticks, pids := s.cpuTicks()
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); {
+		time.Sleep(100 * time.Millisecond)
+		t, p := s.cpuTicks()
+		if t == ticks && p == pids {
+			break
+		}
+		ticks, pids = t, p
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
+}
+
+// cpuTicks is one reading of CPU in clock ticks, with the processes read
+// (their pids, in /proc's order).
+func (s *Server) cpuTicks() (int64, string) {
 	ticks := procTicks(s.pid)
+	var pids strings.Builder
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
@@ -70,9 +93,10 @@ func (s *Server) CPU() time.Duration {
 		}
 		if ppid, ok := procParent(pid); ok && ppid == s.pid {
 			ticks += procTicks(pid)
+			fmt.Fprintf(&pids, "%d ", pid)
 		}
 	}
-	return time.Duration(ticks) * 10 * time.Millisecond
+	return ticks, pids.String()
 }
 
 // procStat is the fields of /proc/PID/stat after the command name.
