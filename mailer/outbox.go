@@ -172,19 +172,22 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 	var stopped error // the error of ours (the Queue's) that stopped the sending
 	for {
 		from, replies := next, conn.replies
+		// After an error of ours SendAll still reports the mails it had
+		// sent (a pipelined window): an accepted one is marked or held
+		// like any other; the first error is the one that stopped it.
 		err := conn.SendAll(out[from:], func(i int, err error) error {
 			m := batch[from+i]
 			next = from + i + 1
+			var e error
 			if err != nil { // the server refused this mail
-				if merr := mk.settle(); merr != nil {
-					stopped = merr
-					return merr
+				if e = mk.settle(); e == nil {
+					e = o.fail(m, err, true)
 				}
-				stopped = o.fail(m, err, true)
-				return stopped
+			} else {
+				e = mk.accepted(m)
 			}
-			stopped = mk.accepted(m)
-			return stopped
+			stopped = cmp.Or(stopped, e)
+			return e
 		})
 		if err == nil {
 			break
@@ -365,8 +368,9 @@ func (o *Outbox) markUnmarked() (int, error) {
 }
 
 // markWindow bounds the accepted mails waiting to be marked sent beside
-// the commit under way (sentMarker): with it, how many mails a crash can
-// send twice.
+// the commit under way (sentMarker): with it and the mails pipelined
+// before their answers are read (chunkWindow), how many mails a crash can
+// send twice: 2 × 16 + 8 per session.
 const markWindow = 16
 
 // fail records a failed attempt and when to try again. Only refusals of the

@@ -837,11 +837,14 @@ func (q *failingMarks) MarkSent(ids []uint64) error {
 // commits again the marks land, Delivered is told of each mail once, the
 // hold is empty and the rest of the outbox goes out.
 func TestOutboxNeverResendsMailItCouldNotMarkSent(t *testing.T) {
-	for _, conns := range []int{1, 3} {
-		t.Run(fmt.Sprintf("%d connections", conns), func(t *testing.T) {
+	for _, tc := range []struct {
+		conns    int
+		chunking bool // BDAT: a window of mails pipelined, answers read after the commit failed
+	}{{1, false}, {3, false}, {1, true}, {3, true}} {
+		t.Run(fmt.Sprintf("%d connections, %s", tc.conns, map[bool]string{false: "data", true: "bdat"}[tc.chunking]), func(t *testing.T) {
 			sc := startScriptSMTP(t, &scriptSMTP{})
-			f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
-			f.o.Connections = conns
+			f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr, Chunking: tc.chunking})
+			f.o.Connections = tc.conns
 			q := &failingMarks{boltQueue: boltQueue{f.st}, sentBroken: true}
 			f.o.Queue = q
 			var ids []uint64

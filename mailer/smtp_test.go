@@ -220,15 +220,18 @@ func slicesEqual(a, b []string) bool {
 
 // With CHUNKING and PIPELINING (RFC 3030, 2920) a mail is one group: MAIL,
 // RCPT, "BDAT n LAST" and exactly n bytes of text, CRLF line ends made so
-// where the text had bare LFs, and no dot added; the server answers only
-// once the whole group is in, so a client that waited would wait forever.
-// (Only with SMTPConfig.Chunking: TestSendAllChunkingIsOptIn.)
+// where the text had bare LFs, and no dot added. The groups of a window of
+// mails are sent before any answer is read, each after the first with a
+// RSET of its own: this server reads both mails before it answers either,
+// so a client that waited for the first mail's answers would wait until
+// its timeout. (Only with SMTPConfig.Chunking: TestSendAllChunkingIsOptIn.)
 func TestSendAllChunked(t *testing.T) {
 	texts := []string{"Subject: one\r\n\r\n.a dot\r\n", "Subject: two\n\nbare LFs\n"}
 	var got []string
 	srv := startRawSMTP(t, func(c *rawConn) {
 		c.greet("PIPELINING", "CHUNKING")
-		for {
+		var answers []string
+		for k := 0; ; k++ {
 			var group []string
 			for {
 				l := c.line()
@@ -239,6 +242,14 @@ func TestSendAllChunked(t *testing.T) {
 				group = append(group, l)
 				if strings.HasPrefix(l, "BDAT ") {
 					break
+				}
+			}
+			if k > 0 {
+				if group[0] != "RSET" {
+					t.Errorf("group %d %q, want RSET first", k, group)
+				} else {
+					group = group[1:]
+					answers = append(answers, "250 2.0.0 ok")
 				}
 			}
 			var n int
@@ -254,7 +265,10 @@ func TestSendAllChunked(t *testing.T) {
 				return
 			}
 			got = append(got, string(b))
-			c.say("250 2.1.0 ok", "250 2.1.5 ok", "250 2.0.0 queued")
+			answers = append(answers, "250 2.1.0 ok", "250 2.1.5 ok", "250 2.0.0 queued")
+			if k == len(texts)-1 { // both mails in: now the answers
+				c.say(answers...)
+			}
 		}
 	})
 	conn, err := rawSenderChunking(t, srv.addr(), true).Dial()
@@ -691,6 +705,52 @@ func TestSendAllResetsARefusedTransactionLater(t *testing.T) {
 			t.Fatalf("the next mail, in the next SendAll: %v", err)
 		}
 		if want := []string{"<p@example.org> Subject: two\n\ntaken\n"}; !slicesEqual(*delivered, want) {
+			t.Errorf("delivered %q, want %q", *delivered, want)
+		}
+	})
+}
+
+// Within one SendAll too: a refused recipient in the middle of a window
+// of pipelined mails leaves its transaction open on a server that keeps it
+// (txServer, as Postfix), and the next mail's group, sent before that
+// refusal was read, begins with RSET. Every other mail is delivered to its
+// own recipient, in order, across more mails than one window holds.
+func TestSendAllRefusalInsideAWindow(t *testing.T) {
+	onBothPaths(t, func(t *testing.T, conn *Conn, delivered *[]string) {
+		var batch []Outgoing
+		var want, wantAnswers []string
+		for i := range 2*chunkWindow + 3 {
+			to := fmt.Sprintf("p%d@example.org", i)
+			if i == 2 || i == chunkWindow+1 {
+				to = fmt.Sprintf("refuse%d@example.org", i)
+			}
+			text := fmt.Sprintf("Subject: %d\r\n\r\nmail %d\r\n", i, i)
+			batch = append(batch, Outgoing{From: "games@example.org", To: []string{to}, Data: []byte(text)})
+			if strings.HasPrefix(to, "refuse") {
+				wantAnswers = append(wantAnswers, fmt.Sprintf("%d:550", i))
+				continue
+			}
+			wantAnswers = append(wantAnswers, fmt.Sprintf("%d:0", i))
+			want = append(want, fmt.Sprintf("<%s> Subject: %d\n\nmail %d\n", to, i, i))
+		}
+		var answers []string
+		if err := conn.SendAll(batch, func(i int, err error) error {
+			code := 0
+			var se *smtp.SMTPError
+			if errors.As(err, &se) {
+				code = se.Code
+			} else if err != nil {
+				t.Errorf("mail %d: %v is not a refusal", i, err)
+			}
+			answers = append(answers, fmt.Sprintf("%d:%d", i, code))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !slicesEqual(answers, wantAnswers) {
+			t.Errorf("answers %q, want %q", answers, wantAnswers)
+		}
+		if !slicesEqual(*delivered, want) {
 			t.Errorf("delivered %q, want %q", *delivered, want)
 		}
 	})
