@@ -73,8 +73,8 @@ type idleSession struct {
 
 // unmarkedMax bounds Outbox.unmarked. As Drain sends nothing while mails
 // are held there, the hold never outgrows what one round of sessions
-// accepts before their commit fails: at most Connections × (2×markWindow+1)
-// mails. Past the bound (more than 124 Connections) the mails not held are
+// accepts before their commit fails: at most Connections × (2×markWindow +
+// chunkWindow) mails. Past the bound (more than 102 Connections) the mails not held are
 // logged and sent again at the next Drain, as after a crash: at least once.
 const unmarkedMax = 4096
 
@@ -163,7 +163,9 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 			}
 		}
 	}
-	defer mk.wait() // on an early return: what was accepted is still marked, or held unmarked
+	// On an early return what was accepted is still marked, or held
+	// unmarked; sent counts what the last commit marked too.
+	defer func() { mk.wait(); sent = mk.count }()
 	out := make([]Outgoing, len(batch))
 	for i, m := range batch {
 		out[i] = Outgoing{From: m.From, To: m.To, Data: m.Data}

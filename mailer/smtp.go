@@ -107,6 +107,9 @@ type Conn struct {
 	replies int
 	ext     map[string]string // EHLO keywords (upper case) → parameters
 	broken  error             // set once the session can no longer be trusted
+	// windowing: a window of pipelined mails is being written
+	// (sendChunked), so a write may wait for the server (deadlineWriter).
+	windowing bool
 }
 
 // Dial opens a session: connect, greeting, EHLO (HELO where refused), TLS
@@ -274,11 +277,18 @@ func (c *Conn) cmd(expect int, format string, args ...any) (int, string, error) 
 
 // deadlineWriter writes to a Conn's connection within its timeout from
 // each write's start: the buffered writer writes straight through when a
-// large text fills it, long after an earlier flush.
+// large text fills it, long after an earlier flush. While a window of
+// pipelined mails is written (Conn.windowing) a write may wait for the
+// server to finish checking the mail ahead, which it may take two
+// timeouts to answer: such a write has three.
 type deadlineWriter struct{ c *Conn }
 
 func (w deadlineWriter) Write(p []byte) (int, error) {
-	w.c.conn.SetWriteDeadline(time.Now().Add(w.c.timeout))
+	wait := w.c.timeout
+	if w.c.windowing {
+		wait *= 3
+	}
+	w.c.conn.SetWriteDeadline(time.Now().Add(wait))
 	return w.c.conn.Write(p)
 }
 
@@ -387,9 +397,11 @@ func (c *Conn) Send(from string, to []string, data []byte) error {
 // returns an error, SendAll reads the answers still owed for texts already
 // sent and tells done of each (so every mail the server accepted is
 // reported), then stops and returns the first such error; when the
-// connection breaks, it stops and returns that error. The mails not yet
-// answered were not accepted as far as the session knows (a mail whose
-// text was sent but whose answer never came may have been: at least once).
+// connection breaks, it stops and returns that error (after a write that
+// failed, once it has read what answers the connection still gives). The
+// mails not yet answered were not accepted as far as the session knows
+// (mails whose texts were sent but whose answers never came may have been
+// — one, or with CHUNKING up to a window —: at least once).
 func (c *Conn) SendAll(mails []Outgoing, done func(i int, err error) error) error {
 	err := c.sendAll(mails, done)
 	if err != nil && c.broken == nil {
@@ -524,10 +536,11 @@ func (c *Conn) sendAll(mails []Outgoing, done func(i int, err error) error) erro
 }
 
 // chunkWindow and chunkWindowBytes bound the mails sendChunked sends
-// before it reads their answers: their number, and the text written
-// before the window is closed (a larger mail still goes, alone). The
-// outbox's bound on mails a crash can send twice grows by the window
-// (mailer.Outbox: what the server accepted but the session never heard).
+// before it reads their answers: their number, and their texts' bytes (a
+// mail that would take a window past it starts the next; a larger one
+// goes alone). The outbox's bound on mails a crash can send twice grows by
+// the window (mailer.Outbox: what the server accepted but the session
+// never heard), and so does that of a connection lost with answers owed.
 const (
 	chunkWindow      = 8
 	chunkWindowBytes = 256 << 10
@@ -541,9 +554,10 @@ const (
 // and their answers read together: one write and one round trip for the
 // window, not for each mail. Every group after the first of a window
 // begins with RSET, as the previous mail's answers are not read yet: a
-// refusal that left its transaction open (a refused recipient; Postfix
-// keeps it) must not take the next mail's recipients, or its text, into
-// that transaction. The first group begins with RSET when the last
+// refusal that left its transaction open (a refused recipient, on a
+// server that keeps the transaction until RSET; the tests' txServer does)
+// must not take the next mail's recipients, or its text, into that
+// transaction. The first group begins with RSET when the last
 // answers read said so (Conn.rset).
 func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) error {
 	type group struct {
@@ -557,8 +571,12 @@ func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) 
 		}
 		var window []group
 		written := 0
-		for ; i < len(mails) && len(window) < chunkWindow && written < chunkWindowBytes; i++ {
+		c.windowing = true
+		for ; i < len(mails) && len(window) < chunkWindow; i++ {
 			m := mails[i]
+			if len(window) > 0 && written+len(m.Data) > chunkWindowBytes {
+				break
+			}
 			mailCmd, err := mailCommand(m, c.ext)
 			if err != nil {
 				if len(window) > 0 {
@@ -592,11 +610,15 @@ func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) 
 			c.rset = false // said for the window's first group; RSET's answer decides below
 		}
 		if len(window) == 0 {
+			c.windowing = false
 			continue
 		}
-		if err := c.flush(); err != nil {
-			return err
-		}
+		// A write that fails may have cut the window after mails the
+		// server took whole and accepted (it closed the session at the
+		// next, say): their answers are read all the same, as far as the
+		// connection gives them, before the error is returned.
+		werr := c.w.Flush()
+		c.windowing = false
 		// When done stops the sending, the answers the window still owes
 		// are read and told all the same: mails the server accepted are
 		// known as such (the outbox marks them sent, or holds them), not
@@ -605,9 +627,13 @@ func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) 
 		for _, g := range window {
 			err := c.chunkAnswers(g.i, len(mails[g.i].To), g.expect, g.rset, done)
 			if c.broken != nil {
-				return c.broken
+				return cmp.Or(stop, werr, c.broken)
 			}
 			stop = cmp.Or(stop, err)
+		}
+		if werr != nil {
+			c.broken = werr
+			return cmp.Or(stop, werr)
 		}
 		if stop != nil {
 			return stop

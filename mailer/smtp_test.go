@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/textproto"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -712,20 +713,29 @@ func TestSendAllResetsARefusedTransactionLater(t *testing.T) {
 
 // Within one SendAll too: a refused recipient in the middle of a window
 // of pipelined mails leaves its transaction open on a server that keeps it
-// (txServer, as Postfix), and the next mail's group, sent before that
-// refusal was read, begins with RSET. Every other mail is delivered to its
-// own recipient, in order, across more mails than one window holds.
+// until RSET (txServer), and the next mail's group, sent before that
+// refusal was read, begins with RSET; a refusal at a window's last mail
+// has the next window begin with RSET. A mail that cannot be sent at all
+// is answered in its turn. Every other mail is delivered to its own
+// recipient, in order, across more mails than one window holds.
 func TestSendAllRefusalInsideAWindow(t *testing.T) {
 	onBothPaths(t, func(t *testing.T, conn *Conn, delivered *[]string) {
 		var batch []Outgoing
 		var want, wantAnswers []string
 		for i := range 2*chunkWindow + 3 {
 			to := fmt.Sprintf("p%d@example.org", i)
-			if i == 2 || i == chunkWindow+1 {
+			switch i {
+			case 2, chunkWindow - 1, chunkWindow + 1: // the last of a window leaves its RSET to the next
 				to = fmt.Sprintf("refuse%d@example.org", i)
+			case chunkWindow + 4: // cannot be sent: answered by the client, in its turn, the window cut there
+				to = "bad\r\nrcpt@example.org"
 			}
 			text := fmt.Sprintf("Subject: %d\r\n\r\nmail %d\r\n", i, i)
 			batch = append(batch, Outgoing{From: "games@example.org", To: []string{to}, Data: []byte(text)})
+			if strings.HasPrefix(to, "bad") {
+				wantAnswers = append(wantAnswers, fmt.Sprintf("%d:553", i))
+				continue
+			}
 			if strings.HasPrefix(to, "refuse") {
 				wantAnswers = append(wantAnswers, fmt.Sprintf("%d:550", i))
 				continue
@@ -754,6 +764,192 @@ func TestSendAllRefusalInsideAWindow(t *testing.T) {
 			t.Errorf("delivered %q, want %q", *delivered, want)
 		}
 	})
+}
+
+// A window holds at most chunkWindow mails and chunkWindowBytes of text
+// (a mail that would take it past starts the next; a larger one goes
+// alone), and the client sends nothing more until the window is answered.
+// The server reads the groups of the window it expects, then checks that
+// the client waits (a client that sent everything at once would not, and
+// one that waited for each mail's answers would never fill the window).
+func TestSendAllChunkedWindowBounds(t *testing.T) {
+	kb := func(n int) []byte {
+		return append([]byte("Subject: x\r\n\r\n"), bytes.Repeat([]byte(strings.Repeat("x", 98)+"\r\n"), n*1024/100)...)
+	}
+	small := []byte("Subject: x\r\n\r\nhi\r\n")
+	for _, tc := range []struct {
+		name    string
+		texts   [][]byte
+		windows []int
+	}{
+		// 8, not chunkWindow: the outbox's crash bound (2×16+8) and
+		// docs/mail.md promise it.
+		{"by number", slices.Repeat([][]byte{small}, 17), []int{8, 8, 1}},
+		{"by bytes", [][]byte{kb(100), kb(100), kb(100), kb(300), kb(10)}, []int{2, 1, 1, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var windows []int
+			srv := startRawSMTP(t, func(c *rawConn) {
+				c.greet("PIPELINING", "CHUNKING")
+				for _, n := range tc.windows {
+					var answers []string
+					for k := range n {
+						for {
+							l := c.line()
+							if l == "" {
+								t.Errorf("the client left inside a window")
+								return
+							}
+							if l == "RSET" {
+								if k == 0 {
+									t.Errorf("a window's first group began with RSET: no refusal called for it")
+								}
+								answers = append(answers, "250 2.0.0 ok")
+								continue
+							}
+							if m, ok := strings.CutPrefix(l, "BDAT "); ok {
+								var size int
+								fmt.Sscanf(m, "%d LAST", &size)
+								io.CopyN(io.Discard, c.r, int64(size))
+								answers = append(answers, "250 2.0.0 queued")
+								break
+							}
+							answers = append(answers, "250 ok")
+						}
+					}
+					if !c.idle(300 * time.Millisecond) {
+						t.Errorf("window %d: the client sent more than its %d mails before their answers", len(windows), n)
+						return
+					}
+					windows = append(windows, n)
+					c.say(answers...)
+				}
+				if l := c.line(); l != "QUIT" && l != "" {
+					t.Errorf("after the last window: %q", l)
+				}
+			})
+			conn := dialConfig(t, SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: 5 * time.Second, Chunking: true})
+			var mails []Outgoing
+			for _, text := range tc.texts {
+				mails = append(mails, Outgoing{From: "games@example.org", To: []string{"p@example.org"}, Data: text})
+			}
+			told := 0
+			if err := conn.SendAll(mails, func(i int, err error) error {
+				if err != nil || i != told {
+					t.Errorf("told mail %d: %v; want mail %d accepted", i, err, told)
+				}
+				told++
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			conn.Close()
+			if told != len(mails) || !slices.Equal(windows, tc.windows) {
+				t.Errorf("%d mails told in windows %v, want %d in %v", told, windows, len(mails), tc.windows)
+			}
+		})
+	}
+}
+
+// A server that accepts the first mails of a window and then closes the
+// session (421, as for a per-session limit) while the client may still be
+// writing the rest: the mails it accepted are told accepted — their
+// answers are read even when the write failed —, SendAll returns the
+// error, and the mails after them are not told (the outbox sends them
+// again).
+func TestSendAllChunkedServerLeavesMidWindow(t *testing.T) {
+	for _, size := range []int{1, 30, 200} { // KB a mail: all in the buffers, or a write that fails
+		t.Run(fmt.Sprintf("%d KB", size), func(t *testing.T) {
+			srv := startRawSMTP(t, func(c *rawConn) {
+				c.greet("PIPELINING", "CHUNKING")
+				for taken := 0; ; {
+					l := c.line()
+					switch {
+					case l == "" || l == "QUIT":
+						return
+					case taken == 3:
+						c.say("421 4.7.0 too many mails in one session")
+						return // closes with the rest unread
+					case strings.HasPrefix(l, "BDAT "):
+						var n int
+						fmt.Sscanf(l, "BDAT %d LAST", &n)
+						io.CopyN(io.Discard, c.r, int64(n))
+						taken++
+						c.say("250 2.0.0 queued")
+					default:
+						c.say("250 ok")
+					}
+				}
+			})
+			conn := dialConfig(t, SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: 5 * time.Second, Chunking: true})
+			text := append([]byte("Subject: x\r\n\r\n"), bytes.Repeat([]byte(strings.Repeat("x", 98)+"\r\n"), size*1024/100)...)
+			var mails []Outgoing
+			for range chunkWindow {
+				mails = append(mails, Outgoing{From: "games@example.org", To: []string{"p@example.org"}, Data: text})
+			}
+			var told []string
+			err := conn.SendAll(mails, func(i int, err error) error {
+				told = append(told, fmt.Sprintf("%d:%v", i, err))
+				return nil
+			})
+			if err == nil {
+				t.Error("SendAll reported no error; the server left")
+			}
+			// With 200 KB mails the window holds one: the first three go
+			// in windows of their own, and the fourth meets the 421.
+			if want := []string{"0:<nil>", "1:<nil>", "2:<nil>"}; !slices.Equal(told, want) {
+				t.Errorf("told %q, want %q (err %v)", told, want, err)
+			}
+		})
+	}
+}
+
+// Every write has Timeout from its own start on the BDAT path too: a large
+// mail after a small one whose answer is slow (one and a half Timeouts,
+// within the two a text's answer may take) is written in a window of its
+// own, after that answer, not cut by a deadline while the server checks
+// the small one.
+func TestSendAllChunkedLargeTextAfterASlowAnswer(t *testing.T) {
+	const timeout = 2 * time.Second // wide margins: the race detector on a loaded machine
+	var sizes []int
+	srv := startRawSMTP(t, func(c *rawConn) {
+		c.greet("PIPELINING", "CHUNKING")
+		for {
+			l := c.line()
+			switch {
+			case l == "" || l == "QUIT":
+				return
+			case strings.HasPrefix(l, "BDAT "):
+				var n int
+				fmt.Sscanf(l, "BDAT %d LAST", &n)
+				io.CopyN(io.Discard, c.r, int64(n))
+				sizes = append(sizes, n)
+				if len(sizes) == 1 {
+					time.Sleep(timeout * 3 / 2)
+				}
+				c.say("250 queued")
+			default:
+				c.say("250 ok")
+			}
+		}
+	})
+	conn := dialConfig(t, SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: timeout, Chunking: true})
+	big := append([]byte("Subject: big\r\n\r\n"), bytes.Repeat([]byte(strings.Repeat("x", 76)+"\r\n"), 50000)...)
+	var mails []Outgoing
+	for _, data := range [][]byte{[]byte("Subject: small\r\n\r\nhi\r\n"), big} {
+		mails = append(mails, Outgoing{From: "games@example.org", To: []string{"p@example.org"}, Data: data})
+	}
+	if err := conn.SendAll(mails, func(i int, err error) error {
+		if err != nil {
+			t.Errorf("mail %d: %v", i, err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(sizes) != 2 || sizes[1] < 3900000 {
+		t.Errorf("server got texts of %v bytes; want the small one and the big one", sizes)
+	}
 }
 
 // onBothPaths runs test against a txServer on the DATA path and on the

@@ -31,6 +31,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/daemon"
 	"github.com/bottlepost/bottlepost/internal/mailstack"
+	"github.com/bottlepost/bottlepost/mailer"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -469,6 +470,71 @@ func TestRealMailStack(t *testing.T) {
 	t.Logf("check-mail without plus-addressing:\n%s%s", out, errOut)
 	if code != 1 || !strings.Contains(out, "FAIL plus-addressing") || !strings.Contains(out, "recipient_delimiter") {
 		t.Errorf("check-mail without plus-addressing: exit %d\n%s", code, out)
+	}
+
+	// The outbox's windows through Postfix: the service's client, set up as
+	// docs/deploy has it (STARTTLS, AUTH, chunking), sends a dozen mails in
+	// one SendAll, their groups pipelined before any answer is read, with
+	// an address Postfix does not know among them. That one is refused at
+	// RCPT (550), and every other mail reaches alice's mailbox, once (the
+	// groups after the first each begin with RSET; Postfix ends a BDAT
+	// transaction without recipients by itself, so this holds without them
+	// too: TestSendAllRefusalInsideAWindow covers a server that does not).
+	sender, err := mailer.NewSender(mailer.SMTPConfig{Addr: st.Submission, Security: "starttls", Username: service,
+		Password: mailstack.Password, TLSConfig: clientTLS, Chunking: true, Timeout: within})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := sender.Dial()
+	if err != nil {
+		t.Fatalf("the service's SMTP client against Postfix: %v", err)
+	}
+	var batch []mailer.Outgoing
+	var wantAnswers []string
+	for i := range 12 {
+		to := alice.Address
+		if i == 5 {
+			to = "nobody@" + mailstack.Domain
+		}
+		batch = append(batch, mailer.Outgoing{From: service, To: []string{to}, Data: fmt.Appendf(nil,
+			"From: <%s>\r\nTo: <%s>\r\nSubject: window %d\r\nMessage-ID: <window-%d@%s>\r\nDate: %s\r\n\r\nwindow mail %d\r\n",
+			service, to, i, i, mailstack.Domain, time.Now().Format(time.RFC1123Z), i)})
+		wantAnswers = append(wantAnswers, fmt.Sprintf("%d:%v", i, map[bool]int{true: 550, false: 0}[i == 5]))
+	}
+	var answers []string
+	if err := conn.SendAll(batch, func(i int, err error) error {
+		code := 0
+		var se *smtp.SMTPError
+		if errors.As(err, &se) {
+			code = se.Code
+		} else if err != nil {
+			t.Errorf("window mail %d: %v is not a refusal", i, err)
+		}
+		answers = append(answers, fmt.Sprintf("%d:%d", i, code))
+		return nil
+	}); err != nil {
+		t.Fatalf("SendAll through Postfix: %v", err)
+	}
+	conn.Close()
+	if strings.Join(answers, " ") != strings.Join(wantAnswers, " ") {
+		t.Errorf("Postfix's answers %q, want %q", answers, wantAnswers)
+	}
+	got := map[string]int{}
+	for end := time.Now().Add(within); len(got) < 11 && time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		rs, err := alice.Fetch()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			if s := r.Msg.Subject; strings.HasPrefix(s, "window ") {
+				got[s]++
+			}
+		}
+	}
+	for i := range 12 {
+		if n := got[fmt.Sprintf("window %d", i)]; n != map[bool]int{true: 0, false: 1}[i == 5] {
+			t.Errorf("window mail %d reached alice %d times", i, n)
+		}
 	}
 
 	// OpenDKIM down: Postfix defers incoming mail rather than pass it
