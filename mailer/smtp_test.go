@@ -443,17 +443,7 @@ func testRefusals(t *testing.T, chunking bool) {
 		mail("games@example.org", "e@example.org", "third"),
 	}
 	var answers []string
-	if err := conn.SendAll(batch, func(i int, err error) error {
-		code := 0
-		var se *smtp.SMTPError
-		if errors.As(err, &se) {
-			code = se.Code
-		} else if err != nil {
-			t.Errorf("mail %d: %v is not a refusal", i, err)
-		}
-		answers = append(answers, fmt.Sprintf("%d:%d", i, code))
-		return nil
-	}); err != nil {
+	if err := conn.SendAll(batch, refusalCodes(t, &answers)); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"0:0", "1:550", "2:0", "3:550", "4:451", "5:0"}; !slicesEqual(answers, want) {
@@ -744,17 +734,7 @@ func TestSendAllRefusalInsideAWindow(t *testing.T) {
 			want = append(want, fmt.Sprintf("<%s> Subject: %d\n\nmail %d\n", to, i, i))
 		}
 		var answers []string
-		if err := conn.SendAll(batch, func(i int, err error) error {
-			code := 0
-			var se *smtp.SMTPError
-			if errors.As(err, &se) {
-				code = se.Code
-			} else if err != nil {
-				t.Errorf("mail %d: %v is not a refusal", i, err)
-			}
-			answers = append(answers, fmt.Sprintf("%d:%d", i, code))
-			return nil
-		}); err != nil {
+		if err := conn.SendAll(batch, refusalCodes(t, &answers)); err != nil {
 			t.Fatal(err)
 		}
 		if !slicesEqual(answers, wantAnswers) {
@@ -904,51 +884,20 @@ func TestSendAllChunkedServerLeavesMidWindow(t *testing.T) {
 	}
 }
 
-// Every write has Timeout from its own start on the BDAT path too: a large
-// mail after a small one whose answer is slow (one and a half Timeouts,
-// within the two a text's answer may take) is written in a window of its
-// own, after that answer, not cut by a deadline while the server checks
-// the small one.
-func TestSendAllChunkedLargeTextAfterASlowAnswer(t *testing.T) {
-	const timeout = 2 * time.Second // wide margins: the race detector on a loaded machine
-	var sizes []int
-	srv := startRawSMTP(t, func(c *rawConn) {
-		c.greet("PIPELINING", "CHUNKING")
-		for {
-			l := c.line()
-			switch {
-			case l == "" || l == "QUIT":
-				return
-			case strings.HasPrefix(l, "BDAT "):
-				var n int
-				fmt.Sscanf(l, "BDAT %d LAST", &n)
-				io.CopyN(io.Discard, c.r, int64(n))
-				sizes = append(sizes, n)
-				if len(sizes) == 1 {
-					time.Sleep(timeout * 3 / 2)
-				}
-				c.say("250 queued")
-			default:
-				c.say("250 ok")
-			}
+// refusalCodes is a SendAll callback that notes each mail as "i:code",
+// code 0 for an accepted mail, else the code of its refusal; an error that
+// is no refusal fails the test.
+func refusalCodes(t *testing.T, answers *[]string) func(i int, err error) error {
+	return func(i int, err error) error {
+		code := 0
+		var se *smtp.SMTPError
+		if errors.As(err, &se) {
+			code = se.Code
+		} else if err != nil {
+			t.Errorf("mail %d: %v is not a refusal", i, err)
 		}
-	})
-	conn := dialConfig(t, SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: timeout, Chunking: true})
-	big := append([]byte("Subject: big\r\n\r\n"), bytes.Repeat([]byte(strings.Repeat("x", 76)+"\r\n"), 50000)...)
-	var mails []Outgoing
-	for _, data := range [][]byte{[]byte("Subject: small\r\n\r\nhi\r\n"), big} {
-		mails = append(mails, Outgoing{From: "games@example.org", To: []string{"p@example.org"}, Data: data})
-	}
-	if err := conn.SendAll(mails, func(i int, err error) error {
-		if err != nil {
-			t.Errorf("mail %d: %v", i, err)
-		}
+		*answers = append(*answers, fmt.Sprintf("%d:%d", i, code))
 		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if len(sizes) != 2 || sizes[1] < 3900000 {
-		t.Errorf("server got texts of %v bytes; want the small one and the big one", sizes)
 	}
 }
 
@@ -1012,47 +961,58 @@ func TestSendAllStopsWhenARefusedMailsTextIsAskedFor(t *testing.T) {
 // Every write has Timeout from its own start: a large text, which the
 // buffered writer sends straight through, is not cut by the deadline of a
 // flush made before a slow answer (here the first text's answer comes after
-// one and a half Timeouts, within the two a text's answer may take).
+// one and a half Timeouts, within the two a text's answer may take). With
+// DATA the second mail's envelope goes out with the first text and its own
+// text after that answer; with BDAT the large mail (past chunkWindowBytes)
+// goes in a window of its own, after that answer.
 func TestSendAllLargeTextAfterASlowAnswer(t *testing.T) {
-	const timeout = 2 * time.Second // wide margins: the race detector on a loaded machine
-	var sizes []int
-	srv := startRawSMTP(t, func(c *rawConn) {
-		c.greet("PIPELINING")
-		for {
-			l := c.line()
-			switch {
-			case l == "" || l == "QUIT":
-				return
-			case l == "DATA":
-				c.say("354 go on")
-				sizes = append(sizes, len(c.text()))
-				if len(sizes) == 1 {
-					time.Sleep(timeout * 3 / 2)
+	for _, chunking := range []bool{false, true} {
+		t.Run(map[bool]string{false: "data", true: "bdat"}[chunking], func(t *testing.T) {
+			const timeout = 2 * time.Second // wide margins: the race detector on a loaded machine
+			var sizes []int
+			srv := startRawSMTP(t, func(c *rawConn) {
+				c.greet("PIPELINING", "CHUNKING")
+				for {
+					l := c.line()
+					n := -1
+					switch {
+					case l == "" || l == "QUIT":
+						return
+					case l == "DATA":
+						c.say("354 go on")
+						n = len(c.text())
+					case strings.HasPrefix(l, "BDAT "):
+						fmt.Sscanf(l, "BDAT %d LAST", &n)
+						io.CopyN(io.Discard, c.r, int64(n))
+					default:
+						c.say("250 ok")
+						continue
+					}
+					sizes = append(sizes, n)
+					if len(sizes) == 1 {
+						time.Sleep(timeout * 3 / 2)
+					}
+					c.say("250 queued")
 				}
-				c.say("250 queued")
-			default:
-				c.say("250 ok")
+			})
+			conn := dialConfig(t, SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: timeout, Chunking: chunking})
+			big := append([]byte("Subject: big\r\n\r\n"), bytes.Repeat([]byte(strings.Repeat("x", 76)+"\r\n"), 50000)...)
+			var mails []Outgoing
+			for _, data := range [][]byte{[]byte("Subject: small\r\n\r\nhi\r\n"), big} {
+				mails = append(mails, Outgoing{From: "games@example.org", To: []string{"p@example.org"}, Data: data})
 			}
-		}
-	})
-	conn := dialConfig(t, SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: timeout})
-	big := append([]byte("Subject: big\r\n\r\n"), bytes.Repeat([]byte(strings.Repeat("x", 76)+"\r\n"), 4000)...)
-	var mails []Outgoing
-	for _, data := range [][]byte{[]byte("Subject: small\r\n\r\nhi\r\n"), big} {
-		mails = append(mails, Outgoing{From: "games@example.org", To: []string{"p@example.org"}, Data: data})
-	}
-	// One SendAll: the second mail's envelope goes out with the first text,
-	// and its own text is written after the first text's slow answer.
-	if err := conn.SendAll(mails, func(i int, err error) error {
-		if err != nil {
-			t.Errorf("mail %d: %v", i, err)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if len(sizes) != 2 || sizes[1] < 300000 {
-		t.Errorf("server got texts of %v bytes; want the small one and the big one", sizes)
+			if err := conn.SendAll(mails, func(i int, err error) error {
+				if err != nil {
+					t.Errorf("mail %d: %v", i, err)
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if len(sizes) != 2 || sizes[1] < 3800000 {
+				t.Errorf("server got texts of %v bytes; want the small one and the big one", sizes)
+			}
+		})
 	}
 }
 
