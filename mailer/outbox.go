@@ -74,8 +74,9 @@ type idleSession struct {
 // unmarkedMax bounds Outbox.unmarked. As Drain sends nothing while mails
 // are held there, the hold never outgrows what one round of sessions
 // accepts before their commit fails: at most Connections × (2×markWindow +
-// chunkWindow) mails. Past the bound (more than 102 Connections) the mails not held are
-// logged and sent again at the next Drain, as after a crash: at least once.
+// chunkWindow) mails. Past the bound (more than 102 Connections) the mails
+// not held are logged and sent again at the next Drain, as after a crash:
+// at least once.
 const unmarkedMax = 4096
 
 // heldMail is a failed attempt the Queue could not record: not before

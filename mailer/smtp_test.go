@@ -884,6 +884,55 @@ func TestSendAllChunkedServerLeavesMidWindow(t *testing.T) {
 	}
 }
 
+// A window's later writes may wait while the server checks the mail ahead
+// (here one and a half Timeouts, within the two that mail's answer may
+// take), when the socket buffers cannot hold the whole window: the client
+// gives them three Timeouts, so the window goes through.
+func TestSendAllChunkedWindowWaitsForTheServer(t *testing.T) {
+	const timeout = time.Second
+	var sizes []int
+	srv := startRawSMTP(t, func(c *rawConn) {
+		c.conn.(*net.TCPConn).SetReadBuffer(4096)
+		c.greet("PIPELINING", "CHUNKING")
+		for {
+			l := c.line()
+			switch {
+			case l == "" || l == "QUIT":
+				return
+			case strings.HasPrefix(l, "BDAT "):
+				var n int
+				fmt.Sscanf(l, "BDAT %d LAST", &n)
+				io.CopyN(io.Discard, c.r, int64(n))
+				sizes = append(sizes, n)
+				if len(sizes) == 1 {
+					time.Sleep(timeout * 3 / 2) // checking it; the rest of the window waits
+				}
+				c.say("250 queued")
+			default:
+				c.say("250 ok")
+			}
+		}
+	})
+	conn := dialConfig(t, SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: timeout, Chunking: true})
+	conn.conn.(*net.TCPConn).SetWriteBuffer(4096)
+	text := append([]byte("Subject: x\r\n\r\n"), bytes.Repeat([]byte(strings.Repeat("x", 98)+"\r\n"), 100)...)
+	var mails []Outgoing
+	for range chunkWindow {
+		mails = append(mails, Outgoing{From: "games@example.org", To: []string{"p@example.org"}, Data: text})
+	}
+	if err := conn.SendAll(mails, func(i int, err error) error {
+		if err != nil {
+			t.Errorf("mail %d: %v", i, err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(sizes) != chunkWindow {
+		t.Errorf("server got %d texts, want %d", len(sizes), chunkWindow)
+	}
+}
+
 // refusalCodes is a SendAll callback that notes each mail as "i:code",
 // code 0 for an accepted mail, else the code of its refusal; an error that
 // is no refusal fails the test.
