@@ -2,11 +2,13 @@ package dovecottest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -109,4 +111,24 @@ func benchDeliveries(b *testing.B, opts Options, sessions int, unit string, open
 	}
 	wg.Wait()
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), unit)
+}
+
+// The mail's directory is made in a directory marked as a top directory
+// (StartServer: placed apart on the disk), where the filesystem has the flag.
+func TestSpreadOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	if err := spreadOnDisk(dir); err != nil {
+		if errors.Is(err, syscall.ENOTTY) || errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.EPERM) {
+			t.Skipf("this filesystem or user cannot set the top-directory flag: %v", err)
+		}
+		t.Fatal(err)
+	}
+	top, err := topDirectory(dir)
+	if err != nil || !top {
+		t.Fatalf("after spreadOnDisk: top directory %v, %v", top, err)
+	}
+	other := t.TempDir()
+	if top, err := topDirectory(other); err != nil || top {
+		t.Fatalf("a directory left alone: top directory %v, %v", top, err)
+	}
 }
