@@ -54,6 +54,7 @@ type Server struct {
 	// LMTPAddr is the LMTP listener's address (Options.LMTP), else "".
 	LMTPAddr string
 	pid      int
+	mail     string // the mail's directory (mail_location), in a top directory
 }
 
 // CPU is the processor time Dovecot has used so far: its master process,
@@ -157,22 +158,24 @@ func StartServer(t testing.TB, opts Options) *Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	// The mail goes in a directory placed apart on the disk. Every test's
-	// temporary files are made, and removed, in the block group of the
-	// temporary directory; where ext4 runs without a journal (as on the
-	// machines the figures of docs/performance.md come from), it will not
-	// reuse an inode freed in the last 5 s — 305 s while its block is
-	// unwritten — and makes each new file walk past all of them. Right after
-	// tens of thousands of files were removed there (a saturated bench
-	// leaves a file a move in Dovecot's mailbox, removed when it ends), that
-	// walk took a tenth to a sixth of the machine in a saturated bench and
-	// Dovecot up to 1.7 times the CPU per move: noise from the tests before,
-	// not the mail server's cost. Marking dir as a top directory
-	// puts the mail's own directory, whose name is random, in a group
-	// chosen as for one at the root, away from those files; elsewhere (no
-	// ext4, another system) the mail stays beside them.
+	// The mail goes in a directory placed apart on the disk. The tests'
+	// temporary directories, and the files made and removed in them, share
+	// a few block groups; where ext4 runs without a journal (as on the
+	// machine the figures of docs/performance.md come from), it prefers not
+	// to reuse an inode freed in the last 60 s — 360 s while its block is
+	// unwritten — and each new file walks past all of them. Right after tens
+	// of thousands of files were removed there (a saturated bench leaves a
+	// file a move in Dovecot's mailbox, removed when it ends), that walk took
+	// a tenth to a sixth of the machine in some saturated benches, about
+	// half a millisecond of Dovecot's CPU per move: noise from the tests
+	// before, not the mail server's cost. Marking dir as a top directory has
+	// ext4 place the mail's own directory as one made at the root: in the
+	// least used group, its search starting where the random name hashes to
+	// (a fixed name would land in the same group every run, beside the last
+	// run's freed inodes). Elsewhere (not ext4, another system) the mail
+	// stays where it was.
 	if err := spreadOnDisk(dir); err != nil {
-		t.Logf("dovecottest: mail not placed apart on the disk: %v", err)
+		t.Logf("mail not placed apart on the disk: %v", err)
 	}
 	mail, err := os.MkdirTemp(dir, "mail-")
 	if err != nil {
@@ -276,7 +279,7 @@ service imap-login {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err == nil {
 			c.Close()
-			return &Server{Addr: addr, LMTPAddr: lmtpAddr, pid: cmd.Process.Pid}
+			return &Server{Addr: addr, LMTPAddr: lmtpAddr, pid: cmd.Process.Pid, mail: mail}
 		}
 		if time.Now().After(end) {
 			log, _ := os.ReadFile(filepath.Join(dir, "dovecot.log"))

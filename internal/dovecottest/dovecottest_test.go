@@ -2,13 +2,12 @@ package dovecottest
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -113,13 +112,18 @@ func benchDeliveries(b *testing.B, opts Options, sessions int, unit string, open
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), unit)
 }
 
-// The mail's directory is made in a directory marked as a top directory
-// (StartServer: placed apart on the disk), where the filesystem has the flag.
+// spreadOnDisk marks a directory as a top directory, and on ext4 it must:
+// that is where StartServer relies on it. Elsewhere the test skips, saying
+// why.
 func TestSpreadOnDisk(t *testing.T) {
 	dir := t.TempDir()
+	ext4, err := onExt4(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := spreadOnDisk(dir); err != nil {
-		if errors.Is(err, syscall.ENOTTY) || errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.EPERM) {
-			t.Skipf("this filesystem or user cannot set the top-directory flag: %v", err)
+		if !ext4 {
+			t.Skipf("%s is not on ext4 and the flag could not be set: %v", dir, err)
 		}
 		t.Fatal(err)
 	}
@@ -127,8 +131,24 @@ func TestSpreadOnDisk(t *testing.T) {
 	if err != nil || !top {
 		t.Fatalf("after spreadOnDisk: top directory %v, %v", top, err)
 	}
-	other := t.TempDir()
-	if top, err := topDirectory(other); err != nil || top {
+	if top, err := topDirectory(t.TempDir()); err != nil || top {
 		t.Fatalf("a directory left alone: top directory %v, %v", top, err)
+	}
+}
+
+// StartServer keeps the mail in a directory of a top directory, under a
+// name of its own each time, where the filesystem is ext4.
+func TestStartServerPlacesMailApart(t *testing.T) {
+	a, b := StartServer(t, Options{}), StartServer(t, Options{})
+	if ext4, err := onExt4(a.mail); err != nil || !ext4 {
+		t.Skipf("the mail is not on ext4 (%v): it stays where it was", err)
+	}
+	if a.mail == b.mail || filepath.Base(a.mail) == filepath.Base(b.mail) {
+		t.Errorf("two servers' mail directories %s and %s: want names of their own", a.mail, b.mail)
+	}
+	for _, srv := range []*Server{a, b} {
+		if top, err := topDirectory(filepath.Dir(srv.mail)); err != nil || !top {
+			t.Errorf("%s: its parent is a top directory %v, %v", srv.mail, top, err)
+		}
 	}
 }

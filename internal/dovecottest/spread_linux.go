@@ -9,6 +9,19 @@ import (
 	"unsafe"
 )
 
+// ext4Magic is the f_type statfs gives for ext2, ext3 and ext4.
+const ext4Magic = 0xef53
+
+// onExt4 says whether dir is on an ext2, ext3 or ext4 filesystem, where
+// spreadOnDisk must succeed.
+func onExt4(dir string) (bool, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return false, err
+	}
+	return st.Type == ext4Magic, nil
+}
+
 // The inode flags ioctls of Linux (linux/fs.h: _IOR and _IOW of 'f', 1 and 2
 // on a long, as amd64 and arm64 encode them) and the flag that marks the top
 // of a directory hierarchy (chattr +T).
@@ -20,9 +33,11 @@ const (
 
 // spreadOnDisk marks dir as the top of a directory hierarchy (chattr +T),
 // so that ext4 places each directory made in it as it places one made at
-// the filesystem's root: in a block group of its own, chosen by its name
-// among the least used, rather than in dir's. It fails on filesystems
-// without the flag (ENOTTY, EOPNOTSUPP); see StartServer for why it matters.
+// the filesystem's root: in the group with the fewest directories among
+// those with more free inodes and blocks than the average, the search
+// starting where the new directory's name hashes to, rather than near dir.
+// It fails on filesystems without the flag (ENOTTY, EOPNOTSUPP); see
+// StartServer for why it matters.
 func spreadOnDisk(dir string) error {
 	f, err := os.Open(dir)
 	if err != nil {
