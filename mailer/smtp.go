@@ -565,6 +565,9 @@ func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) 
 		expect []int // the answers owed, in order
 		rset   bool  // expect[0] is RSET's
 	}
+	// A window's writes may wait for the server (deadlineWriter) until it
+	// is flushed; no later write of the session may, however this returns.
+	defer func() { c.windowing = false }()
 	for i := 0; i < len(mails); {
 		if c.broken != nil {
 			return c.broken
@@ -610,7 +613,6 @@ func (c *Conn) sendChunked(mails []Outgoing, done func(i int, err error) error) 
 			c.rset = false // said for the window's first group; RSET's answer decides below
 		}
 		if len(window) == 0 {
-			c.windowing = false
 			continue
 		}
 		// A write that fails may have cut the window after mails the

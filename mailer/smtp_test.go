@@ -3,6 +3,7 @@ package mailer
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -744,6 +745,36 @@ func TestSendAllRefusalInsideAWindow(t *testing.T) {
 			t.Errorf("delivered %q, want %q", *delivered, want)
 		}
 	})
+}
+
+// However SendAll ends with CHUNKING — all sent, done stopping it at an
+// unsendable first mail or inside a window — the session's later writes
+// have the one timeout again, not a window's three (Conn.windowing).
+func TestSendAllChunkedLeavesNoWindowBehind(t *testing.T) {
+	stop := errors.New("stop")
+	mail := func(to string) Outgoing {
+		return Outgoing{From: "games@example.org", To: []string{to}, Data: []byte("Subject: x\r\n\r\nx\r\n")}
+	}
+	for _, tc := range []struct {
+		name  string
+		mails []Outgoing
+		done  func(i int, err error) error
+	}{
+		{"all sent", []Outgoing{mail("a@example.org"), mail("b@example.org")}, func(int, error) error { return nil }},
+		{"stopped at an unsendable first mail", []Outgoing{mail("bad\r\nrcpt@example.org"), mail("b@example.org")},
+			func(_ int, err error) error { return cmp.Or(err, stop) }},
+		{"stopped inside a window", []Outgoing{mail("a@example.org"), mail("b@example.org")}, func(int, error) error { return stop }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var delivered []string
+			srv := txServer(t, &delivered)
+			conn := dialConfig(t, SMTPConfig{Addr: srv.addr(), Security: "plain", Timeout: 5 * time.Second, Chunking: true})
+			conn.SendAll(tc.mails, tc.done)
+			if conn.windowing {
+				t.Error("the session still writes as inside a window")
+			}
+		})
+	}
 }
 
 // A window holds at most chunkWindow mails and chunkWindowBytes of text

@@ -120,8 +120,8 @@ func TestBenchWithDovecot(t *testing.T) {
 // twice beyond the outbox's documented window (mails accepted by the server
 // but not yet marked sent when the process died: at most twice the
 // outbox's mark window of 16, plus the window of 8 mails pipelined before
-// their answers are read, per SMTP session, 4 sessions), and the junk got no more answers than one welcome
-// per junk sender that could earn one.
+// their answers are read, per SMTP session, 4 sessions), and the junk got
+// no more answers than one welcome per junk sender that could earn one.
 //
 // 20 kills by default; BOTTLEPOST_LONG=1 runs the 200 of issue 11.
 func TestCrashLoop(t *testing.T) {
