@@ -10,12 +10,14 @@
 // reads them over IMAP and sends its replies over SMTP back to the hub, where
 // they are timed. Each game is played by this package with the rules engine
 // on its side: random legal moves, each sent only when the previous one has
-// been answered, so that the final position the daemon stored can be compared
-// with the one played. It is the engine of `bottlepost bench` and of the
+// been answered, so that what the daemon stored (each game's log of moves
+// and the referee's full state) can be compared with what was played
+// (CheckStore). It is the engine of `bottlepost bench` and of the
 // crash-loop tests.
 package loadtest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -115,9 +117,19 @@ type Report struct {
 	// JunkAnswersByKind counts the answers per kind of junk ("junk0x" is
 	// plain junk … "junk7x" a spoofed token; see junkMail).
 	JunkAnswersByKind map[string]int
-	// Checked is how many games' stored positions were compared with the
-	// ones played (all of them), and found equal.
+	// Checked is how many games' stored moves and positions were compared
+	// with the ones played (all of them), and found equal.
 	Checked int
+	// Played is every game set up, as its players played it.
+	Played []Played
+}
+
+// Played is one game as its players played it: the daemon's id for it and
+// the moves, in order, as they were sent (the variant's canonical notation).
+// The game starts from the variant's standard position.
+type Played struct {
+	ID    uint64
+	Moves []string
 }
 
 // String is the report as people read it.
@@ -136,7 +148,7 @@ func (r *Report) String() string {
 	if r.Junk > 0 {
 		fmt.Fprintf(&b, "junk mails %d, answers to them %d\n", r.Junk, r.JunkAnswers)
 	}
-	fmt.Fprintf(&b, "every game's stored position equals the one played: %d of %d games checked\n", r.Checked, r.Games)
+	fmt.Fprintf(&b, "every game's stored moves and position equal those played: %d of %d games checked\n", r.Checked, r.Games)
 	return b.String()
 }
 
@@ -269,6 +281,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	games = r.allGames()
 	rep.Games = len(games)
+	for _, g := range games {
+		rep.Played = append(rep.Played, Played{ID: g.id, Moves: slices.Clone(g.moves)})
+	}
 	if err == nil && rep.Kills < cfg.Kills {
 		err = fmt.Errorf("loadtest: the daemon was killed %d times of the %d asked", rep.Kills, cfg.Kills)
 	}
@@ -310,7 +325,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, n := range rep.JunkAnswersByKind {
 		rep.JunkAnswers += n
 	}
-	return rep, r.check(games, rep)
+	rep.Checked, err = CheckStore(filepath.Join(cfg.Dir, "data"), cfg.Variant, rep.Played)
+	return rep, err
 }
 
 // playOn plays g, and while kills remain to be done a new game after each
@@ -456,47 +472,116 @@ outbox_retry_ceiling = "5s"
 	return path, nil
 }
 
-// check opens the store the daemon left and compares every game's position
-// and move count with what was played: a move lost, or applied twice,
-// shows.
-func (r *run) check(games []*game, rep *Report) error {
-	data := filepath.Join(r.cfg.Dir, "data")
-	st, err := store.Open(filepath.Join(data, "bottlepost.db"), store.Options{KeyFile: filepath.Join(data, "bottlepost.key"), ReadOnly: true})
+// CheckStore opens the store a daemon left in its data directory (read-only,
+// so the daemon must have stopped) and compares each game with what was
+// played: the moves on the game's log, one by one, and the referee's full
+// state (the rules engine's serialisation of the whole position, with what
+// it keeps of the moves that led there) with that of the moves played,
+// replayed from the standard start. A move lost, applied twice or stored
+// other than sent shows. It returns how many games were equal, and an
+// error naming the games that were not (the first five, each with the
+// first move that differs, or the two boards).
+func CheckStore(dataDir, variant string, games []Played) (checked int, err error) {
+	v, err := variants.Lookup(variant)
 	if err != nil {
-		return fmt.Errorf("loadtest: open the daemon's store: %w", err)
+		return 0, fmt.Errorf("loadtest: %w", err)
+	}
+	st, err := store.Open(filepath.Join(dataDir, "bottlepost.db"), store.Options{KeyFile: filepath.Join(dataDir, "bottlepost.key"), ReadOnly: true})
+	if err != nil {
+		return 0, fmt.Errorf("loadtest: open the daemon's store: %w", err)
 	}
 	defer st.Close()
 	var problems []string
 	err = st.View(func(tx *store.Tx) error {
 		for _, g := range games {
-			sg, err := tx.Game(g.id)
+			problem, err := compareGame(tx, v, g)
 			if err != nil {
-				return fmt.Errorf("loadtest: game %d: %w", g.id, err)
+				return err
 			}
-			s, err := r.v.Unmarshal(sg.State)
-			if err != nil {
-				return fmt.Errorf("loadtest: game %d: %w", g.id, err)
-			}
-			if s.Ply() != g.state.Ply() {
-				problems = append(problems, fmt.Sprintf("game %d: %d plies stored, %d played", g.id, s.Ply(), g.state.Ply()))
+			if problem != "" {
+				problems = append(problems, fmt.Sprintf("game %d: %s", g.ID, problem))
 				continue
 			}
-			want, got := rules.NewView(g.state, rules.ViewReferee).ASCII(), rules.NewView(s, rules.ViewReferee).ASCII()
-			if want != got {
-				problems = append(problems, fmt.Sprintf("game %d: stored position\n%s\nplayed\n%s", g.id, got, want))
-				continue
-			}
-			rep.Checked++
+			checked++
 		}
 		return nil
 	})
 	if err != nil {
-		return err
+		return checked, err
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("loadtest: %d games differ from what was played:\n%s", len(problems), strings.Join(problems[:min(5, len(problems))], "\n"))
+		return checked, fmt.Errorf("loadtest: %d games differ from what was played:\n%s", len(problems), strings.Join(problems[:min(5, len(problems))], "\n"))
 	}
-	return nil
+	return checked, nil
+}
+
+// compareGame compares one stored game with the one played and says how
+// they differ ("" when they do not). An error is a store that cannot be
+// read.
+func compareGame(tx *store.Tx, v rules.Variant, g Played) (string, error) {
+	sg, err := tx.Game(g.ID)
+	if err != nil {
+		return "", fmt.Errorf("loadtest: game %d: %w", g.ID, err)
+	}
+	log, err := tx.Log(g.ID)
+	if err != nil {
+		return "", fmt.Errorf("loadtest: game %d: %w", g.ID, err)
+	}
+	var stored []string
+	for _, rec := range log {
+		if rec.Kind == store.KindMove {
+			stored = append(stored, rec.Text)
+		}
+	}
+	for i := range max(len(stored), len(g.Moves)) {
+		switch {
+		case i >= len(stored):
+			return fmt.Sprintf("%d moves stored, %d played: the first missing is %s %s", len(stored), len(g.Moves), rules.MoveLabel(i), g.Moves[i]), nil
+		case i >= len(g.Moves):
+			return fmt.Sprintf("%d moves stored, %d played: the first extra is %s %s", len(stored), len(g.Moves), rules.MoveLabel(i), stored[i]), nil
+		case stored[i] != g.Moves[i]:
+			return fmt.Sprintf("move %s stored as %q, played %q", rules.MoveLabel(i), stored[i], g.Moves[i]), nil
+		}
+	}
+	played, err := replay(v, g.Moves)
+	if err != nil {
+		return err.Error(), nil
+	}
+	s, err := v.Unmarshal(sg.State)
+	if err != nil {
+		return fmt.Sprintf("the stored state cannot be read: %v", err), nil
+	}
+	got, err := s.MarshalBinary()
+	if err != nil {
+		return "", fmt.Errorf("loadtest: game %d: %w", g.ID, err)
+	}
+	want, err := played.MarshalBinary()
+	if err != nil {
+		return "", fmt.Errorf("loadtest: game %d: %w", g.ID, err)
+	}
+	gotBoard, wantBoard := s.View(rules.ViewReferee).ASCII(), played.View(rules.ViewReferee).ASCII()
+	if !bytes.Equal(got, want) || gotBoard != wantBoard {
+		return fmt.Sprintf("the stored position (%d plies) is not the one played (%d plies)\nstored:\n%s\nplayed:\n%s", s.Ply(), played.Ply(), gotBoard, wantBoard), nil
+	}
+	return "", nil
+}
+
+// replay plays moves from the variant's standard start.
+func replay(v rules.Variant, moves []string) (rules.State, error) {
+	s, err := v.New(rules.Options{})
+	if err != nil {
+		return nil, err
+	}
+	for i, text := range moves {
+		m, err := s.Parse(text)
+		if err == nil {
+			s, _, err = s.Apply(m)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the move played %s %s cannot be replayed: %v", rules.MoveLabel(i), text, err)
+		}
+	}
+	return s, nil
 }
 
 // daemonProc is the daemon's process, started again after each kill.

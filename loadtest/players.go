@@ -373,6 +373,7 @@ type game struct {
 	addr  [2]string // white's and black's addresses
 	token [2]string // where each side sends its moves
 	state rules.State
+	moves []string // the moves played, as sent
 	rnd   *mrand.Rand
 }
 
@@ -469,6 +470,7 @@ func (r *run) play(g *game) error {
 		r.lat = append(r.lat, last.Sub(start))
 		r.latMu.Unlock()
 		g.state = next
+		g.moves = append(g.moves, text)
 		r.played.Add(1)
 	}
 	return nil

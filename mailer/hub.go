@@ -36,7 +36,9 @@ import (
 // has its own random password (Password), kept in Dir when it is set.
 //
 // With Dir set, each account's INBOX is kept on disk too (see hubdisk.go):
-// mail the SMTP server answered 250 for survives a crash or a stop.
+// mail the SMTP server answered 250 for survives a crash or a stop. Mail
+// moved out of an INBOX (the service's processed folder) lives in memory
+// only, and not for ever: see MovedMax (hubmoved.go).
 type Hub struct {
 	Domain string
 	// Dir, if set before Start, is where the hub keeps its accounts'
@@ -46,6 +48,13 @@ type Hub struct {
 	// the IMAP server (tests of TLS clients; the hub itself is loopback only
 	// and works without it).
 	TLSConfig *tls.Config
+	// MovedMax is how many bytes of mail moved out of an account's INBOX
+	// (into the service's processed folder) the hub keeps, per account;
+	// beyond it the mail moved first is expunged, once MovedGrace has passed
+	// since its move. NewHub sets 32 MiB and a minute; a negative MovedMax
+	// keeps it all. Set both before Start.
+	MovedMax   int64
+	MovedGrace time.Duration
 
 	password string
 	log      *slog.Logger
@@ -53,8 +62,10 @@ type Hub struct {
 
 	mu    sync.Mutex
 	users map[string]*imapmemserver.User
-	own   map[string]string // accounts with their own password (SetPassword, or random without Dir)
-	disk  *hubDisk          // nil without Dir
+	own   map[string]string      // accounts with their own password (SetPassword, or random without Dir)
+	locks map[string]*sync.Mutex // per account: see lock
+	disk  *hubDisk               // nil without Dir
+	moved movedMail              // mail moved out of the INBOXes, to expire (hubmoved.go)
 
 	// Delivered, if set, is called after each message is stored, with its
 	// recipients (benchmarks and tests time deliveries with it).
@@ -69,6 +80,7 @@ type Hub struct {
 	imapSrv        *imapserver.Server
 	smtpSrv        *smtp.Server
 	wg             sync.WaitGroup
+	stopSweep      chan struct{} // closed by Close: ends the moved mail's sweeper
 }
 
 // NewHub makes a hub for domain; password is every account's password.
@@ -77,7 +89,25 @@ func NewHub(domain, password string, maxMessageBytes int64, log *slog.Logger) *H
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Hub{Domain: strings.ToLower(domain), password: password, log: log, maxBytes: maxMessageBytes,
-		users: map[string]*imapmemserver.User{}, own: map[string]string{}}
+		MovedMax: defaultMovedMax, MovedGrace: defaultMovedGrace,
+		users: map[string]*imapmemserver.User{}, own: map[string]string{}, locks: map[string]*sync.Mutex{}}
+}
+
+// lock is an account's lock, held by whatever changes the account's
+// mailboxes: a delivery into the INBOX and its file, an expunge or a move
+// and the files they remove, an APPEND or COPY by a client; so that the
+// accounting of moved mail (hubmoved.go), which reads the INBOX's size and
+// the destination's UIDNEXT before and after a move, counts that move
+// alone.
+func (h *Hub) lock(name string) *sync.Mutex {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	l, ok := h.locks[name]
+	if !ok {
+		l = &sync.Mutex{}
+		h.locks[name] = l
+	}
+	return l
 }
 
 // SetPassword gives one account a password of its own (the service's
@@ -169,7 +199,7 @@ func (h *Hub) User(name string) *imapmemserver.User {
 func (h *Hub) Start(imapAddr, smtpAddr string) error {
 	var err error
 	if h.Dir != "" && h.disk == nil {
-		if h.disk, err = newHubDisk(h.Dir); err != nil {
+		if h.disk, err = newHubDisk(h.Dir, h.log); err != nil {
 			return err
 		}
 		n, err := h.disk.load(h)
@@ -205,9 +235,11 @@ func (h *Hub) Start(imapAddr, smtpAddr string) error {
 	h.smtpSrv.MaxRecipients = 50
 	h.smtpSrv.ReadTimeout = time.Minute
 	h.smtpSrv.WriteTimeout = time.Minute
-	h.wg.Add(2)
+	h.stopSweep = make(chan struct{})
+	h.wg.Add(3)
 	go func() { defer h.wg.Done(); h.imapSrv.Serve(h.imapLn) }()
 	go func() { defer h.wg.Done(); h.smtpSrv.Serve(hubSMTPListener{h.smtpLn}) }()
+	go func() { defer h.wg.Done(); h.sweepMoved(h.stopSweep) }()
 	h.log.Info("mail hub listening", "imap", h.imapLn.Addr().String(), "smtp", h.smtpLn.Addr().String(), "domain", h.Domain)
 	return nil
 }
@@ -226,6 +258,10 @@ func (h *Hub) Close() error {
 	}
 	if h.smtpSrv != nil {
 		errs = append(errs, h.smtpSrv.Close())
+	}
+	if h.stopSweep != nil {
+		close(h.stopSweep)
+		h.stopSweep = nil
 	}
 	h.wg.Wait()
 	for _, err := range errs {
@@ -263,18 +299,21 @@ func (h *Hub) deliver(rcpts []string, msg []byte, sync bool) error {
 }
 
 // deliverTo appends a message to an account's INBOX, on disk first when
-// the hub keeps mail there.
+// the hub keeps mail there. An error is the hub's own (the disk), never
+// the message's: the SMTP server answers it with a temporary failure.
 func (h *Hub) deliverTo(name string, msg []byte, sync bool) error {
 	u := h.User(name)
+	l := h.lock(name)
 	if h.disk == nil {
+		l.Lock()
+		defer l.Unlock()
 		_, err := u.Append("INBOX", literal{bytes.NewReader(msg), int64(len(msg))}, &imap.AppendOptions{Time: time.Now()})
 		return err
 	}
-	file, err := h.disk.write(name, msg, sync)
+	file, err := h.disk.write(name, msg, sync) // outside the lock: the sync takes long
 	if err != nil {
 		return err
 	}
-	l := h.disk.lock(name)
 	l.Lock()
 	defer l.Unlock()
 	data, err := u.Append("INBOX", literal{bytes.NewReader(msg), int64(len(msg))}, &imap.AppendOptions{Time: time.Now()})
@@ -368,12 +407,12 @@ func (s *hubSession) uids(criteria *imap.SearchCriteria) ([]imap.UID, error) {
 
 // Expunge removes the expunged INBOX messages' files too.
 func (s *hubSession) Expunge(w *imapserver.ExpungeWriter, uids *imap.UIDSet) error {
+	l := s.hub.lock(s.name)
+	l.Lock()
+	defer l.Unlock()
 	if !s.kept() {
 		return s.UserSession.Expunge(w, uids)
 	}
-	l := s.hub.disk.lock(s.name)
-	l.Lock()
-	defer l.Unlock()
 	criteria := &imap.SearchCriteria{Flag: []imap.Flag{imap.FlagDeleted}}
 	if uids != nil {
 		criteria.UID = []imap.UIDSet{append(imap.UIDSet(nil), (*uids)...)}
@@ -388,14 +427,23 @@ func (s *hubSession) Expunge(w *imapserver.ExpungeWriter, uids *imap.UIDSet) err
 	return s.hub.disk.forget(s.name, gone)
 }
 
-// Move out of the INBOX removes the moved messages' files too.
+// Move out of the INBOX removes the moved messages' files too, and notes
+// the moved mail for expiry (hubmoved.go).
 func (s *hubSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
-	if !s.kept() || strings.EqualFold(dest, "INBOX") {
-		return s.UserSession.Move(w, numSet, dest)
-	}
-	l := s.hub.disk.lock(s.name)
+	l := s.hub.lock(s.name)
 	l.Lock()
 	defer l.Unlock()
+	if !strings.EqualFold(s.selected, "INBOX") || strings.EqualFold(dest, "INBOX") {
+		return s.UserSession.Move(w, numSet, dest)
+	}
+	before, watch := s.hub.movedBefore(s.name, dest)
+	if !s.kept() {
+		err := s.UserSession.Move(w, numSet, dest)
+		if err == nil && watch {
+			s.hub.movedAfter(s.name, dest, before)
+		}
+		return err
+	}
 	criteria := &imap.SearchCriteria{}
 	switch set := numSet.(type) {
 	case imap.UIDSet: // copies: the search resolves "*" in place
@@ -410,7 +458,28 @@ func (s *hubSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest str
 	if err := s.UserSession.Move(w, numSet, dest); err != nil {
 		return err
 	}
+	if watch {
+		s.hub.movedAfter(s.name, dest, before)
+	}
 	return s.hub.disk.forget(s.name, moved)
+}
+
+// Append and Copy take the account's lock, so that the accounting of moved
+// mail (which reads the INBOX's size and a mailbox's UIDNEXT around a
+// move) never counts what they add.
+func (s *hubSession) Append(mailbox string, r imap.LiteralReader, options *imap.AppendOptions) (*imap.AppendData, error) {
+	l := s.hub.lock(s.name)
+	l.Lock()
+	defer l.Unlock()
+	return s.UserSession.Append(mailbox, r, options)
+}
+
+// Copy: see Append.
+func (s *hubSession) Copy(numSet imap.NumSet, dest string) (*imap.CopyData, error) {
+	l := s.hub.lock(s.name)
+	l.Lock()
+	defer l.Unlock()
+	return s.UserSession.Copy(numSet, dest)
 }
 
 func (s *hubSession) Close() error {
@@ -511,8 +580,27 @@ func (s *smtpSession) Data(r io.Reader) error {
 	// final delivery, the hub records the envelope sender (RFC 5321 4.4):
 	// "<>" marks a bounce.
 	msg := appendCRLF([]byte("Return-Path: <"+s.from+">\r\n"), text.Bytes())
-	return s.h.deliver(s.rcpts, msg, true) // on disk (with Dir) before the 250
+	err := s.h.deliver(s.rcpts, msg, true) // on disk (with Dir) before the 250
+	if err == nil {
+		return nil
+	}
+	var refused *smtp.SMTPError
+	if errors.As(err, &refused) {
+		return refused // go-smtp reads the answer off the error itself, not a wrapping
+	}
+	// The hub's own failure (its disk full, read-only, its directory gone
+	// and not to be made again): the sender keeps the mail and tries again,
+	// as for any server's trouble (RFC 5321 4.2.5), and the operator is told.
+	// go-smtp would answer a plain error with a permanent 554, and the mail
+	// would bounce.
+	s.h.log.Error("mail hub: could not store a mail; answered 451, the sender will try again",
+		"from", s.from, "to", strings.Join(s.rcpts, ","), "err", err)
+	return errHubTemporary
 }
+
+// errHubTemporary is the hub's answer to a mail it could not store.
+var errHubTemporary = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
+	Message: "the mail hub could not store the mail; try again later"}
 
 // textBuffers hold mail texts while the hub reads them (a move's mail, HTML
 // board and all, is about 13 kB); the mail kept is a copy of its own size.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -30,6 +31,15 @@ import (
 // leaves the INBOX (expunged, or moved to another mailbox). At start the
 // files are read back into the INBOXes, so a crash or a stop loses nothing
 // the hub accepted. Other mailboxes, and flags, live in memory only.
+//
+// A directory removed while the hub runs is made again at the next
+// delivery (and logged: the INBOX mail whose files went with it is in
+// memory only until it leaves the INBOX), and a password file at the next
+// AUTH, with the password the hub knows, unless `bottlepost hub-password`
+// made a new one first: the file is the password. When the directory
+// cannot be made (the disk full or read-only, a file in its way), the SMTP
+// server answers 451, so the sender keeps the mail and tries again, and the
+// error is logged.
 
 // accountFile is the file name of an account: the name itself when it is
 // made of safe characters, else "=" and its hex encoding.
@@ -66,73 +76,42 @@ func HubPassword(dir, name string) (string, error) {
 // hubDisk is what the hub keeps in its directory.
 type hubDisk struct {
 	dir string
+	log *slog.Logger
 	seq atomic.Uint64
 
 	mu    sync.Mutex
-	locks map[string]*sync.Mutex         // per account: a delivery and an expunge do not cross
 	files map[string]map[imap.UID]string // per account: INBOX UID → its file
-	pws   map[string]string              // passwords read so far
+	pws   map[string]string              // passwords read so far (HubPassword's hubDisk has none)
 }
 
-func newHubDisk(dir string) (*hubDisk, error) {
+func newHubDisk(dir string, log *slog.Logger) (*hubDisk, error) {
 	for _, sub := range []string{"passwords", "mail"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o700); err != nil {
 			return nil, fmt.Errorf("mailer: hub: %w", err)
 		}
 	}
-	return &hubDisk{dir: dir, locks: map[string]*sync.Mutex{}, files: map[string]map[imap.UID]string{}, pws: map[string]string{}}, nil
+	return &hubDisk{dir: dir, log: log, files: map[string]map[imap.UID]string{}, pws: map[string]string{}}, nil
 }
 
-// lock is an account's lock.
-func (d *hubDisk) lock(name string) *sync.Mutex {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	l, ok := d.locks[name]
-	if !ok {
-		l = &sync.Mutex{}
-		d.locks[name] = l
-	}
-	return l
-}
-
-// password reads (or, with create, makes) an account's password.
+// password reads (or, with create, makes) an account's password. The file
+// is the password: it is read every time, so one made or changed while
+// the hub runs counts at once. A password the hub read before whose file
+// is gone (its directory removed) is written back, so that the account
+// keeps it rather than losing it to the next hub-password.
 func (d *hubDisk) password(name string, create bool) (string, error) {
-	if d.pws != nil {
-		d.mu.Lock()
-		pw, ok := d.pws[name]
-		d.mu.Unlock()
-		if ok {
-			return pw, nil
-		}
-	}
 	path := filepath.Join(d.dir, "passwords", accountFile(name))
 	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) && create {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return "", fmt.Errorf("mailer: hub: %w", err)
+	if errors.Is(err, fs.ErrNotExist) {
+		d.mu.Lock()
+		known, ok := d.pws[name]
+		d.mu.Unlock()
+		if ok {
+			create = true
+			d.log.Warn("mail hub: a password file was removed; written again", "account", name, "file", path)
 		}
-		var rnd [12]byte
-		if _, err := rand.Read(rnd[:]); err != nil {
-			return "", err
+		if create {
+			b, err = d.makePassword(path, known)
 		}
-		pw := hex.EncodeToString(rnd[:])
-		f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if ferr == nil {
-			_, ferr = f.WriteString(pw + "\n")
-			if serr := f.Sync(); ferr == nil {
-				ferr = serr
-			}
-			if cerr := f.Close(); ferr == nil {
-				ferr = cerr
-			}
-			if ferr != nil {
-				os.Remove(path)
-				return "", fmt.Errorf("mailer: hub: password of %s: %w", name, ferr)
-			}
-		} else if !errors.Is(ferr, fs.ErrExist) { // ErrExist: made meanwhile, read below
-			return "", fmt.Errorf("mailer: hub: password of %s: %w", name, ferr)
-		}
-		b, err = os.ReadFile(path)
 	}
 	if err != nil {
 		return "", fmt.Errorf("mailer: hub: password of %s: %w", name, err)
@@ -149,10 +128,55 @@ func (d *hubDisk) password(name string, create bool) (string, error) {
 	return pw, nil
 }
 
+// makePassword writes an account's password file (pw, or a random one when
+// pw is empty) unless one was made meanwhile, and returns the file's text.
+func (d *hubDisk) makePassword(path, pw string) ([]byte, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	if pw == "" {
+		var rnd [12]byte
+		if _, err := rand.Read(rnd[:]); err != nil {
+			return nil, err
+		}
+		pw = hex.EncodeToString(rnd[:])
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) { // made meanwhile (hub-password): that one counts
+		return os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	_, err = f.WriteString(pw + "\n")
+	if serr := f.Sync(); err == nil {
+		err = serr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return nil, err
+	}
+	return os.ReadFile(path)
+}
+
 // write stores a message for an account's INBOX, synced when sync is set,
-// and returns its file.
+// and returns its file. The account's directories are made when missing:
+// on its first mail, or again when they were removed while the hub ran.
 func (d *hubDisk) write(name string, msg []byte, sync bool) (string, error) {
 	box := filepath.Join(d.dir, "mail", accountFile(name))
+	if _, err := os.Stat(filepath.Join(box, "new")); errors.Is(err, fs.ErrNotExist) {
+		d.mu.Lock()
+		lost := len(d.files[name])
+		d.mu.Unlock()
+		if lost > 0 {
+			d.log.Warn("mail hub: an account's mail directory was removed while the hub ran; made again. "+
+				"The mail its INBOX held is in memory only until it leaves the INBOX: a crash now loses it",
+				"account", name, "dir", box, "messages", lost)
+		}
+	}
 	for _, sub := range []string{"tmp", "new"} {
 		if err := os.MkdirAll(filepath.Join(box, sub), 0o700); err != nil {
 			return "", err
@@ -205,6 +229,9 @@ func (d *hubDisk) forget(name string, uids []imap.UID) error {
 			files = append(files, f)
 			delete(d.files[name], u)
 		}
+	}
+	if len(d.files[name]) == 0 {
+		delete(d.files, name) // a map keeps its buckets when emptied: a flood's would stay
 	}
 	d.mu.Unlock()
 	var errs []error

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +14,9 @@ import (
 
 	"github.com/bottlepost/bottlepost/internal/dovecottest"
 	"github.com/bottlepost/bottlepost/loadtest"
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/variants"
+	"github.com/bottlepost/bottlepost/store"
 )
 
 // TestMain lets this test binary stand in for bottlepost when a test runs
@@ -113,9 +119,11 @@ func TestBenchWithDovecot(t *testing.T) {
 
 // The crash loop: while games are played by mail and junk pours in, the
 // daemon (a separate process) is killed with SIGKILL at random moments and
-// started again. At the end every game's stored position is the one
-// played (no move lost, none applied twice: a move applied twice would
-// change the position or the ply count), every move got both its replies
+// started again. At the end every game's stored moves and position are
+// those played (loadtest.CheckStore: the log move by move and the
+// referee's full state; no move lost, none applied twice, none stored other
+// than sent; TestCheckStoreFindsADifferentMove shows the check can fail),
+// every move got both its replies
 // (the players wait for each before moving on), no reply was delivered
 // twice beyond the outbox's documented window (mails accepted by the server
 // but not yet marked sent when the process died: at most twice the
@@ -158,6 +166,132 @@ func TestCrashLoop(t *testing.T) {
 		if n := rep.JunkAnswersByKind[kind]; n > most {
 			t.Errorf("%s: %d answers, at most %d allowed", kind, n, most)
 		}
+	}
+}
+
+// TestCheckStoreFindsADifferentMove: the crash loop's final check compares
+// real games. A small run is played through the daemon; its store then
+// passes the check against what was played, and fails it, naming the game
+// and the move, when one move differs: in what was played (the last one
+// replaced by another legal move), one move fewer played, and in the store
+// (the game's stored state replaced by that of the other move: same ply
+// count, another board). Each case checks a copy of the daemon's store.
+func TestCheckStoreFindsADifferentMove(t *testing.T) {
+	dir := t.TempDir()
+	rep, err := loadtest.Run(context.Background(), loadtest.Config{Games: 2, Moves: 24, Seed: 3, Dir: dir, Spawn: testDaemon})
+	if err != nil {
+		t.Fatalf("%v\n%v", err, rep)
+	}
+	g := rep.Played[0]
+	n := len(g.Moves)
+	if n < 2 {
+		t.Fatalf("game %d has %d moves; the test needs two", g.ID, n)
+	}
+	// Another legal move in place of the last one: same ply count.
+	v, err := variants.Lookup("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := v.New(rules.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range g.Moves[:n-1] {
+		m, err := before.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if before, _, err = before.Apply(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var other string
+	var otherState rules.State
+	for _, m := range before.Moves() {
+		if text := before.Format(m); text != g.Moves[n-1] {
+			if otherState, _, err = before.Apply(m); err == nil {
+				other = text
+				break
+			}
+		}
+	}
+	if other == "" {
+		t.Fatalf("no other legal move than %s after %v", g.Moves[n-1], g.Moves[:n-1])
+	}
+	changed := func(moves []string) []loadtest.Played {
+		out := slices.Clone(rep.Played)
+		out[0].Moves = moves
+		return out
+	}
+	label := rules.MoveLabel(n - 1)
+	tests := []struct {
+		name        string
+		played      []loadtest.Played
+		doctorStore bool   // the game's stored state replaced by otherState's
+		want        string // in the error; "" for none
+	}{
+		{name: "as played", played: rep.Played},
+		{name: "the last move played differs", played: changed(append(slices.Clone(g.Moves[:n-1]), other)),
+			want: fmt.Sprintf("game %d: move %s stored as %q, played %q", g.ID, label, g.Moves[n-1], other)},
+		{name: "one move fewer played", played: changed(g.Moves[:n-1]),
+			want: fmt.Sprintf("game %d: %d moves stored, %d played: the first extra is %s %s", g.ID, n, n-1, label, g.Moves[n-1])},
+		{name: "the stored state differs by the last move", played: rep.Played, doctorStore: true,
+			want: fmt.Sprintf("game %d: the stored position (%d plies) is not the one played (%d plies)", g.ID, n, n)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := t.TempDir()
+			for _, f := range []string{"bottlepost.db", "bottlepost.key"} {
+				b, err := os.ReadFile(filepath.Join(dir, "data", f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(data, f), b, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.doctorStore {
+				doctorState(t, data, g.ID, otherState)
+			}
+			checked, err := loadtest.CheckStore(data, "chess", tt.played)
+			if tt.want == "" {
+				if err != nil || checked != len(tt.played) {
+					t.Fatalf("%d of %d games checked: %v", checked, len(tt.played), err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("CheckStore: %v\nwant an error with %q", err, tt.want)
+			}
+			if checked != len(tt.played)-1 {
+				t.Errorf("%d games found equal, want %d (all but the one changed)", checked, len(tt.played)-1)
+			}
+		})
+	}
+}
+
+// doctorState replaces a game's stored state with s's, as damage or a
+// wrong commit would leave it: the log is left as it was.
+func doctorState(t *testing.T, data string, id uint64, s rules.State) {
+	t.Helper()
+	st, err := store.Open(filepath.Join(data, "bottlepost.db"), store.Options{KeyFile: filepath.Join(data, "bottlepost.key")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	state, err := s.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Update(func(tx *store.Tx) error {
+		g, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		g.State = state
+		return tx.PutGame(g)
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
 
