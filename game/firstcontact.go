@@ -111,6 +111,16 @@ func (h *handling) welcome() error {
 	return h.hold(id, heldMail{V: heldVersion, Address: h.from, Subject: h.in.Subject, Lines: lines})
 }
 
+// welcomed reports whether the handling answers with the welcome.
+func (h *handling) welcomed() bool {
+	for k := range h.drafts {
+		if k.kind == "welcome" {
+			return true
+		}
+	}
+	return false
+}
+
 // heldName is the setting name of the commands held by the welcome with
 // Message-ID id, or "" when id is not a welcome's.
 func (s *Service) heldName(id string) string {
