@@ -228,7 +228,7 @@ func (ck *checker) verdict(authResults []string) {
 		return
 	}
 	ck.report(CheckStep{Name: name, OK: true, Warn: true, Detail: fmt.Sprintf(
-		"the probe, sent as %s through %s, arrived without a verdict of %s that vouches for it (%s): serve will refuse the players' mail that reaches it the same way; have the submission port vouch for its logins, or leave service.trusted_authserv empty (docs/deploy.md, \"DKIM verification and Authentication-Results\")",
+		"the probe, sent as %s through %s, arrived without a verdict of %s that vouches for it (%s): serve will refuse the players' mail that reaches it the same way; have the submission port vouch for its logins, or leave service.trusted_authserv empty (docs/deploy.md, \"Who vouches for a sender\")",
 		cfg.Address, cfg.SMTP.Addr, cfg.TrustedAuthServ, why)})
 }
 

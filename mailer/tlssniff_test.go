@@ -67,7 +67,8 @@ func TestTLSPortMistakeFailsFast(t *testing.T) {
 	})
 }
 
-// silentTLSPort is a port that waits, silent, for a TLS handshake.
+// silentTLSPort is a port that waits, silent, for a TLS handshake, as
+// Dovecot's 993 does.
 func silentTLSPort(t *testing.T, cfg *tls.Config) string {
 	ln, err := tls.Listen("tcp", "127.0.0.1:0", cfg)
 	if err != nil {
