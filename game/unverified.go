@@ -14,8 +14,11 @@ import (
 //
 //   - at most one a UTC day per sender address (a store-backed marker, the
 //     processed id "unverified:ADDRESS:DAY", taken even when the reply
-//     allowance holds the answer back), and it asks the sender's reply
-//     allowance (Incoming.Allow) like any answer;
+//     allowance holds the answer back), and it takes one of the sender's
+//     WelcomesPerDay slots of first contact, so that whatever mix of
+//     mail a stranger's address is used for, it gets at most that many
+//     answers a day; and it asks the sender's reply allowance
+//     (Incoming.Allow) like any answer;
 //   - its text is fixed: the service's address and the trusted server's
 //     name, both the operator's; nothing of the refused mail (no subject,
 //     no quoted line, no In-Reply-To or References to its Message-ID) and
@@ -39,6 +42,9 @@ func (h *handling) unverified() error {
 	if sent {
 		h.refused += "; the day's answer to the sender was sent"
 		return nil
+	}
+	if ok, err := h.welcomeSlot(); err != nil || !ok {
+		return err
 	}
 	if err := h.tx.MarkProcessed(marker, h.now); err != nil {
 		return err

@@ -19,9 +19,11 @@ import (
 // nothing of the refused mail (not its subject, lines or Message-ID, no
 // In-Reply-To, no reply address with a token), and asking the sender's
 // reply allowance. A refused sender whose allowance is spent uses the day's
-// answer all the same, so that forged mail cannot buy a second one.
+// answer all the same, so that forged mail cannot buy a second one. The
+// answer is one of the day's WelcomesPerDay answers of first contact.
 func TestUnverifiedMailIsAnsweredOnceADay(t *testing.T) {
 	const server = "mail.club.test"
+	const carol = "carol@example.com"
 	f := newFixture(t, Config{TrustedAuthServ: server})
 	// What a forger controls: every part of it is looked for in the answer.
 	marks := []string{"SUBJECT-MARK", "forged-id-mark", "LINE-MARK", "carol@mark.test"}
@@ -53,6 +55,12 @@ func TestUnverifiedMailIsAnsweredOnceADay(t *testing.T) {
 		{"the next day", 24 * time.Hour, alice, yes, nil, true, "authentication:"},
 		{"allowance spent: no answer, the day's taken", 24 * time.Hour, alice, no, nil, false, "authentication:"},
 		{"… so none later that day either", time.Minute, alice, yes, nil, false, "the day's answer to the sender was sent"},
+		// Welcomes and this answer share the day's WelcomesPerDay answers of
+		// first contact: an address used for both gets no more in all.
+		{"welcomed", 24 * time.Hour, carol, yes, []string{server + "; dkim=pass header.d=example.com"}, true, "no reply token"},
+		{"welcomed again", 0, carol, yes, []string{server + "; dkim=pass header.d=example.com"}, true, "no reply token"},
+		{"welcomed a third time", 0, carol, yes, []string{server + "; dkim=pass header.d=example.com"}, true, "no reply token"},
+		{"unverified after the day's welcomes", 0, carol, yes, nil, false, "authentication: no Authentication-Results from " + server + "; the day's welcomes to the sender were sent"},
 	}
 	for _, s := range steps {
 		f.now = f.now.Add(s.advance)
@@ -69,6 +77,9 @@ func TestUnverifiedMailIsAnsweredOnceADay(t *testing.T) {
 			continue
 		}
 		m := out[0]
+		if s.from == carol {
+			continue // welcomes
+		}
 		if m.To != s.from || m.Subject != "bottlepost: your mail was not acted on" {
 			t.Errorf("%s: mail to %s, subject %q", s.name, m.To, m.Subject)
 		}
