@@ -18,7 +18,8 @@ import (
 
 // ControlSocket is the name of the daemon's control socket in its data
 // directory. Commands sent on it run inside the daemon, which holds the
-// database: `bottlepost backup` uses it to copy the database online.
+// database: `bottlepost backup` uses it to copy the database online. It
+// works whatever the length of the directory's path (controlAddr).
 const ControlSocket = "control.sock"
 
 // serveControl answers requests on the control socket until it is closed.
@@ -87,21 +88,78 @@ func (d *Daemon) serveControl(ln net.Listener) {
 
 // listenControl opens the control socket, readable by the owner only.
 func (d *Daemon) listenControl() (net.Listener, error) {
-	path := filepath.Join(d.cfg.Service.DataDir, ControlSocket)
-	if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
+	dir := d.cfg.Service.DataDir
+	path := filepath.Join(dir, ControlSocket)
+	if c, err := dialControl(dir, time.Second); err == nil {
 		c.Close()
-		return nil, fmt.Errorf("daemon: another bottlepost serves %s", d.cfg.Service.DataDir)
+		return nil, fmt.Errorf("daemon: another bottlepost serves %s", dir)
 	}
 	os.Remove(path) // a stale socket of a daemon that died
-	ln, err := net.Listen("unix", path)
+	addr, release, err := controlAddr(dir)
 	if err != nil {
 		return nil, fmt.Errorf("daemon: control socket: %w", err)
 	}
+	ln, err := net.Listen("unix", addr)
+	release()
+	if err != nil {
+		return nil, fmt.Errorf("daemon: control socket %s: %w", path, err)
+	}
+	// Closing removes the file by its own path: addr may have named it
+	// through a handle that is closed by then.
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	cl := &controlListener{Listener: ln, path: path}
 	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
+		cl.Close()
 		return nil, fmt.Errorf("daemon: control socket: %w", err)
 	}
-	return ln, nil
+	return cl, nil
+}
+
+// controlListener is the bound control socket; Close removes its file.
+type controlListener struct {
+	net.Listener
+	path string
+}
+
+func (l *controlListener) Close() error {
+	err := l.Listener.Close()
+	os.Remove(l.path)
+	return err
+}
+
+// maxSocketPath is the longest path a Unix socket address surely holds:
+// sun_path is 108 bytes on Linux and 104 on the BSDs and macOS, the
+// terminating NUL included.
+const maxSocketPath = 103
+
+// controlAddr is the address to bind or dial for the control socket of
+// dataDir: its path when short enough for a socket address; otherwise, on
+// Linux, the same file reached through /proc/self/fd/N/control.sock, N an
+// open handle on dataDir, which is short whatever dataDir's path. release
+// closes the handle: call it once the socket is bound or connected.
+func controlAddr(dataDir string) (addr string, release func(), err error) {
+	path := filepath.Join(dataDir, ControlSocket)
+	if len(path) <= maxSocketPath {
+		return path, func() {}, nil
+	}
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		return "", nil, fmt.Errorf("the path %s is longer than the %d bytes a Unix socket address holds, and this system has no /proc/self/fd to shorten it: choose a shorter service.data_dir", path, maxSocketPath)
+	}
+	dir, err := os.Open(dataDir)
+	if err != nil {
+		return "", nil, err
+	}
+	return fmt.Sprintf("/proc/self/fd/%d/%s", dir.Fd(), ControlSocket), func() { dir.Close() }, nil
+}
+
+// dialControl connects to the control socket of dataDir.
+func dialControl(dataDir string, timeout time.Duration) (net.Conn, error) {
+	addr, release, err := controlAddr(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return net.DialTimeout("unix", addr, timeout)
 }
 
 // Request sends one request to the daemon serving dataDir and returns its
@@ -117,7 +175,7 @@ func Request(dataDir, request string) (string, error) {
 // answer (check): it returns those lines ("problem TEXT"), without their
 // keyword, as well.
 func RequestLines(dataDir, request string) (answer string, lines []string, err error) {
-	c, err := net.DialTimeout("unix", filepath.Join(dataDir, ControlSocket), 2*time.Second)
+	c, err := dialControl(dataDir, 2*time.Second)
 	if err != nil {
 		return "", nil, ErrNotRunning
 	}

@@ -53,25 +53,7 @@ type heldMail struct {
 
 // welcome answers mail that gets no game action (see above).
 func (h *handling) welcome() error {
-	day := h.now.Format("2006-01-02")
-	n := 0
-	for ; n < WelcomesPerDay; n++ {
-		sent, err := h.tx.Processed(fmt.Sprintf("welcome:%s:%s:%d", h.from, day, n))
-		if err != nil {
-			return err
-		}
-		if !sent {
-			break
-		}
-	}
-	if n == WelcomesPerDay {
-		h.refused += "; the day's welcomes to the sender were sent"
-		return nil
-	}
-	// The slot is used even when the rate limit holds the welcome back, so
-	// that mail in someone's name asks their allowance at most
-	// WelcomesPerDay times a day.
-	if err := h.tx.MarkProcessed(fmt.Sprintf("welcome:%s:%s:%d", h.from, day, n), h.now); err != nil {
+	if ok, err := h.welcomeSlot(); err != nil || !ok {
 		return err
 	}
 	if h.quiet() {
@@ -109,6 +91,38 @@ func (h *handling) welcome() error {
 	}
 	d.messageID = id
 	return h.hold(id, heldMail{V: heldVersion, Address: h.from, Subject: h.in.Subject, Lines: lines})
+}
+
+// welcomeSlot takes one of the WelcomesPerDay answers the sender may get
+// from first contact in the UTC day (the welcome, or unverified.go's
+// answer); ok is false, and h.refused says so, when all are taken. The
+// slot is used even when the rate limit then holds the answer back, so
+// that mail in someone's name asks their allowance at most WelcomesPerDay
+// times a day.
+func (h *handling) welcomeSlot() (ok bool, err error) {
+	day := h.now.Format("2006-01-02")
+	for n := range WelcomesPerDay {
+		slot := fmt.Sprintf("welcome:%s:%s:%d", h.from, day, n)
+		sent, err := h.tx.Processed(slot)
+		if err != nil {
+			return false, err
+		}
+		if !sent {
+			return true, h.tx.MarkProcessed(slot, h.now)
+		}
+	}
+	h.refused += "; the day's welcomes to the sender were sent"
+	return false, nil
+}
+
+// welcomed reports whether the handling answers with the welcome.
+func (h *handling) welcomed() bool {
+	for k := range h.drafts {
+		if k.kind == "welcome" {
+			return true
+		}
+	}
+	return false
 }
 
 // heldName is the setting name of the commands held by the welcome with

@@ -71,7 +71,7 @@ func (h *handling) run() error {
 	}
 	if why := h.s.authFailure(h.in); why != "" {
 		h.refused = "authentication: " + why
-		return nil
+		return h.unverified()
 	}
 	token := h.s.tokenOf(h.in.Recipients)
 	held, err := h.heldReply()

@@ -15,7 +15,8 @@
 // observe.go, help.go, games.go (games, the open-challenge list), pgncmd.go
 // (pgn), referee.go (audit, adjudicate), digests.go; limits.go bounds what
 // one sender can make the service do, firstcontact.go and tokens.go answer
-// strangers and hand out reply addresses. Time-driven work: deadlines.go
+// strangers and hand out reply addresses, unverified.go answers mail that
+// nothing vouches for. Time-driven work: deadlines.go
 // (Tick, reminders, timeouts), outages.go (heartbeat, recovery),
 // migrate.go (older versions' data). Mails: drafts.go (collecting,
 // rendering, composing with mailfmt), subjects.go, layout.go. Records:
@@ -55,8 +56,9 @@ type Config struct {
 	// DefaultTime is the time control of games that name none ("3d").
 	DefaultTime string
 	// TrustedAuthServ, if set, is the authserv-id of the receiving server
-	// whose Authentication-Results header is trusted; mail it marks as
-	// failing DKIM (or SPF, when DKIM did not pass) is refused.
+	// whose Authentication-Results header is trusted; mail it does not
+	// vouch for (authFailure) is refused, and its sender told why once a
+	// day (unverified.go).
 	TrustedAuthServ string
 	// VacationDays is each player's yearly vacation allowance (0: the
 	// default, 30; negative: no vacations).
@@ -244,7 +246,9 @@ func (s *Service) accountToken(addr string) string {
 // why the message must be refused, or "" when it may be acted on. A pass
 // counts only when it vouches for the From address's domain (DMARC-style
 // alignment): a DKIM signature by that domain or a parent of it, an SPF pass
-// for an envelope sender in it, or a DMARC pass for it.
+// for an envelope sender in it, or a DMARC pass for it; or, for the From
+// address itself, an SMTP AUTH pass (auth=pass smtp.auth=ADDRESS: the
+// server's own submission port took it from that login).
 func (s *Service) authFailure(in *Incoming) string {
 	if s.cfg.TrustedAuthServ == "" {
 		return ""
@@ -261,9 +265,18 @@ func (s *Service) authFailure(in *Incoming) string {
 		if err != nil {
 			return "the Authentication-Results of " + s.cfg.TrustedAuthServ + " cannot be read (" + err.Error() + ")"
 		}
-		var dkimPass, dkimFail, spfPass, spfFail, dmarcPass bool
+		var dkimPass, dkimFail, spfPass, spfFail, dmarcPass, authPass bool
+		var authOther string
 		for _, r := range results {
 			switch r := r.(type) {
+			case *authres.AuthResult:
+				// The server's own SMTP AUTH (docs/deploy.md: the submission port
+				// names the login): it vouches for that very address only.
+				if r.Value == authres.ResultPass && mailfmt.SameAddress(r.Auth, in.From) {
+					authPass = true
+				} else if r.Value == authres.ResultPass && r.Auth != "" {
+					authOther = r.Auth
+				}
 			case *authres.DKIMResult:
 				aligned := aligns(from, r.Domain)
 				dkimPass = dkimPass || (r.Value == authres.ResultPass && aligned)
@@ -277,8 +290,10 @@ func (s *Service) authFailure(in *Incoming) string {
 			}
 		}
 		switch {
-		case dkimPass || dmarcPass:
+		case dkimPass || dmarcPass || authPass:
 			return ""
+		case authOther != "":
+			return "the mail was submitted by the login " + authOther + ", not by the sender"
 		case dkimFail:
 			return "the DKIM signature of " + from + " failed"
 		case spfFail:
@@ -286,7 +301,7 @@ func (s *Service) authFailure(in *Incoming) string {
 		case spfPass:
 			return ""
 		}
-		return "nothing vouches for the sender's domain " + from + " (no aligned DKIM, SPF or DMARC pass)"
+		return "nothing vouches for the sender's domain " + from + " (no aligned DKIM, SPF or DMARC pass, nor the sender's own login)"
 	}
 	return "no Authentication-Results from " + s.cfg.TrustedAuthServ
 }
@@ -365,6 +380,7 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 	// forger's copy of it) never suppresses another sender's mail.
 	id = mailfmt.Key(in.From) + " " + id
 	var res Result
+	var welcomed bool
 	// Asked at most once, even when the transaction function runs again.
 	quiet := sync.OnceValue(func() bool { return in.Quiet || (in.Allow != nil && !in.Allow()) })
 	err := s.st.Batch(func(tx *store.Tx) error {
@@ -381,7 +397,7 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 		if err := h.run(); err != nil {
 			return err
 		}
-		res.Refused = h.refused
+		res.Refused, welcomed = h.refused, h.welcomed()
 		n, err := h.flush()
 		if err != nil {
 			return err
@@ -395,7 +411,10 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 	if err != nil {
 		return Result{}, &SystemError{Err: err}
 	}
-	if res.Refused != "" {
+	switch {
+	case welcomed:
+		s.log.Info("first mail answered with the welcome", "id", id, "from", in.From, "why", res.Refused)
+	case res.Refused != "":
 		s.log.Info("message refused", "id", id, "from", in.From, "why", res.Refused)
 	}
 	return res, nil

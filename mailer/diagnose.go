@@ -114,10 +114,17 @@ func (srv Server) explainConnect(err error, wait time.Duration) *Problem {
 		return nil
 	}
 	if !p.Permanent && srv.Security != "tls" && !errors.Is(err, syscall.ECONNREFUSED) && speaksTLS(srv.Addr, wait) {
-		return &Problem{Permanent: true, Err: err, Advice: fmt.Sprintf("%s: %s speaks TLS at once (it waits for a TLS handshake, not for %s): set %s.security = \"tls\", or %s.port to the server's STARTTLS port",
-			srv.Section, srv.Addr, srv.Security, srv.Section, srv.Section)}
+		return srv.tlsPortProblem(err)
 	}
 	return p
+}
+
+// tlsPortProblem says that srv's port speaks TLS at once while the
+// configuration asks for STARTTLS or plain.
+func (srv Server) tlsPortProblem(err error) *Problem {
+	wantTLS := map[string]string{"imap": "993", "smtp": "465"}
+	return &Problem{Permanent: true, Err: err, Advice: fmt.Sprintf("%s: %s speaks TLS at once (it waits for a TLS handshake, not for %s): set %s.security = \"tls\" (the usual for port %s), or %s.port to the server's STARTTLS port",
+		srv.Section, srv.Addr, srv.Security, srv.Section, wantTLS[srv.Section], srv.Section)}
 }
 
 // speaksTLS reports whether a TLS handshake with addr succeeds (the

@@ -235,9 +235,11 @@ func (s *IMAPSource) session(ctx context.Context, handle Handler) (ready bool, e
 			err = fmt.Errorf("mailer: imap: %s did not answer within %v: %w", s.cfg.Addr, s.cfg.Timeout, err)
 		}
 	}()
+	sniff := sniffTLS(Server{Section: "imap", Addr: s.cfg.Addr, Security: s.cfg.Security}, conn, s.cfg.Timeout)
 	c, err := s.client(conn, opts)
+	sniff.stop()
 	if err != nil {
-		return false, fmt.Errorf("mailer: imap: %s with %s: %w", s.cfg.Security, s.cfg.Addr, err)
+		return false, sniff.explain(fmt.Errorf("mailer: imap: %s with %s: %w", s.cfg.Security, s.cfg.Addr, err))
 	}
 	defer c.Close()
 	// go-imap has no contexts: closing the connection unblocks any command.

@@ -188,22 +188,7 @@ func wantCertError(t *testing.T, err error) {
 func TestIMAPSourceLogsPermanentProblemsAsErrors(t *testing.T) {
 	p := pki(t)
 	h := startTestHub(t, p.server)
-	// A TLS port as Dovecot's 993: it waits, silent, for a TLS handshake.
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", p.server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { c.(*tls.Conn).Handshake(); c.Read(make([]byte, 1)); c.Close() }()
-		}
-	}()
-	tlsPort := ln.Addr().String()
+	tlsPort := silentTLSPort(t, p.server) // as Dovecot's 993
 	for _, tc := range []struct {
 		name, addr, want string
 	}{

@@ -32,15 +32,7 @@ func TestDeliverHelperProcess(t *testing.T) {
 // Maildir shared with the service's user through a group (mode 2770):
 // the message is group-readable so serve can read it.
 func TestDeliverAsAnUnprivilegedUser(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Skip("running deliver as another user needs root; not root here")
-	}
-	dir, err := os.MkdirTemp("", "bottlepost-deliver-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
+	dir := sharedTempDir(t, "bottlepost-deliver-", "running deliver as another user")
 	const nobody = 65534
 	secret := filepath.Join(dir, "secret")
 	os.WriteFile(secret, []byte("hunter2\n"), 0o600) // root's: the pipe user cannot read it
@@ -67,15 +59,7 @@ password = "file:%[2]s"
 [maildir]
 path = %[3]q
 `, filepath.Join(dir, "data"), secret, md)), 0o644)
-	// The test binary, copied where nobody can run it.
-	self, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "bottlepost.test")
-	if err := os.WriteFile(bin, self, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin := copyTestBinary(t, dir) // where nobody can run it
 	msg := "From: alice@example.org\r\nTo: games+x@club.example\r\nSubject: e4\r\nMessage-ID: <d1@example.org>\r\n\r\ne4\r\n"
 	cmd := exec.Command(bin, "-test.run=^TestDeliverHelperProcess$")
 	cmd.Env = append(os.Environ(), deliverHelperEnv+"=deliver --config "+cfg)

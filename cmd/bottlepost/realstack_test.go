@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/rand"
-	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
@@ -16,7 +14,6 @@ import (
 	"net/mail"
 	"net/textproto"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -26,7 +23,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/emersion/go-msgauth/dkim"
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
 	"github.com/bottlepost/bottlepost/daemon"
@@ -39,115 +36,204 @@ import (
 // and (where installed) OpenDKIM from Debian's packages, configured with
 // the files under docs/deploy, on loopback, with a self-signed certificate
 // for mail.club.example. check-mail passes against it, and fails, saying
-// which setting to fix, against broken configurations; serve, configured
-// with docs/deploy/bottlepost.toml (tls_ca_file, and tls_server_name since
-// it dials 127.0.0.1), reads Dovecot over TLS and sends through the
-// submission port with STARTTLS and AUTH; alice and bob, whose provider
-// signs their mail with DKIM, play two games to mate by mail submitted
-// through Postfix with AUTH and read from Dovecot: chess, then Seachess with
-// a secret move (a mine), which bob's mails do not show while alice's
-// receipt does. During the Seachess game serve is stopped with SIGTERM and
-// started again twice (once as a move is on its way, once with a move sent
-// while it is stopped) and Dovecot is restarted; every move is answered,
-// once, and after Dovecot's restart within seconds. Both games are
-// archived; the Seachess game's export is the record its final mail
-// carries, and verify checks it against bob's receipts and finds the secret
-// move opened under the commitment bob was sent. Forged
-// Authentication-Results are stripped; with OpenDKIM down, Postfix defers
-// mail (milter_default_action = tempfail); without plus-addressing,
-// check-mail says so.
+// which setting to fix, against broken configurations (a TLS port used
+// with STARTTLS or plain failing within seconds); serve, configured with
+// docs/deploy/bottlepost.toml (tls_ca_file, and tls_server_name since it
+// dials 127.0.0.1; trusted_authserv set), reads Dovecot over TLS and sends
+// through the submission port with STARTTLS and AUTH. alice and bob, the
+// club's members, submit their mail unsigned through port 587 with AUTH,
+// exactly as a member's mail program does, and play two games to mate:
+// chess, then Seachess with a secret move (a mine), which bob's mails do
+// not show while alice's receipt does. During the Seachess game serve is
+// stopped with SIGTERM and started again twice (once as a move is on its
+// way, once with a move sent while it is stopped) and Dovecot is
+// restarted; every move is answered, once, and after Dovecot's restart
+// within seconds. Both games are archived; the Seachess game's export is
+// the record its final mail carries, and verify checks it against bob's
+// receipts and finds the secret move opened under the commitment bob was
+// sent. Forgeries of a member's address are not acted on, each owner told
+// once: from outside (its forged Authentication-Results stripped), and by
+// another member (with another's From; with another's envelope sender,
+// Postfix refuses it). With OpenDKIM down, Postfix defers incoming mail
+// (milter_default_action = tempfail) and the members still submit; without
+// plus-addressing in Postfix or in Dovecot, and with a submission port that
+// vouches for nobody, check-mail says so and whose setting it is.
 func TestRealMailStack(t *testing.T) {
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub, _ := x509.MarshalPKIXPublicKey(&key.PublicKey)
-	st := mailstack.Start(t, "../../docs/deploy", mailstack.Options{TestDNS: map[string]string{
-		"club2026._domainkey." + mailstack.Domain: "v=DKIM1;k=rsa;p=" + base64.StdEncoding.EncodeToString(pub),
-	}})
+	rs := startRealStack(t)
+	rs.checkMailDocumented()
+	rs.checkMailBroken()
+	rs.serve = startServeRuns(t, rs.cfgPath)
+	defer rs.serve.stop()
 	defer func() {
+		if t.Failed() {
+			t.Logf("serve's log:\n%s", rs.serve.log())
+		}
+	}()
+	welcome := rs.chess()
+	gameNo, finals, game := rs.seachess(welcome)
+	rs.serve.stop()
+	rs.archivedAndVerified(gameNo, finals, game)
+	rs.plusAddressingFaults()
+	rs.submissionVouchingForNobody()
+	rs.windowsThroughPostfix()
+	rs.milterDown()
+}
+
+// realStack is TestRealMailStack's deployment: the mail stack, the
+// documented bottlepost.toml moved into a temporary directory, the members.
+type realStack struct {
+	t               *testing.T
+	st              *mailstack.Stack
+	dir             string
+	cfgPath         string
+	cfgText, pwFile string
+	imapsPort       string
+	imapPort        string
+	clientTLS       *tls.Config
+	alice, bob, eve *daemon.Player
+	serve           *serveRuns
+}
+
+// within bounds every wait for a mail.
+const within = 30 * time.Second
+
+// service is the club's bottlepost address.
+const service = "games@" + mailstack.Domain
+
+func startRealStack(t *testing.T) *realStack {
+	st := mailstack.Start(t, "../../docs/deploy", mailstack.Options{})
+	t.Cleanup(func() {
 		if t.Failed() {
 			t.Log(st.Logs())
 		}
-	}()
+	})
 	if !st.OpenDKIM {
 		t.Log("OpenDKIM is not installed (Debian: apt-get install opendkim): the game runs without trusted_authserv")
 	}
-	dir := t.TempDir()
-	pwFile := filepath.Join(dir, "password")
-	os.WriteFile(pwFile, []byte(mailstack.Password+"\n"), 0o600)
-	_, imapsPort, _ := strings.Cut(st.IMAPS, ":")
-	_, imapPort, _ := strings.Cut(st.IMAP, ":")
-	_, subPort, _ := strings.Cut(st.Submission, ":")
-	docCfg, err := os.ReadFile("../../docs/deploy/bottlepost.toml")
+	rs := &realStack{t: t, st: st, dir: t.TempDir()}
+	rs.pwFile = filepath.Join(rs.dir, "password")
+	os.WriteFile(rs.pwFile, []byte(mailstack.Password+"\n"), 0o600)
+	_, rs.imapsPort, _ = strings.Cut(st.IMAPS, ":")
+	_, rs.imapPort, _ = strings.Cut(st.IMAP, ":")
+	rs.cfgText = movedConfig(t, st, "", filepath.Join(rs.dir, "data"), rs.pwFile)
+	if !st.OpenDKIM {
+		rs.cfgText = strings.Replace(rs.cfgText, `trusted_authserv = "mail.club.example"`, `trusted_authserv = ""`, 1)
+	}
+	rs.cfgPath = filepath.Join(rs.dir, "bottlepost.toml")
+	os.WriteFile(rs.cfgPath, []byte(rs.cfgText), 0o600)
+	rs.clientTLS = &tls.Config{RootCAs: x509.NewCertPool(), ServerName: mailstack.Host}
+	rs.clientTLS.RootCAs.AppendCertsFromPEM(st.CertPEM)
+	// The members' mail programs: unsigned mail, submitted on 587 with AUTH.
+	member := func(name string) *daemon.Player {
+		return daemon.NewMailUser(name+"@"+mailstack.Domain, mailstack.Password, st.IMAP, st.Submission, rs.clientTLS)
+	}
+	rs.alice, rs.bob, rs.eve = member("alice"), member("bob"), member("eve")
+	return rs
+}
+
+// movedConfig is docs/deploy/bottlepost.toml (with extra appended, as
+// docs/deploy.md appends docs/deploy/pipe/bottlepost.toml) moved to the
+// stack: 127.0.0.1 for the host (the certificate holds only
+// mail.club.example, so tls_server_name names it), the stack's ports, the
+// test's files; the web view off. Each replacement must find its text.
+func movedConfig(t *testing.T, st *mailstack.Stack, extra, dataDir, pwFile string, repl ...string) string {
+	t.Helper()
+	doc, err := os.ReadFile("../../docs/deploy/bottlepost.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The documented configuration, moved: 127.0.0.1 for the host (the
-	// certificate holds only mail.club.example, so tls_server_name names
-	// it), the test's ports and files.
-	cfgText := string(docCfg)
-	for _, r := range [][2]string{
-		{`host = "mail.club.example"`, `host = "127.0.0.1"`},
-		{`port = 993`, "port = " + imapsPort},
-		{`port = 587`, "port = " + subPort},
-		{`"/var/lib/bottlepost"`, fmt.Sprintf("%q", filepath.Join(dir, "data"))},
-		{`file:/etc/bottlepost/imap-password`, "file:" + pwFile},
-		{`tls_ca_file = "/etc/ssl/club/cert.pem"`, fmt.Sprintf("tls_ca_file = %q\ntls_server_name = %q", st.CertFile, mailstack.Host)},
-	} {
-		if !strings.Contains(cfgText, r[0]) {
-			t.Fatalf("docs/deploy/bottlepost.toml no longer holds %q: update the test with the docs", r[0])
+	_, imapsPort, _ := strings.Cut(st.IMAPS, ":")
+	_, subPort, _ := strings.Cut(st.Submission, ":")
+	text := string(doc) + extra
+	all := append([]string{
+		`host = "mail.club.example"`, `host = "127.0.0.1"`,
+		`port = 993`, "port = " + imapsPort,
+		`port = 587`, "port = " + subPort,
+		`"/var/lib/bottlepost"`, fmt.Sprintf("%q", dataDir),
+		`file:/etc/bottlepost/imap-password`, "file:" + pwFile,
+		`tls_ca_file = "/etc/ssl/club/cert.pem"`, fmt.Sprintf("tls_ca_file = %q\ntls_server_name = %q", st.CertFile, mailstack.Host),
+	}, repl...)
+	for i := 0; i+1 < len(all); i += 2 {
+		if !strings.Contains(text, all[i]) {
+			t.Fatalf("docs/deploy's bottlepost.toml no longer holds %q: update the test with the docs", all[i])
 		}
-		cfgText = strings.ReplaceAll(cfgText, r[0], r[1])
+		text = strings.ReplaceAll(text, all[i], all[i+1])
 	}
-	if !st.OpenDKIM {
-		cfgText = strings.Replace(cfgText, `trusted_authserv = "mail.club.example"`, `trusted_authserv = ""`, 1)
-	}
-	cfgText += "\n[web]\nlisten = \"\"\n"
-	cfgPath := filepath.Join(dir, "bottlepost.toml")
-	os.WriteFile(cfgPath, []byte(cfgText), 0o600)
-	writeCfg := func(name, text string, repl ...string) string {
-		for i := 0; i+1 < len(repl); i += 2 {
-			if !strings.Contains(text, repl[i]) {
-				t.Fatalf("%s: the configuration holds no %q", name, repl[i])
-			}
-			text = strings.Replace(text, repl[i], repl[i+1], 1)
-		}
-		p := filepath.Join(dir, name+".toml")
-		os.WriteFile(p, []byte(text), 0o600)
-		return p
-	}
+	return text + "\n[web]\nlisten = \"\"\n"
+}
 
-	// check-mail: every step passes, the probe proving plus-addressing.
-	code, out, errOut := runCLI("check-mail", "--config", cfgPath, "--wait", "30s")
-	t.Logf("check-mail:\n%s%s", out, errOut)
-	if code != 0 || strings.Contains(out, "FAIL") || !strings.Contains(out, "plus-addressing") || strings.Count(out, "\nok ") < 6 {
-		t.Fatalf("check-mail against the documented set-up: exit %d\n%s%s", code, out, errOut)
+// writeCfg writes the configuration with replacements (old, new pairs,
+// each of which must be found once) as NAME.toml and returns its path.
+func (rs *realStack) writeCfg(name string, repl ...string) string {
+	text := rs.cfgText
+	for i := 0; i+1 < len(repl); i += 2 {
+		if !strings.Contains(text, repl[i]) {
+			rs.t.Fatalf("%s: the configuration holds no %q", name, repl[i])
+		}
+		text = strings.Replace(text, repl[i], repl[i+1], 1)
 	}
-	// … and against broken ones, each line saying what to fix.
-	wrongPW := filepath.Join(dir, "wrong")
+	p := filepath.Join(rs.dir, name+".toml")
+	os.WriteFile(p, []byte(text), 0o600)
+	return p
+}
+
+// checkMail runs check-mail with a configuration and logs what it said.
+func (rs *realStack) checkMail(what, cfgPath, wait string) (code int, out string, took time.Duration) {
+	start := time.Now()
+	code, out, errOut := runCLI("check-mail", "--config", cfgPath, "--wait", wait)
+	took = time.Since(start)
+	rs.t.Logf("check-mail, %s (%v):\n%s%s", what, took.Round(100*time.Millisecond), out, errOut)
+	return code, out, took
+}
+
+// checkMailDocumented: every step passes against the documented set-up,
+// the probe proving plus-addressing and, with trusted_authserv, that the
+// submission port vouches for its logins.
+func (rs *realStack) checkMailDocumented() {
+	t := rs.t
+	code, out, _ := rs.checkMail("the documented set-up", rs.cfgPath, "30s")
+	steps := 7
+	if rs.st.OpenDKIM {
+		steps++
+		if !strings.Contains(out, "ok   trusted_authserv       the probe arrived vouched for by "+mailstack.Host) {
+			t.Errorf("check-mail did not find the probe vouched for:\n%s", out)
+		}
+	}
+	if code != 0 || strings.Contains(out, "FAIL") || strings.Contains(out, "WARN") || !strings.Contains(out, "plus-addressing") ||
+		strings.Count(out, "\nok ")+1 < steps || !strings.Contains(out, "all good") {
+		t.Fatalf("check-mail against the documented set-up: exit %d, want %d steps ok\n%s", code, steps, out)
+	}
+}
+
+// checkMailBroken: against broken configurations, each line says what to
+// fix; a TLS port used with STARTTLS is found within seconds.
+func (rs *realStack) checkMailBroken() {
+	t := rs.t
+	wrongPW := filepath.Join(rs.dir, "wrong")
 	os.WriteFile(wrongPW, []byte("not the password\n"), 0o600)
 	for _, tc := range []struct {
-		name  string
-		repl  []string
-		wants []string
+		name   string
+		repl   []string
+		wants  []string
+		within time.Duration // check-mail's whole run; 0: not timed
 	}{
 		{"untrusted certificate, wrong smtp password", []string{
-			"tls_ca_file = " + fmt.Sprintf("%q", st.CertFile), "",
-			`password = "file:` + pwFile + `"` + "\nhelo", `password = "file:` + wrongPW + `"` + "\nhelo",
-		}, []string{"FAIL imap connect", "set imap.tls_ca_file", "FAIL smtp session", "check smtp.username and smtp.password"}},
-		{"tls on the starttls port", []string{"port = " + imapsPort, "port = " + imapPort},
-			[]string{"FAIL imap connect", `set imap.security = "starttls"`}},
+			"tls_ca_file = " + fmt.Sprintf("%q", rs.st.CertFile), "",
+			`password = "file:` + rs.pwFile + `"` + "\nhelo", `password = "file:` + wrongPW + `"` + "\nhelo",
+		}, []string{"FAIL imap connect", "set imap.tls_ca_file", "FAIL smtp session", "check smtp.username and smtp.password"}, 0},
+		{"tls on the starttls port", []string{"port = " + rs.imapsPort, "port = " + rs.imapPort},
+			[]string{"FAIL imap connect", `set imap.security = "starttls"`}, 0},
 		{"starttls on the tls port", []string{`security = "tls"`, `security = "starttls"`},
-			[]string{"FAIL imap connect", `speaks TLS at once`}},
+			[]string{"FAIL imap connect", `speaks TLS at once`, `set imap.security = "tls"`}, 5 * time.Second},
+		{"plain on the tls port", []string{`security = "tls"`, `security = "plain"`},
+			[]string{"FAIL imap connect", `speaks TLS at once`, `set imap.security = "tls"`}, 5 * time.Second},
 		{"no such mailbox", []string{`[imap]`, "[imap]\nmailbox = \"Games\""},
-			[]string{"FAIL imap mailbox", "check imap.mailbox"}},
+			[]string{"FAIL imap mailbox", "check imap.mailbox"}, 0},
 		{"certificate for another name", []string{fmt.Sprintf("tls_server_name = %q", mailstack.Host), ""},
-			[]string{"FAIL imap connect", "set imap.tls_server_name"}},
+			[]string{"FAIL imap connect", "set imap.tls_server_name"}, 0},
 	} {
-		p := writeCfg(strings.ReplaceAll(tc.name, " ", "-"), cfgText, tc.repl...)
-		code, out, errOut := runCLI("check-mail", "--config", p, "--wait", "10s")
-		t.Logf("check-mail, %s:\n%s%s", tc.name, out, errOut)
+		p := rs.writeCfg(strings.ReplaceAll(tc.name, " ", "-"), tc.repl...)
+		code, out, took := rs.checkMail(tc.name, p, "10s")
 		if code != 1 {
 			t.Errorf("check-mail, %s: exit %d, want 1", tc.name, code)
 		}
@@ -156,209 +242,239 @@ func TestRealMailStack(t *testing.T) {
 				t.Errorf("check-mail, %s: no %q in\n%s", tc.name, w, out)
 			}
 		}
+		if tc.within > 0 && took > tc.within {
+			t.Errorf("check-mail, %s: took %v, want the mistake found within %v", tc.name, took.Round(100*time.Millisecond), tc.within)
+		}
 	}
+}
 
-	// serve.
-	stop, reload := make(chan os.Signal, 1), make(chan os.Signal, 1)
+// serveRuns is serve, run in this process and stopped (SIGTERM) and
+// started again at will, with one log across its runs.
+type serveRuns struct {
+	t          *testing.T
+	cfgPath    string
+	stopC      chan os.Signal
+	done       chan int
+	stopped    bool
+	sout, serr syncBuffer
+}
+
+func startServeRuns(t *testing.T, cfgPath string) *serveRuns {
+	s := &serveRuns{t: t, cfgPath: cfgPath, stopC: make(chan os.Signal, 1), stopped: true}
 	old := signals
-	signals = func() (<-chan os.Signal, <-chan os.Signal, func()) { return stop, reload, func() {} }
-	defer func() { signals = old }()
-	// One log across serve's runs: a restart keeps writing to the same
-	// buffers, so a failure shows every run.
-	var sout, serr syncBuffer
-	var done chan int
-	stopped := true
-	startServe := func() {
-		stopped = false
-		done = make(chan int, 1)
-		go func(done chan<- int) { done <- run([]string{"serve", "--config", cfgPath}, &sout, &serr) }(done)
+	reload := make(chan os.Signal, 1)
+	signals = func() (<-chan os.Signal, <-chan os.Signal, func()) { return s.stopC, reload, func() {} }
+	t.Cleanup(func() { signals = old })
+	s.start()
+	return s
+}
+
+func (s *serveRuns) start() {
+	s.stopped = false
+	s.done = make(chan int, 1)
+	go func(done chan<- int) { done <- run([]string{"serve", "--config", s.cfgPath}, &s.sout, &s.serr) }(s.done)
+}
+
+// stop ends serve; ok is false when it is still running.
+func (s *serveRuns) stop() (ok bool) {
+	if s.stopped {
+		return true
 	}
-	stopServe := func() (ok bool) { // ok: serve is not running (any more)
-		if stopped {
-			return true
+	s.stopped = true
+	s.stopC <- syscall.SIGTERM
+	select {
+	case code := <-s.done:
+		if code != 0 {
+			s.t.Errorf("serve exited %d:\n%s", code, s.serr.String())
 		}
-		stopped = true
-		stop <- syscall.SIGTERM
-		select {
-		case code := <-done:
-			if code != 0 {
-				t.Errorf("serve exited %d:\n%s", code, serr.String())
-			}
-			return true
-		case <-time.After(30 * time.Second):
-			t.Errorf("serve did not stop within 30s")
-			return false
-		}
+		return true
+	case <-time.After(30 * time.Second):
+		s.t.Errorf("serve did not stop within 30s")
+		return false
 	}
-	startServe()
-	defer stopServe()
-	defer func() {
-		if t.Failed() {
-			t.Logf("serve's log:\n%s", serr.String())
-		}
-	}()
-	clientTLS := &tls.Config{RootCAs: x509.NewCertPool(), ServerName: mailstack.Host}
-	clientTLS.RootCAs.AppendCertsFromPEM(st.CertPEM)
-	signer := func(raw []byte) ([]byte, error) {
-		var b bytes.Buffer
-		if err := dkim.Sign(&b, bytes.NewReader(raw), &dkim.SignOptions{Domain: mailstack.Domain, Selector: "club2026", Signer: key}); err != nil {
-			return nil, err
-		}
-		return b.Bytes(), nil
+}
+
+// halt stops serve, or ends the test: a serve still running would read
+// the mailbox beside the next one.
+func (s *serveRuns) halt() {
+	s.t.Helper()
+	if !s.stop() {
+		s.t.FailNow()
 	}
-	player := func(name string) *daemon.Player {
-		p := daemon.NewMailUser(name+"@"+mailstack.Domain, mailstack.Password, st.IMAP, st.Submission, clientTLS)
-		p.Sign = signer
-		return p
+}
+
+func (s *serveRuns) log() string { return s.serr.String() }
+
+func (rs *realStack) send(p *daemon.Player, m daemon.Mail) {
+	rs.t.Helper()
+	if _, err := p.Send(m); err != nil {
+		rs.t.Fatalf("%s sends %q: %v", p.Address, m.Subject, err)
 	}
-	alice, bob, eve := player("alice"), player("bob"), player("eve")
-	eve.Sign = nil // eve's mail carries no signature, only a forged verdict
-	const within = 30 * time.Second
-	send := func(p *daemon.Player, m daemon.Mail) {
-		t.Helper()
-		if _, err := p.Send(m); err != nil {
-			t.Fatalf("%s sends %q: %v", p.Address, m.Subject, err)
-		}
+}
+
+func (rs *realStack) reply(p *daemon.Player, body string) {
+	rs.t.Helper()
+	if _, err := p.Reply(body); err != nil {
+		rs.t.Fatalf("%s replies %q: %v", p.Address, body, err)
 	}
-	reply := func(p *daemon.Player, body string) {
-		t.Helper()
-		if _, err := p.Reply(body); err != nil {
-			t.Fatalf("%s replies %q: %v", p.Address, body, err)
-		}
+}
+
+func (rs *realStack) await(p *daemon.Player, want string) *daemon.Received {
+	rs.t.Helper()
+	r, err := p.Await(want, within)
+	if err != nil {
+		rs.t.Fatal(err)
 	}
-	await := func(p *daemon.Player, want string) *daemon.Received {
-		t.Helper()
-		r, err := p.Await(want, within)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	service := "games@" + mailstack.Domain
-	send(alice, daemon.Mail{To: service, Subject: "hello", Body: "hi"})
-	welcome := await(alice, "your personal address")
+	return r
+}
+
+// chess: alice's first mail is welcomed (and logged so), she challenges
+// bob, and they play the fool's mate; then the forgeries. It returns
+// alice's welcome.
+func (rs *realStack) chess() *daemon.Received {
+	t, alice, bob := rs.t, rs.alice, rs.bob
+	rs.send(alice, daemon.Mail{To: service, Subject: "hello", Body: "hi"})
+	welcome := rs.await(alice, "your personal address")
 	if !strings.HasPrefix(welcome.ReplyTo, "games+") || !strings.HasSuffix(welcome.ReplyTo, "@"+mailstack.Domain) {
 		t.Fatalf("welcome Reply-To %q, want a plus-address of %s", welcome.ReplyTo, service)
 	}
-	send(alice, daemon.Mail{To: welcome.ReplyTo, Subject: "new game", Body: "new chess vs bob@" + mailstack.Domain + " as white time 3d\n"})
-	await(alice, "Your challenge to bob@"+mailstack.Domain)
-	await(bob, "challenges you to a game of Chess")
-	reply(bob, "accept")
-	await(alice, "The game has begun")
-	await(bob, "The game has begun")
-	reply(alice, "f3")
-	await(bob, "White played 1. f3.")
-	reply(bob, "e5")
-	await(alice, "Black played 1... e5.")
-
-	// Eve forges the mail server's verdict: Postfix removes the header,
-	// OpenDKIM adds its own (no signature: dkim=none), and the service
-	// does not act on her mail.
-	if st.OpenDKIM {
-		send(eve, daemon.Mail{To: service, Subject: "forged", Body: "hello",
-			Headers: map[string]string{"Authentication-Results": mailstack.Host + "; dkim=pass header.d=" + mailstack.Domain}})
-		ar := awaitHeader(t, st, clientTLS, "forged", "Authentication-Results")
-		if len(ar) != 1 || strings.Contains(ar[0], "dkim=pass") || !strings.Contains(ar[0], "dkim=none") {
-			t.Errorf("eve's mail arrived with Authentication-Results %q; want only OpenDKIM's dkim=none", ar)
-		}
+	if log := rs.serve.log(); !strings.Contains(log, "first mail answered with the welcome") || strings.Contains(log, "message refused") {
+		t.Errorf("serve's log of the welcome: want it called a welcome, not a refusal:\n%s", log)
 	}
-
-	reply(alice, "g4")
-	await(bob, "White played 2. g4.")
-	reply(bob, "Qh4#")
-	final := await(alice, "Game over: Black wins: checkmate")
+	rs.send(alice, daemon.Mail{To: welcome.ReplyTo, Subject: "new game", Body: "new chess vs bob@" + mailstack.Domain + " as white time 3d\n"})
+	rs.await(alice, "Your challenge to bob@"+mailstack.Domain)
+	rs.await(bob, "challenges you to a game of Chess")
+	rs.reply(bob, "accept")
+	rs.await(alice, "The game has begun")
+	rs.await(bob, "The game has begun")
+	rs.reply(alice, "f3")
+	rs.await(bob, "White played 1. f3.")
+	rs.reply(bob, "e5")
+	rs.await(alice, "Black played 1... e5.")
+	rs.reply(alice, "g4")
+	rs.await(bob, "White played 2. g4.")
+	rs.reply(bob, "Qh4#")
+	final := rs.await(alice, "Game over: Black wins: checkmate")
 	if !strings.Contains(final.Text(), "Result: 0-1") {
 		t.Errorf("final mail:\n%s", final.Text())
 	}
-	await(bob, "Game over: Black wins: checkmate")
-	if st.OpenDKIM {
-		if eve.Fetch(); len(eve.Inbox) > 0 {
-			t.Errorf("eve, whose mail nothing vouches for, got an answer:\n%s", eve.Inbox[0].Text())
+	rs.await(bob, "Game over: Black wins: checkmate")
+	if rs.st.OpenDKIM {
+		rs.forgeries()
+	}
+	return welcome
+}
+
+// forgeries of the members' addresses, each asking the service to
+// challenge eve: none is acted on, and the owner of each forged address is
+// told once.
+//
+//   - From outside, on port 25, in bob's name, with the server's verdict
+//     forged (a DKIM pass and an AUTH pass): Postfix removes both, OpenDKIM
+//     adds its own (no signature: dkim=none).
+//   - By eve, a member, logged in, with alice's From and her own envelope
+//     sender: the submission port says it was eve's login.
+//   - By eve with alice's envelope sender: Postfix refuses it (553).
+func (rs *realStack) forgeries() {
+	t, alice, bob, eve := rs.t, rs.alice, rs.bob, rs.eve
+	challenge := "new chess vs " + eve.Address + "\n"
+	forgedAR := []string{mailstack.Host + "; dkim=pass header.d=" + mailstack.Domain, mailstack.Host + "; auth=pass smtp.auth=" + bob.Address}
+	rs.rawSend(rs.st.SMTP, nil, "mallory@elsewhere.example", bob.Address, "forged from outside", challenge, forgedAR...)
+	if ar := awaitHeader(t, rs.st, rs.clientTLS, "forged from outside", "Authentication-Results"); len(ar) != 1 || strings.Contains(ar[0], "pass") || !strings.Contains(ar[0], "dkim=none") {
+		t.Errorf("the mail forged from outside arrived with Authentication-Results %q; want only OpenDKIM's dkim=none", ar)
+	}
+	rs.rawSend(rs.st.Submission, eve, eve.Address, alice.Address, "forged by a member", challenge, mailstack.Host+"; auth=pass smtp.auth="+alice.Address)
+	if ar := awaitHeader(t, rs.st, rs.clientTLS, "forged by a member", "Authentication-Results"); len(ar) == 0 || ar[0] != mailstack.Host+"; auth=pass smtp.auth="+eve.Address {
+		t.Errorf("the member's forgery arrived with Authentication-Results %q; want Postfix's naming eve's login on top", ar)
+	}
+	_, err := eve.Send(daemon.Mail{From: alice.Address, To: service, Subject: "forged envelope", Body: challenge})
+	if se := (*smtp.SMTPError)(nil); !errors.As(err, &se) || se.Code != 553 || !strings.Contains(se.Message, "not owned by user "+eve.Address) {
+		t.Errorf("eve sending with alice's envelope sender: %v; want Postfix's 553, not owned by user %s", err, eve.Address)
+	}
+	for _, p := range []*daemon.Player{bob, alice} {
+		told := rs.await(p, "was not acted on")
+		if !strings.Contains(told.Msg.Subject, "your mail was not acted on") || strings.Contains(told.Text(), "new chess") {
+			t.Errorf("%s was told:\n%s", p.Address, told.Text())
 		}
 	}
+	if log := rs.serve.log(); !strings.Contains(log, "submitted by the login "+eve.Address+", not by the sender") {
+		t.Errorf("serve's log does not say whose login sent the member's forgery:\n%s", log)
+	}
+}
 
-	// Seachess, the variant with secret moves, through the same stack: a
-	// mine laid (a hidden move), serve stopped and started again twice and
-	// Dovecot restarted mid-game, and the carrier's mate in five: from j4
-	// its aircraft's outline (S7.4) checks the commando ship on g1, boxed
-	// in by its own pieces, and nothing of White's reaches j4.
+// rawSend submits a message as a mail program would, to addr: with STARTTLS
+// and AUTH as p when p is set, else as a server on port 25 does. arFields
+// are Authentication-Results fields written into it (forgeries).
+func (rs *realStack) rawSend(addr string, p *daemon.Player, envFrom, from, subject, body string, arFields ...string) {
+	t := rs.t
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: <%s>\r\nTo: <%s>\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <%s.%d@client.test>\r\n",
+		from, service, subject, time.Now().Format(time.RFC1123Z), strings.ReplaceAll(subject, " ", "-"), time.Now().UnixNano())
+	for _, f := range arFields {
+		fmt.Fprintf(&b, "Authentication-Results: %s\r\n", f)
+	}
+	fmt.Fprintf(&b, "\r\n%s", strings.ReplaceAll(body, "\n", "\r\n"))
+	var c *smtp.Client
+	var err error
+	if p != nil {
+		c, err = smtp.DialStartTLS(addr, rs.clientTLS)
+	} else {
+		c, err = smtp.Dial(addr)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Hello("client.test"); err != nil {
+		t.Fatal(err)
+	}
+	if p != nil {
+		if err := c.Auth(sasl.NewPlainClient("", p.Address, mailstack.Password)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.SendMail(envFrom, []string{service}, strings.NewReader(b.String())); err != nil {
+		t.Fatalf("%q to %s: %v", subject, addr, err)
+	}
+	c.Quit()
+}
+
+// seachess is the variant with secret moves through the same stack: a mine
+// laid (a hidden move), serve stopped and started again twice and Dovecot
+// restarted mid-game, and the carrier's mate in five: from j4 its
+// aircraft's outline (S7.4) checks the commando ship on g1, boxed in by its
+// own pieces, and nothing of White's reaches j4. It returns the game's
+// number, the last mail of each (alice's, bob's) and each member's mail of
+// the game.
+func (rs *realStack) seachess(welcome *daemon.Received) (gameNo string, finals [2]*daemon.Received, game map[*daemon.Player][]*daemon.Received) {
+	t, alice, bob := rs.t, rs.alice, rs.bob
 	aliceFrom, bobFrom := len(alice.Inbox), len(bob.Inbox)
-	send(alice, daemon.Mail{To: welcome.ReplyTo, Subject: "new game", Body: "new seachess vs bob@" + mailstack.Domain + " as white time 3d\n"})
-	await(alice, "Your challenge to bob@"+mailstack.Domain)
-	await(bob, "challenges you to a game of Seachess")
-	reply(bob, "accept")
-	await(alice, "The game has begun")
-	begun := await(bob, "The game has begun")
-	gameNo := regexp.MustCompile(`\[bp-([0-9]+)\]`).FindStringSubmatch(begun.Msg.Subject)
-	if gameNo == nil {
+	rs.send(alice, daemon.Mail{To: welcome.ReplyTo, Subject: "new game", Body: "new seachess vs bob@" + mailstack.Domain + " as white time 3d\n"})
+	rs.await(alice, "Your challenge to bob@"+mailstack.Domain)
+	rs.await(bob, "challenges you to a game of Seachess")
+	rs.reply(bob, "accept")
+	rs.await(alice, "The game has begun")
+	begun := rs.await(bob, "The game has begun")
+	m := regexp.MustCompile(`\[bp-([0-9]+)\]`).FindStringSubmatch(begun.Msg.Subject)
+	if m == nil {
 		t.Fatalf("the Seachess game's mail has no tag in its subject %q", begun.Msg.Subject)
 	}
-	plies := []struct{ move, seen string }{ // alice (White) plays the even plies
-		{"Cc1-M", "White played 1. (h)."}, // the cruiser lays a mine on its own square (S3.2): bob reads "(h)" (S10.1)
-		{"Bg11-g10", "Black played 1... Bg11-g10."},
-		{"Bc2-c3", "White played 2. Bc2-c3."},
-		{"Af12-h10", "Black played 2... Af12-h10."}, // two squares diagonally, over g11 (S7.1)
-		{"Bd2-d3", "White played 3. Bd2-d3."},
-		{"Ah10-j8", "Black played 3... Ah10-j8."},
-		{"Be2-e3", "White played 4. Be2-e3."},
-		{"Aj8-j6", "Black played 4... Aj8-j6."},
-		{"Bc3-c4", "White played 5. Bc3-c4."},
-		{"Aj6-j4", "Black played 5... Aj6-j4+."},
-	}
-	mover := func(ply int) (p, opp *daemon.Player) {
-		if ply%2 == 0 {
-			return alice, bob
-		}
-		return bob, alice
-	}
-	halt := func() {
-		t.Helper()
-		if !stopServe() {
-			t.FailNow() // a serve still running would read the mailbox beside the next one
-		}
-	}
-	var finals [2]*daemon.Received // the last mail of each, alice's then bob's
-	for ply, m := range plies {
-		p, opp := mover(ply)
-		var back time.Time
-		switch ply {
-		case 1:
-			// serve stopped (SIGTERM) as bob's move goes out, and started
-			// again: whether it read the move before it stopped or finds it
-			// in the INBOX afterwards, the move is answered, once.
-			reply(p, m.move)
-			halt()
-			startServe()
-			t.Logf("serve restarted while %d... %s was on its way", ply/2+1, m.move)
-		case 2:
-			// … and stopped before alice's move is sent: the move waits in
-			// Dovecot, unread, until serve runs again.
-			halt()
-			reply(p, m.move)
-			startServe()
-			t.Logf("serve restarted after %d. %s was sent while it was stopped", ply/2+1, m.move)
-		case 4:
-			// Dovecot restarted: serve is back within seconds (its backoff
-			// starts over after every session that selected the mailbox)
-			// and answers the next move.
-			st.RestartDovecot(t)
-			back = time.Now()
-			reply(p, m.move)
-		default:
-			reply(p, m.move)
-		}
-		receipt := await(p, "Your move "+m.move+" was accepted.")
+	for ply, m := range seachessPlies {
+		p, opp := rs.mover(ply)
+		back := rs.playDisturbed(ply, p, m.move)
+		receipt := rs.await(p, "Your move "+m.move+" was accepted.")
 		if !back.IsZero() {
 			if took := time.Since(back); took > 20*time.Second { // seconds, not the minute of a grown backoff; room for a loaded machine
 				t.Errorf("the answer came %v after Dovecot's restart; want within seconds", took.Round(100*time.Millisecond))
 			}
 			t.Logf("answered %v after Dovecot's restart", time.Since(back).Round(100*time.Millisecond))
 		}
-		theirs := await(opp, m.seen)
+		theirs := rs.await(opp, m.seen)
 		if ply == 0 {
 			secretKept(t, receipt, theirs)
 		}
-		if ply == len(plies)-1 {
+		if ply == len(seachessPlies)-1 {
 			finals = [2]*daemon.Received{theirs, receipt}
 		}
 	}
@@ -370,14 +486,73 @@ func TestRealMailStack(t *testing.T) {
 		}
 	}
 	t.Logf("the final Seachess mail to bob:\n%s", finals[1].Text())
-	// Nothing lost, nothing twice: each move was answered to each player
-	// exactly once, and no mail says a move was not played.
 	for _, p := range []*daemon.Player{alice, bob} {
 		if _, err := p.Fetch(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	game := map[*daemon.Player][]*daemon.Received{alice: alice.Inbox[aliceFrom:], bob: bob.Inbox[bobFrom:]}
+	game = map[*daemon.Player][]*daemon.Received{alice: alice.Inbox[aliceFrom:], bob: bob.Inbox[bobFrom:]}
+	rs.answeredOnce(game)
+	return m[1], finals, game
+}
+
+// seachessPlies are the Seachess game's moves, alice (White) playing the
+// even plies, and what the opponent is told of each.
+var seachessPlies = []struct{ move, seen string }{
+	{"Cc1-M", "White played 1. (h)."}, // the cruiser lays a mine on its own square (S3.2): bob reads "(h)" (S10.1)
+	{"Bg11-g10", "Black played 1... Bg11-g10."},
+	{"Bc2-c3", "White played 2. Bc2-c3."},
+	{"Af12-h10", "Black played 2... Af12-h10."}, // two squares diagonally, over g11 (S7.1)
+	{"Bd2-d3", "White played 3. Bd2-d3."},
+	{"Ah10-j8", "Black played 3... Ah10-j8."},
+	{"Be2-e3", "White played 4. Be2-e3."},
+	{"Aj8-j6", "Black played 4... Aj8-j6."},
+	{"Bc3-c4", "White played 5. Bc3-c4."},
+	{"Aj6-j4", "Black played 5... Aj6-j4+."},
+}
+
+// mover is who plays a ply of the Seachess game, and the opponent.
+func (rs *realStack) mover(ply int) (p, opp *daemon.Player) {
+	if ply%2 == 0 {
+		return rs.alice, rs.bob
+	}
+	return rs.bob, rs.alice
+}
+
+// playDisturbed sends a ply's move, disturbing some: serve stopped
+// (SIGTERM) as bob's first move goes out and started again (whether it
+// read the move before it stopped or finds it in the INBOX afterwards, the
+// move is answered, once); stopped before alice's second is sent (the move
+// waits in Dovecot, unread, until serve runs again); Dovecot restarted
+// before her third (serve is back within seconds: its backoff starts over
+// after every session that selected the mailbox). It returns when Dovecot
+// was back, for the third.
+func (rs *realStack) playDisturbed(ply int, p *daemon.Player, move string) (dovecotBack time.Time) {
+	switch ply {
+	case 1:
+		rs.reply(p, move)
+		rs.serve.halt()
+		rs.serve.start()
+		rs.t.Logf("serve restarted while %d... %s was on its way", ply/2+1, move)
+	case 2:
+		rs.serve.halt()
+		rs.reply(p, move)
+		rs.serve.start()
+		rs.t.Logf("serve restarted after %d. %s was sent while it was stopped", ply/2+1, move)
+	case 4:
+		rs.st.RestartDovecot(rs.t)
+		dovecotBack = time.Now()
+		rs.reply(p, move)
+	default:
+		rs.reply(p, move)
+	}
+	return dovecotBack
+}
+
+// answeredOnce: nothing lost, nothing twice: each move of the Seachess
+// game was answered to each player exactly once, and no mail says a move
+// was not played.
+func (rs *realStack) answeredOnce(game map[*daemon.Player][]*daemon.Received) {
 	count := func(p *daemon.Player, text string) (n int) {
 		for _, r := range game[p] {
 			if strings.Contains(r.Text(), text) {
@@ -386,21 +561,47 @@ func TestRealMailStack(t *testing.T) {
 		}
 		return n
 	}
-	for ply, m := range plies {
-		p, opp := mover(ply)
+	for ply, m := range seachessPlies {
+		p, opp := rs.mover(ply)
 		if n := count(p, "Your move "+m.move+" was accepted."); n != 1 {
-			t.Errorf("%s got %d receipts for %s, want 1", p.Address, n, m.move)
+			rs.t.Errorf("%s got %d receipts for %s, want 1", p.Address, n, m.move)
 		}
 		if n := count(opp, m.seen); n != 1 {
-			t.Errorf("%s was told %d times %q, want once", opp.Address, n, m.seen)
+			rs.t.Errorf("%s was told %d times %q, want once", opp.Address, n, m.seen)
 		}
 	}
-	for _, p := range []*daemon.Player{alice, bob} {
+	for _, p := range []*daemon.Player{rs.alice, rs.bob} {
 		if n := count(p, "was not played"); n != 0 {
-			t.Errorf("%s was told %d times that a move was not played", p.Address, n)
+			rs.t.Errorf("%s was told %d times that a move was not played", p.Address, n)
 		}
 	}
-	stopServe()
+	// The forgeries: each owner told once in all, eve (whom they would have
+	// challenged) never written to.
+	if rs.st.OpenDKIM {
+		for _, p := range []*daemon.Player{rs.alice, rs.bob} {
+			n := 0
+			for _, r := range p.Inbox {
+				if strings.Contains(r.Text(), "was not acted on") {
+					n++
+				}
+			}
+			if n != 1 {
+				rs.t.Errorf("%s was told %d times that mail in their name was not acted on, want once", p.Address, n)
+			}
+		}
+		if rs.eve.Fetch(); len(rs.eve.Inbox) > 0 {
+			rs.t.Errorf("a forgery was acted on: eve got\n%s", rs.eve.Inbox[0].Text())
+		}
+	}
+}
+
+// archivedAndVerified: both games are archived; offline, as bob can, the
+// exported record is the one his final mail carries, it verifies against
+// the receipts his mails quoted (the last one anchoring every record), and
+// it opens the secret move under the commitment bob was sent when it was
+// played.
+func (rs *realStack) archivedAndVerified(gameNo string, finals [2]*daemon.Received, game map[*daemon.Player][]*daemon.Received) {
+	t, dir := rs.t, rs.dir
 	s, err := store.Open(filepath.Join(dir, "data", "bottlepost.db"), store.Options{KeyFile: filepath.Join(dir, "data", "bottlepost.key")})
 	if err != nil {
 		t.Fatal(err)
@@ -411,38 +612,33 @@ func TestRealMailStack(t *testing.T) {
 	if len(archived) != 2 {
 		t.Errorf("archived games %v, want the two played to mate", archived)
 	}
-
-	// Offline, as bob can: the exported record is the one his final mail
-	// carries, it verifies against the receipts his mails quoted (the last
-	// one anchoring every record), and it opens the secret move under the
-	// commitment bob was sent when it was played.
-	pgn := filepath.Join(dir, "bp-"+gameNo[1]+".pgn")
-	if code, _, errOut := runCLI("export", gameNo[1], "--config", cfgPath, "-o", pgn); code != 0 {
-		t.Fatalf("export %s: exit %d: %s", gameNo[1], code, errOut)
+	pgn := filepath.Join(dir, "bp-"+gameNo+".pgn")
+	if code, _, errOut := runCLI("export", gameNo, "--config", rs.cfgPath, "-o", pgn); code != 0 {
+		t.Fatalf("export %s: exit %d: %s", gameNo, code, errOut)
 	}
 	exported := mustRead(t, pgn)
-	if att := attachment(t, finals[1].Raw, "bp-"+gameNo[1]+".pgn"); strings.ReplaceAll(att, "\r\n", "\n") != exported {
+	if att := attachment(t, finals[1].Raw, "bp-"+gameNo+".pgn"); strings.ReplaceAll(att, "\r\n", "\n") != exported {
 		t.Errorf("the record attached to bob's final mail is not the export:\n%s\n---\n%s", att, exported)
 	}
 	var bobReceipts []string
-	for _, r := range game[bob] {
+	for _, r := range game[rs.bob] {
 		bobReceipts = append(bobReceipts, receiptLine.FindAllString(strings.ReplaceAll(r.Text(), "\r", ""), -1)...)
 	}
-	if len(bobReceipts) < len(plies) {
-		t.Fatalf("bob's mails quoted %d receipts, want one at least for each of the %d moves", len(bobReceipts), len(plies))
+	if len(bobReceipts) < len(seachessPlies) {
+		t.Fatalf("bob's mails quoted %d receipts, want one at least for each of the %d moves", len(bobReceipts), len(seachessPlies))
 	}
 	last := bobReceipts[len(bobReceipts)-1]
 	records, _, _ := strings.Cut(last, ":")
-	code, out, errOut = runCLI(append([]string{"verify", pgn}, bobReceipts...)...)
+	code, out, errOut := runCLI(append([]string{"verify", pgn}, bobReceipts...)...)
 	t.Logf("verify %s with bob's %d receipts:\n%s%s", filepath.Base(pgn), len(bobReceipts), out, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	want := fmt.Sprintf("verified: game %s (Seachess, standard, 3d): alice v bob, %d moves (1 secret), 0-1 (Black wins: checkmate", gameNo[1], len(plies))
+	want := fmt.Sprintf("verified: game %s (Seachess, standard, 3d): alice v bob, %d moves (1 secret), 0-1 (Black wins: checkmate", gameNo, len(seachessPlies))
 	wantLast := "anchored by your receipt " + last + ": all " + records + " records are the ones you were sent"
 	if code != 0 || !strings.Contains(out, want) || lines[len(lines)-1] != wantLast {
 		t.Errorf("verify: exit %d; want 0, a line %q and, last, %q", code, want, wantLast)
 	}
 	var commitment []string
-	for _, r := range game[bob] {
+	for _, r := range game[rs.bob] {
 		if commitment = regexp.MustCompile(`1\. White's hidden move:\s+([0-9a-f]{64})`).FindStringSubmatch(r.Text()); commitment != nil {
 			break
 		}
@@ -453,35 +649,69 @@ func TestRealMailStack(t *testing.T) {
 		// (the move text is broken into lines of at most 79 characters)
 		t.Errorf("the export does not open Cc1-M under the commitment bob was sent (%s):\n%s", commitment[1], exported)
 	}
+}
 
-	// Plus-addressing off (Postfix without recipient_delimiter): check-mail
-	// says the replies cannot arrive.
-	pf := filepath.Join(st.Dir, "postfix")
-	for _, args := range [][]string{{"-c", pf, "-e", "recipient_delimiter="}} {
-		if out, err := exec.Command("postconf", args...).CombinedOutput(); err != nil {
-			t.Fatalf("postconf %v: %v\n%s", args, err, out)
+// plusAddressingFaults: without plus-addressing, check-mail says the
+// replies cannot arrive, and whose setting it is: Dovecot's (it refuses
+// the address over LMTP, the bounce comes back) or Postfix's (it refuses
+// the address on 587).
+func (rs *realStack) plusAddressingFaults() {
+	for _, tc := range []struct {
+		name    string
+		breakIt func() (restore func())
+		wants   []string
+	}{
+		{"Dovecot without recipient_delimiter", func() func() {
+			return rs.st.ReconfigureDovecot(rs.t, "\nrecipient_delimiter = +\n", "\nrecipient_delimiter =\n")
+		}, []string{"FAIL plus-addressing", "its delivery bounced", "User doesn't exist", "Dovecot: recipient_delimiter = + in dovecot.conf"}},
+		{"Postfix without recipient_delimiter", func() func() { return rs.st.Postconf(rs.t, "recipient_delimiter=") },
+			[]string{"FAIL plus-addressing", "refused the plus-address", "Postfix: recipient_delimiter = + in main.cf"}},
+	} {
+		restore := tc.breakIt()
+		code, out, _ := rs.checkMail(tc.name, rs.cfgPath, "15s")
+		restore()
+		if code != 1 {
+			rs.t.Errorf("check-mail, %s: exit %d, want 1", tc.name, code)
+		}
+		for _, w := range tc.wants {
+			if !strings.Contains(out, w) {
+				rs.t.Errorf("check-mail, %s: no %q in\n%s", tc.name, w, out)
+			}
 		}
 	}
-	if out, err := exec.Command("postfix", "-c", pf, "reload").CombinedOutput(); err != nil {
-		t.Fatalf("postfix reload: %v\n%s", err, out)
-	}
-	time.Sleep(time.Second) // the reload reaches the smtpd processes
-	code, out, errOut = runCLI("check-mail", "--config", cfgPath, "--wait", "15s")
-	t.Logf("check-mail without plus-addressing:\n%s%s", out, errOut)
-	if code != 1 || !strings.Contains(out, "FAIL plus-addressing") || !strings.Contains(out, "recipient_delimiter") {
-		t.Errorf("check-mail without plus-addressing: exit %d\n%s", code, out)
-	}
+}
 
-	// The outbox's windows through Postfix: the service's client, set up as
-	// docs/deploy has it (STARTTLS, AUTH, chunking), sends a dozen mails in
-	// one SendAll, their groups pipelined before any answer is read, with
-	// an address Postfix does not know among them. That one is refused at
-	// RCPT (550), and every other mail reaches alice's mailbox, once (the
-	// groups after the first each begin with RSET; Postfix ends a BDAT
-	// transaction without recipients by itself, so this holds without them
-	// too: TestSendAllRefusalInsideAWindow covers a server that does not).
-	sender, err := mailer.NewSender(mailer.SMTPConfig{Addr: st.Submission, Security: "starttls", Username: service,
-		Password: mailstack.Password, TLSConfig: clientTLS, Chunking: true, Timeout: within})
+// submissionVouchingForNobody: a submission port that does not say who
+// sent the mail (no submission_auth): with trusted_authserv set, the probe
+// arrives vouched for by nothing, and check-mail warns that the members'
+// mail will be refused.
+func (rs *realStack) submissionVouchingForNobody() {
+	if !rs.st.OpenDKIM {
+		return
+	}
+	restore := rs.st.Postconf(rs.t, "submission_sender_restrictions=reject_sender_login_mismatch")
+	code, out, _ := rs.checkMail("a submission port vouching for nobody", rs.cfgPath, "15s")
+	restore()
+	for _, w := range []string{"WARN trusted_authserv", "arrived without a verdict of " + mailstack.Host + " that vouches for it (no Authentication-Results from " + mailstack.Host + ")", "serve will refuse the players' mail", "read the lines marked WARN"} {
+		if code != 0 || !strings.Contains(out, w) {
+			rs.t.Errorf("check-mail with a submission port vouching for nobody: exit %d, want 0 and %q:\n%s", code, w, out)
+		}
+	}
+}
+
+// windowsThroughPostfix: the outbox's windows through Postfix: the
+// service's client, set up as docs/deploy has it (STARTTLS, AUTH,
+// chunking), sends a dozen mails in one SendAll, their groups pipelined
+// before any answer is read, with an address Postfix does not know among
+// them. That one is refused at RCPT (550), and every other mail reaches
+// alice's mailbox, once (the groups after the first each begin with RSET;
+// Postfix ends a BDAT transaction without recipients by itself, so this
+// holds without them too: TestSendAllRefusalInsideAWindow covers a server
+// that does not).
+func (rs *realStack) windowsThroughPostfix() {
+	t, alice := rs.t, rs.alice
+	sender, err := mailer.NewSender(mailer.SMTPConfig{Addr: rs.st.Submission, Security: "starttls", Username: service,
+		Password: mailstack.Password, TLSConfig: rs.clientTLS, Chunking: true, Timeout: within})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,11 +751,11 @@ func TestRealMailStack(t *testing.T) {
 	}
 	got := map[string]int{}
 	for end := time.Now().Add(within); len(got) < 11 && time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		rs, err := alice.Fetch()
+		fetched, err := alice.Fetch()
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, r := range rs {
+		for _, r := range fetched {
 			if s := r.Msg.Subject; strings.HasPrefix(s, "window ") {
 				got[s]++
 			}
@@ -536,16 +766,28 @@ func TestRealMailStack(t *testing.T) {
 			t.Errorf("window mail %d reached alice %d times", i, n)
 		}
 	}
+}
 
-	// OpenDKIM down: Postfix defers incoming mail rather than pass it
-	// unverified (milter_default_action = tempfail).
-	if st.OpenDKIM {
-		st.StopOpenDKIM()
-		_, err := alice.Send(daemon.Mail{To: service, Subject: "while the milter is down", Body: "hello"})
-		var se *smtp.SMTPError
-		if !errors.As(err, &se) || se.Code/100 != 4 {
-			t.Errorf("mail accepted with OpenDKIM down (err %v); want it deferred (4xx)", err)
-		}
+// milterDown: with OpenDKIM down, Postfix defers incoming mail on port 25
+// rather than pass it unverified (milter_default_action = tempfail); the
+// members' submissions on 587 do not need it.
+func (rs *realStack) milterDown() {
+	if !rs.st.OpenDKIM {
+		return
+	}
+	rs.st.StopOpenDKIM()
+	c, err := smtp.Dial(rs.st.SMTP)
+	if err != nil {
+		rs.t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.SendMail("mallory@elsewhere.example", []string{service}, strings.NewReader("From: <mallory@elsewhere.example>\r\nTo: <"+service+">\r\nSubject: while the milter is down\r\n\r\nhello\r\n"))
+	var se *smtp.SMTPError
+	if !errors.As(err, &se) || se.Code/100 != 4 {
+		rs.t.Errorf("mail accepted on port 25 with OpenDKIM down (err %v); want it deferred (4xx)", err)
+	}
+	if _, err := rs.alice.Send(daemon.Mail{To: service, Subject: "a member while the milter is down", Body: "games"}); err != nil {
+		rs.t.Errorf("a member's submission with OpenDKIM down: %v; want it taken", err)
 	}
 }
 

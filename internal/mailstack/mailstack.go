@@ -47,9 +47,16 @@ const Password = "club-secret"
 type Options struct {
 	// NoOpenDKIM leaves OpenDKIM out even where it is installed.
 	NoOpenDKIM bool
-	// TestDNS are TXT records OpenDKIM is to find (its TestDNSData):
-	// "selector._domainkey.domain" → "v=DKIM1;k=…;p=…".
-	TestDNS map[string]string
+	// Pipe, if set, adds docs/deploy/pipe's lines: the service's mail goes
+	// through Postfix's pipe to `bottlepost deliver`, run as bpdeliver.
+	Pipe *Pipe
+}
+
+// Pipe is where the deliver pipe's command line (docs/deploy/pipe/master.cf)
+// is moved to.
+type Pipe struct {
+	Bottlepost string // the executable standing for /usr/local/bin/bottlepost
+	Config     string // the file standing for /etc/bottlepost/bottlepost.toml
 }
 
 // Stack is a running mail host.
@@ -68,6 +75,7 @@ type Stack struct {
 	dkimCfg string
 	dovecot []string // the command line that starts Dovecot
 	dcmd    *exec.Cmd
+	dcFile  string // Dovecot's configuration, moved
 }
 
 // Start runs the stack, docsDir being docs/deploy. It skips the test,
@@ -93,20 +101,29 @@ func Start(t testing.TB, docsDir string, opts Options) *Stack {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	s := &Stack{Dir: dir, Docs: docsDir}
+	users := []string{"vmail"}
+	if opts.Pipe != nil {
+		users = append(users, "bottlepost", "bpdeliver")
+	}
+	s.EnsureUsers(t, users...)
 	// Postfix's and Dovecot's unprivileged processes must reach their files.
 	for _, sub := range []string{"", "ssl", "postfix", "pfdata", "dovecot"} {
 		mkdir(t, filepath.Join(dir, sub), 0o755)
 	}
-	mkdir(t, filepath.Join(dir, "vmail"), 0o777)
+	// The mailboxes, as docs/deploy.md makes /var/vmail.
+	mkdir(t, filepath.Join(dir, "vmail"), 0o770)
+	chown(t, filepath.Join(dir, "vmail"), "vmail", "vmail")
 	certPEM, keyPEM := selfSigned(t)
 	s.CertPEM, s.CertFile = certPEM, filepath.Join(dir, "ssl", "cert.pem")
 	write(t, s.CertFile, certPEM, 0o644)
 	write(t, filepath.Join(dir, "ssl", "key.pem"), keyPEM, 0o600)
-	var users strings.Builder
+	var accounts strings.Builder
 	for _, u := range Users {
-		fmt.Fprintf(&users, "%s@%s:{PLAIN}%s\n", u, Domain, Password)
+		fmt.Fprintf(&accounts, "%s@%s:{PLAIN}%s\n", u, Domain, Password)
 	}
-	write(t, filepath.Join(dir, "dovecot", "users"), []byte(users.String()), 0o644)
+	// As docs/deploy.md has /etc/dovecot/users: root's, readable by Dovecot.
+	write(t, filepath.Join(dir, "dovecot", "users"), []byte(accounts.String()), 0o640)
+	chown(t, filepath.Join(dir, "dovecot", "users"), "root", "dovecot")
 
 	ports := freePorts(t, 5)
 	s.SMTP, s.Submission = addr(ports[0]), addr(ports[1])
@@ -122,16 +139,24 @@ func Start(t testing.TB, docsDir string, opts Options) *Stack {
 		"inet_interfaces = all", "inet_interfaces = 127.0.0.1",
 		"inet:127.0.0.1:8891", fmt.Sprintf("inet:127.0.0.1:%d", dkimPort),
 	})
-	main += fmt.Sprintf("\n# TestRealMailStack: a private instance, logging to its standard output\nqueue_directory = %s\ndata_directory = %s\nmaillog_file = /dev/stdout\nalias_maps =\nalias_database =\n",
-		spool, filepath.Join(dir, "pfdata"))
-	mkdir(t, spool, 0o755)
-	write(t, filepath.Join(pf, "main.cf"), []byte(main), 0o644)
 	master := s.doc(t, "postfix/master.cf", []string{
 		"\nsmtp      inet", "\n" + s.SMTP + " inet",
 		"\nsubmission inet", "\n" + s.Submission + " inet",
 	})
+	if p := opts.Pipe; p != nil { // appended, as docs/deploy.md says
+		main += s.doc(t, "pipe/main.cf", []string{"/etc/postfix/", pf + "/"})
+		master += s.doc(t, "pipe/master.cf", []string{
+			"/usr/local/bin/bottlepost", p.Bottlepost,
+			"/etc/bottlepost/bottlepost.toml", p.Config,
+		})
+		write(t, filepath.Join(pf, "transport"), []byte(s.doc(t, "pipe/transport", nil)), 0o644)
+	}
+	main += fmt.Sprintf("\n# TestRealMailStack: a private instance, logging to its standard output\nqueue_directory = %s\ndata_directory = %s\nmaillog_file = /dev/stdout\n",
+		spool, filepath.Join(dir, "pfdata"))
+	mkdir(t, spool, 0o755)
+	write(t, filepath.Join(pf, "main.cf"), []byte(main), 0o644)
 	write(t, filepath.Join(pf, "master.cf"), []byte(master), 0o644)
-	for _, f := range []string{"header_checks", "vmailbox"} {
+	for _, f := range []string{"header_checks", "vmailbox", "sender_login", "submission_auth"} {
 		write(t, filepath.Join(pf, f), []byte(s.doc(t, "postfix/"+f, nil)), 0o644)
 	}
 	if u, err := user.Lookup("postfix"); err == nil { // Postfix's own data directory is its mail owner's
@@ -149,32 +174,21 @@ func Start(t testing.TB, docsDir string, opts Options) *Stack {
 		"listen = *", "listen = 127.0.0.1",
 		"port = 143", fmt.Sprintf("port = %d", ports[2]),
 		"port = 993", fmt.Sprintf("port = %d", ports[3]),
-		"mail_uid = vmail", "mail_uid = nobody",
-		"mail_gid = vmail", "mail_gid = nogroup",
-		"uid=vmail gid=vmail", "uid=nobody gid=nogroup",
 	})
 	dc = fmt.Sprintf("# TestRealMailStack: a private instance\nbase_dir = %[1]s/dovecot/run\nstate_dir = %[1]s/dovecot/state\nlog_path = %[1]s/dovecot.log\n"+
 		"service anvil {\n  chroot =\n}\nservice imap-login {\n  chroot =\n}\n\n", dir) + dc
 	dcFile := filepath.Join(dir, "dovecot", "dovecot.conf")
 	write(t, dcFile, []byte(dc), 0o644)
+	s.dcFile = dcFile
 	s.dovecot = []string{dovecot, "-F", "-c", dcFile}
 	s.dcmd = s.daemon(t, "dovecot", filepath.Join(dir, "dovecot.out"), s.dovecot[0], s.dovecot[1:]...)
 	waitFile(t, filepath.Join(spool, "private", "dovecot-lmtp"), filepath.Join(dir, "dovecot.log"))
 
 	if bin := lookPath("opendkim"); bin != "" && !opts.NoOpenDKIM {
-		var extra strings.Builder
-		if len(opts.TestDNS) > 0 {
-			var dns strings.Builder
-			for k, v := range opts.TestDNS {
-				fmt.Fprintf(&dns, "%s %s\n", k, v)
-			}
-			write(t, filepath.Join(dir, "opendkim-dns"), []byte(dns.String()), 0o644)
-			fmt.Fprintf(&extra, "\n# TestRealMailStack: DKIM keys without DNS\nTestDNSData file:%s\n", filepath.Join(dir, "opendkim-dns"))
-		}
 		cfg := s.doc(t, "opendkim/opendkim.conf", []string{
 			"inet:8891@127.0.0.1", fmt.Sprintf("inet:%d@127.0.0.1", dkimPort),
 			"/run/opendkim/", dir + "/",
-		}) + extra.String()
+		})
 		s.dkimCfg = filepath.Join(dir, "opendkim.conf")
 		write(t, s.dkimCfg, []byte(cfg), 0o644)
 		s.dkim = s.daemon(t, "opendkim", filepath.Join(dir, "opendkim.out"), bin, "-f", "-x", s.dkimCfg)
@@ -375,4 +389,130 @@ func selfSigned(t testing.TB) (certPEM, keyPEM []byte) {
 		t.Fatal(err)
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})
+}
+
+// docUsers are the system users docs/deploy.md makes, each with the
+// commands it gives for it (which deploy.md must hold word for word).
+var docUsers = map[string][]string{
+	"vmail": {
+		"groupadd --system vmail",
+		"useradd --system --gid vmail --home-dir /var/vmail --shell /usr/sbin/nologin vmail",
+	},
+	"bottlepost": {
+		"useradd --system --user-group --home-dir /var/lib/bottlepost --shell /usr/sbin/nologin bottlepost",
+	},
+	"bpdeliver": {
+		"useradd --system --user-group --home-dir /nonexistent --shell /usr/sbin/nologin bpdeliver",
+	},
+}
+
+// EnsureUsers makes those of the named system users of docs/deploy.md
+// that do not exist yet, with the walk-through's own commands (read
+// there). They are left in place: a machine that ran the test has the
+// users the walk-through makes, and a test running beside this one may be
+// using them.
+func (s *Stack) EnsureUsers(t testing.TB, names ...string) {
+	t.Helper()
+	deploy, err := os.ReadFile(filepath.Join(s.Docs, "..", "deploy.md"))
+	if err != nil {
+		t.Fatalf("mailstack: %v", err)
+	}
+	for _, name := range names {
+		cmds, ok := docUsers[name]
+		if !ok {
+			t.Fatalf("mailstack: no user %s in docs/deploy.md", name)
+		}
+		for _, c := range cmds {
+			if !strings.Contains(string(deploy), c) {
+				t.Fatalf("mailstack: docs/deploy.md no longer says %q: update the test with the docs", c)
+			}
+		}
+		if _, err := user.Lookup(name); err == nil {
+			continue
+		}
+		for _, c := range cmds {
+			f := strings.Fields(c)
+			if out, err := exec.Command(f[0], f[1:]...).CombinedOutput(); err != nil {
+				if _, lerr := user.Lookup(name); lerr == nil { // made meanwhile by a test beside this one
+					break
+				}
+				if _, gerr := user.LookupGroup(name); gerr == nil && f[0] == "groupadd" {
+					continue
+				}
+				t.Fatalf("mailstack: %s: %v\n%s", c, err, out)
+			}
+		}
+		t.Logf("mailstack: made the system user %s as docs/deploy.md does", name)
+	}
+}
+
+// chown gives a file to a user and a group, by name.
+func chown(t testing.TB, path, owner, group string) {
+	t.Helper()
+	u, err := user.Lookup(owner)
+	if err != nil {
+		t.Fatalf("mailstack: %v", err)
+	}
+	g, err := user.LookupGroup(group)
+	if err != nil {
+		t.Fatalf("mailstack: %v", err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(g.Gid)
+	if err := os.Chown(path, uid, gid); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Postconf changes settings of Postfix's main.cf ("name=value") and
+// reloads it; restore sets them back as they were and reloads again.
+func (s *Stack) Postconf(t testing.TB, settings ...string) (restore func()) {
+	t.Helper()
+	pf := filepath.Join(s.Dir, "postfix")
+	var old []string
+	for _, kv := range settings {
+		name, _, _ := strings.Cut(kv, "=")
+		out, err := exec.Command("postconf", "-c", pf, "-h", name).Output()
+		if err != nil {
+			t.Fatalf("mailstack: postconf -h %s: %v", name, err)
+		}
+		old = append(old, name+"="+strings.TrimSpace(string(out)))
+	}
+	s.postconf(t, settings)
+	return func() { s.postconf(t, old) }
+}
+
+func (s *Stack) postconf(t testing.TB, settings []string) {
+	t.Helper()
+	pf := filepath.Join(s.Dir, "postfix")
+	run(t, "postconf", append([]string{"-c", pf, "-e"}, settings...)...)
+	run(t, lookPath("postfix"), "-c", pf, "reload")
+	time.Sleep(time.Second) // the reload reaches the smtpd processes
+}
+
+// ReconfigureDovecot replaces text in Dovecot's configuration (old, new
+// pairs, each of which must be found) and reloads it; restore puts the
+// configuration back and reloads again.
+func (s *Stack) ReconfigureDovecot(t testing.TB, repl ...string) (restore func()) {
+	t.Helper()
+	orig, err := os.ReadFile(s.dcFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(orig)
+	for i := 0; i+1 < len(repl); i += 2 {
+		if !strings.Contains(text, repl[i]) {
+			t.Fatalf("mailstack: Dovecot's configuration holds no %q", repl[i])
+		}
+		text = strings.ReplaceAll(text, repl[i], repl[i+1])
+	}
+	s.reloadDovecot(t, []byte(text))
+	return func() { s.reloadDovecot(t, orig) }
+}
+
+func (s *Stack) reloadDovecot(t testing.TB, cfg []byte) {
+	t.Helper()
+	write(t, s.dcFile, cfg, 0o644)
+	run(t, lookPath("doveadm"), "-c", s.dcFile, "reload")
+	time.Sleep(time.Second) // the new processes take the configuration
 }
