@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
 // ref is a second, deliberately plain move counter written from the rule
@@ -218,7 +219,7 @@ func TestPerftMidgame(t *testing.T) {
 	for _, rs := range bothRulesets {
 		r := rand.New(rand.NewPCG(7, 7))
 		checked := 0
-		for g := range 24 {
+		for g := range rulestest.Size(3, 24, 240) {
 			s, _ := Variant.New(rules.Options{Ruleset: rs, Seed: uint64(g)})
 			for ply := 0; ply < 200 && !s.Outcome().Over(); ply++ {
 				moves := s.Moves()

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -13,8 +12,6 @@ import (
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
-
-func long() bool { return os.Getenv("BOTTLEPOST_LONG") == "1" }
 
 func start(t testing.TB) *state {
 	t.Helper()
@@ -42,7 +39,7 @@ func TestPerftStart(t *testing.T) {
 		if got := rules.Perft(s, depth); got != n {
 			t.Errorf("perft(%d) = %d, want %d", depth, got, n)
 		}
-		if depth <= 2 || (depth == 3 && !testing.Short()) || long() {
+		if depth <= 2 || (depth == 3 && !testing.Short()) || rulestest.Long() {
 			if got := ref.perft(depth); got != n {
 				t.Errorf("reference perft(%d) = %d, want %d", depth, got, n)
 			}
@@ -90,10 +87,7 @@ func TestPerftFastPathAgreesWithApply(t *testing.T) {
 // TestMovesMatchReference plays random games and compares, at every
 // position, the engine's legal moves and check flag with the reference's.
 func TestMovesMatchReference(t *testing.T) {
-	games, plies := 6, 300
-	if long() {
-		games, plies = 400, 1000
-	}
+	games, plies := rulestest.Size(1, 6, 400), rulestest.Size(300, 300, 1000)
 	positions := 0
 	for g := range games {
 		r := rand.New(rand.NewPCG(77, uint64(g)))
@@ -166,21 +160,19 @@ func aggressor(side rules.Side) func(r *rand.Rand, s rules.State, moves []rules.
 	}
 }
 
-// TestPlayouts plays 1,000 games to the end (10,000 with BOTTLEPOST_LONG=1)
-// in four parallel parts, White the aggressor in two, Red in the others,
-// and expects every ending of C5 among them.
+// TestPlayouts plays 1,000 games to the end (10,000 with BOTTLEPOST_LONG=1,
+// 40 under -short) in four parallel parts, White the aggressor in two, Red
+// in the others, and expects every ending of C5 among them (but for the
+// few games of -short).
 func TestPlayouts(t *testing.T) {
-	games := 1000
-	if long() {
-		games = 10000
-	}
+	games := rulestest.Size(40, 1000, 10000)
 	const parts = 4
 	var mu sync.Mutex
 	endings := map[string]int{}
 	t.Cleanup(func() {
 		t.Logf("endings: %v", endings)
 		for _, reason := range []string{"checkmate", "stalemate", "threefold repetition", "50 moves each without capture, shot or soldier move"} {
-			if endings[reason] == 0 && !t.Failed() {
+			if endings[reason] == 0 && !t.Failed() && !testing.Short() {
 				t.Errorf("no game ended by %s", reason)
 			}
 		}

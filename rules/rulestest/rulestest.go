@@ -18,6 +18,23 @@ import (
 	"github.com/bottlepost/bottlepost/rules"
 )
 
+// Long reports whether BOTTLEPOST_LONG=1 asks for the long runs (minutes
+// per package): the thousands of games and the deep perfts.
+func Long() bool { return os.Getenv("BOTTLEPOST_LONG") == "1" }
+
+// Size picks how much a test does: short under go test -short (the edit
+// loop: a fraction of a second per test), long with BOTTLEPOST_LONG=1, and
+// full for the default run.
+func Size(short, full, long int) int {
+	switch {
+	case Long():
+		return long
+	case testing.Short():
+		return short
+	}
+	return full
+}
+
 // Update is the -update flag: golden files are rewritten instead of compared.
 var Update = flag.Bool("update", false, "rewrite golden files under testdata/")
 

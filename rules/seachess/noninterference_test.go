@@ -9,10 +9,8 @@ import (
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
-
-// long reports whether the long runs are asked for.
-func long() bool { return os.Getenv("BOTTLEPOST_LONG") == "1" }
 
 // TestNonInterference checks S10 on random games: two histories that differ
 // only in one side's hidden moves give the other side byte-identical views,
@@ -20,10 +18,7 @@ func long() bool { return os.Getenv("BOTTLEPOST_LONG") == "1" }
 // line, a notice, the public board, a refusal) has told them apart.
 func TestNonInterference(t *testing.T) {
 	t.Parallel()
-	games := 400
-	if long() {
-		games = 4000
-	}
+	games := rulestest.Size(40, 400, 4000)
 	var branches, compared, revealed, refusals int
 	for g := range games {
 		r := rand.New(rand.NewPCG(7, uint64(g)))
@@ -256,10 +251,7 @@ func sameForPublic(s *State, m rules.Move, ra *rules.Report, na *State) (*State,
 // Such differences last, so the histories run on for long.
 func TestNonInterferenceHiddenState(t *testing.T) {
 	t.Parallel()
-	games := 300
-	if long() {
-		games = 3000
-	}
+	games := rulestest.Size(30, 300, 3000)
 	var pairs, compared, revealed, refusals int
 	for g := range games {
 		r := rand.New(rand.NewPCG(11, uint64(g)))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
 // BenchmarkPerft4 is perft to depth 4 from the start, for
@@ -63,7 +64,7 @@ func TestPerft(t *testing.T) {
 			}
 		}
 	}
-	if long() {
+	if rulestest.Long() {
 		if got := rules.Perft(s, 4); got != 2029880 {
 			t.Errorf("perft(4) = %d", got)
 		}

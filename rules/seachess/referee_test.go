@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
 // The reproductions of issue 16: whole games found by comparing the engine
@@ -204,10 +205,7 @@ func refereeAccepts(s *State) []rules.Move {
 // referee accepts none (S8.3, S9), and that every refusal is S8.3's.
 func TestS8_3_ListHoldsEveryAcceptedMove(t *testing.T) {
 	t.Parallel()
-	games := 240
-	if long() {
-		games = 2000
-	}
+	games := rulestest.Size(24, 240, 2000)
 	var plies, lookLikeCheck, refused int
 	outcomes := map[string]int{}
 	for g := range games {

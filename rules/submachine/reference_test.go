@@ -3,13 +3,13 @@ package submachine
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
 // This file holds a deliberately plain second implementation of the rules,
@@ -360,10 +360,7 @@ func minus(a, b []string) []string {
 // 37² = 1369.
 func TestPerftAgainstReference(t *testing.T) {
 	want := []uint64{1, 37, 1369, 54642, 2174145}
-	depth := 3
-	if os.Getenv("BOTTLEPOST_LONG") != "" {
-		depth = 4
-	}
+	depth := rulestest.Size(3, 3, 4)
 	s, _ := newGame(rules.Options{})
 	if got := refWalk(t, s, refStart(t, s), depth, nil); got != want[depth] {
 		t.Errorf("reference perft %d = %d, want %d", depth, got, want[depth])
@@ -379,10 +376,7 @@ func TestPerftAgainstReference(t *testing.T) {
 // position's legal moves and the game's end with the reference; it also
 // makes sure the games went through the rare rules.
 func TestRandomGamesAgainstReference(t *testing.T) {
-	games := 60
-	if os.Getenv("BOTTLEPOST_LONG") != "" {
-		games = 600
-	}
+	games := rulestest.Size(12, 60, 600)
 	seen := map[string]int{}
 	for g := range games {
 		r := rand.New(rand.NewPCG(7, uint64(g)))
@@ -476,6 +470,9 @@ func TestRandomGamesAgainstReference(t *testing.T) {
 		}
 	}
 	t.Logf("%d games: %v", games, seen)
+	if testing.Short() {
+		return // the few games of -short need not meet every rare rule
+	}
 	for _, k := range []string{"checkmate", "en passant", "en passant promotion", "promotion", "between teleports", "check"} {
 		if seen[k] == 0 {
 			t.Errorf("no %s in %d random games: the comparison missed a rule", k, games)
