@@ -10,11 +10,11 @@ import (
 
 // Format writes m as its author does (B6): "b1-c2" onto an empty square,
 // "b1xc2" onto an opposing piece.
-func (s *state) Format(m rules.Move) string {
+func (s *State) Format(m rules.Move) string {
 	return s.safeFormat(m)
 }
 
-func (s *state) safeFormat(m rules.Move) string {
+func (s *State) safeFormat(m rules.Move) string {
 	if !board.Exists(m.From) || !board.Exists(m.To) || m.Kind > KindOnto {
 		return "?-?"
 	}
@@ -44,7 +44,7 @@ func recordText(text string, pts int) string {
 
 // candidates gives every legal move with its canonical text and its record
 // form.
-func (s *state) candidates() []rules.Candidate {
+func (s *State) candidates() []rules.Candidate {
 	moves := s.Moves()
 	out := make([]rules.Candidate, len(moves))
 	for i, m := range moves {
@@ -60,7 +60,7 @@ func (s *state) candidates() []rules.Candidate {
 
 // Parse reads a move: "b1-c2", "b1xc2", "b1c2", "B1 C2", and the record
 // form "d7-d8+1".
-func (s *state) Parse(text string) (rules.Move, error) {
+func (s *State) Parse(text string) (rules.Move, error) {
 	if s.outcome.Over() {
 		return rules.Move{}, &rules.MoveError{Input: text, Kind: rules.GameOver,
 			Reason: "the game is over: " + s.outcome.Describe(Variant.Sides())}
@@ -74,7 +74,7 @@ func (s *state) Parse(text string) (rules.Move, error) {
 // exact finds the legal move whose canonical or record text is exactly
 // text, as rules.Match's first level would, without building every
 // candidate.
-func (s *state) exact(text string) (rules.Move, bool) {
+func (s *State) exact(text string) (rules.Move, bool) {
 	from, n := board.ParsePrefix(text)
 	if n == 0 || len(text) < n+3 {
 		return rules.Move{}, false
@@ -124,7 +124,7 @@ var moveRuling = [5]string{"", "a cockle moves one square diagonally forward", "
 	"a seal makes a knight's leap: one square straight, then one diagonally outward", "a gull moves one square left, right, forward or back"}
 
 // diagnose explains, for the player, why text is not a legal move here.
-func (s *state) diagnose(text string) (rules.ErrorKind, string, string) {
+func (s *State) diagnose(text string) (rules.ErrorKind, string, string) {
 	if s.outcome.Over() {
 		return rules.GameOver, "the game is over: " + s.outcome.Describe(Variant.Sides()), ""
 	}

@@ -50,7 +50,7 @@ func TestPlayoutFirstBlack(t *testing.T) {
 
 // checkPlayoutMove checks what a move's report says against the states.
 func checkPlayoutMove(t testing.TB, before, after rules.State, m rules.Move, rep *rules.Report) {
-	b, a := before.(*state), after.(*state)
+	b, a := before.(*State), after.(*State)
 	mover := b.toMove
 	pts := a.points[mover] - b.points[mover]
 	if a.points[mover.Other()] != b.points[mover.Other()] {

@@ -176,8 +176,8 @@ func shuffledCells(seed uint64) [64]cell {
 }
 
 // newState starts a game from Options.Position (see above) and the seed.
-func newState(rs ruleset, position string, seed uint64) (*state, error) {
-	s := &state{rs: rs}
+func newState(rs ruleset, position string, seed uint64) (*State, error) {
+	s := &State{rs: rs}
 	var (
 		boardField, setupField string
 		toMove, first          = -1, -1
@@ -283,7 +283,7 @@ func sideName(s rules.Side) string { return Variant.Sides()[s] }
 
 // finish recounts the pieces, validates and settles the outcome of a state
 // built from parts.
-func (s *state) finish() error {
+func (s *State) finish() error {
 	s.count = [2]int{}
 	for _, sq := range board.Squares() {
 		if c := s.cells[sq]; !c.empty() {
@@ -300,7 +300,7 @@ func (s *state) finish() error {
 // validate checks what any reachable position satisfies: heights, no piece
 // left standing where it would have scored, disc counts, points and the
 // turn. Check adds the counters.
-func (s *state) validate() error {
+func (s *State) validate() error {
 	if s.rs > sc2022 {
 		return fmt.Errorf("unknown ruleset %d", s.rs)
 	}

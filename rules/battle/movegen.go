@@ -30,7 +30,7 @@ func capturable(t uint8, c uint8, me rules.Side) bool {
 
 // pseudo appends every move of the side to move that obeys the pieces' moves
 // (C2, C3, C4), whether or not it leaves its own headquarter attacked.
-func (p *pos) pseudo(out []rules.Move) []rules.Move {
+func (p *position) pseudo(out []rules.Move) []rules.Move {
 	me := p.side
 	for _, from := range board.Squares() {
 		c := p.cells[from]
@@ -43,7 +43,7 @@ func (p *pos) pseudo(out []rules.Move) []rules.Move {
 }
 
 // pieceMoves appends the moves of the piece of the side to move on from.
-func (p *pos) pieceMoves(out []rules.Move, from rules.Square) []rules.Move {
+func (p *position) pieceMoves(out []rules.Move, from rules.Square) []rules.Move {
 	me := p.side
 	t := typeOf(p.cells[from])
 	switch t {
@@ -152,7 +152,7 @@ func (p *pos) pieceMoves(out []rules.Move, from rules.Square) []rules.Move {
 // appends one move per opposing piece its owner may remove (C4), or one
 // move without a removal when the opponent has nothing but the
 // headquarter.
-func (p *pos) soldierMove(out []rules.Move, from, to rules.Square) []rules.Move {
+func (p *position) soldierMove(out []rules.Move, from, to rules.Square) []rules.Move {
 	me := p.side
 	m := mv(pSoldier, from, to)
 	if board.Rank(to) != farRank[me] {
@@ -174,7 +174,7 @@ func (p *pos) soldierMove(out []rules.Move, from, to rules.Square) []rules.Move 
 
 // legal appends the moves of the side to move that leave its headquarter
 // unattacked once the whole move is made (shots and removals included).
-func (p *pos) legal(out []rules.Move) []rules.Move {
+func (p *position) legal(out []rules.Move) []rules.Move {
 	var buf [256]rules.Move
 	checked := p.inCheck()
 	for _, m := range p.pseudo(buf[:0]) {
@@ -194,7 +194,7 @@ func (p *pos) legal(out []rules.Move) []rules.Move {
 // piece's (C4). Adding a piece of the mover's only blocks lines (it is an
 // enemy to every attacker), and leaps and adjacent attacks have no lines.
 // Other moves are legal without playing them.
-func (p *pos) allows(m rules.Move, checked bool) bool {
+func (p *position) allows(m rules.Move, checked bool) bool {
 	if !checked && m.Piece != pHQ {
 		hq := p.hq[p.side]
 		exposed := m.Aux != rules.NoSquare && aligned[hq][m.Aux]
@@ -213,7 +213,7 @@ func (p *pos) allows(m rules.Move, checked bool) bool {
 }
 
 // countLegal counts the legal moves without keeping them.
-func (p *pos) countLegal() int {
+func (p *position) countLegal() int {
 	var buf [256]rules.Move
 	checked := p.inCheck()
 	n := 0
@@ -226,14 +226,14 @@ func (p *pos) countLegal() int {
 }
 
 // inCheck reports whether the side to move's headquarter is attacked.
-func (p *pos) inCheck() bool {
+func (p *position) inCheck() bool {
 	return p.attacker(p.hq[p.side], p.side.Other()) != rules.NoSquare
 }
 
 // attacker returns a square from which a piece of side by attacks target
 // (could take it by moving or shoot it), or NoSquare. Shots count (C3.4).
 // It is used for headquarters, so the tank's immunity plays no part.
-func (p *pos) attacker(target rules.Square, by rules.Side) rules.Square {
+func (p *position) attacker(target rules.Square, by rules.Side) rules.Square {
 	hq, soldier, cav, tank := cell(pHQ, by), cell(pSoldier, by), cell(pCavalry, by), cell(pTank, by)
 	gun, mgun, bomber := cell(pGun, by), cell(pMGun, by), cell(pBomber, by)
 	for _, d := range rules.AllDirs {

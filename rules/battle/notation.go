@@ -11,12 +11,12 @@ import (
 // leaves, "-" (or "x" for a capture, "!" for a shot) and the square it goes
 // to or shoots at, then "^" and the square of the opposing piece removed
 // when a soldier reaches the far end (C4).
-func (s *state) Format(m rules.Move) string {
+func (s *State) Format(m rules.Move) string {
 	sep := "-"
 	switch {
 	case m.Kind == kindShot:
 		sep = "!"
-	case board.Exists(m.To) && s.p.cells[m.To] != 0:
+	case board.Exists(m.To) && s.pos.cells[m.To] != 0:
 		sep = "x"
 	}
 	b := make([]byte, 0, 12)
@@ -32,7 +32,7 @@ func (s *state) Format(m rules.Move) string {
 }
 
 // safeFormat formats a move that may not belong to the position.
-func (s *state) safeFormat(m rules.Move) string {
+func (s *State) safeFormat(m rules.Move) string {
 	if !board.Exists(m.From) || !board.Exists(m.To) || (m.Aux != rules.NoSquare && !board.Exists(m.Aux)) {
 		return fmt.Sprintf("%+v", m)
 	}
@@ -42,7 +42,7 @@ func (s *state) safeFormat(m rules.Move) string {
 // Parse reads a move: the canonical form, the referee's record (with "+" or
 // "#"), and the lenient forms rules.Match allows (any case, no separators,
 // SAN-style shortenings such as "Sd4", "Gc!c6", squares only "d3-d4").
-func (s *state) Parse(text string) (rules.Move, error) {
+func (s *State) Parse(text string) (rules.Move, error) {
 	if s.outcome.Over() {
 		return rules.Move{}, rules.Errorf(rules.GameOver, text, s.outcome.Ruling, "the game is over: %s", s.outcome.Describe(Variant.Sides()))
 	}
@@ -54,7 +54,7 @@ func (s *state) Parse(text string) (rules.Move, error) {
 
 // quick finds the move a canonical text names without building every
 // candidate's forms.
-func (s *state) quick(text string) (rules.Move, bool) {
+func (s *State) quick(text string) (rules.Move, bool) {
 	t := normalise(text)
 	pr, ok := readMove(t)
 	if !ok || pr.letter == pNone || pr.to == rules.NoSquare {
@@ -80,7 +80,7 @@ func normalise(text string) string {
 }
 
 // candidates lists every legal move with the texts that name it.
-func (s *state) candidates() []rules.Candidate {
+func (s *State) candidates() []rules.Candidate {
 	var moves, shots []rules.Candidate
 	for _, m := range s.moves {
 		f := s.Format(m)
@@ -97,7 +97,7 @@ func (s *state) candidates() []rules.Candidate {
 	}
 	rules.Shortenings(moves, board,
 		func(m rules.Move) string { return string(letters[m.Piece]) },
-		func(m rules.Move) bool { return s.p.cells[m.To] != 0 },
+		func(m rules.Move) bool { return s.pos.cells[m.To] != 0 },
 		func(m rules.Move) string {
 			if m.Aux == rules.NoSquare {
 				return ""
@@ -174,9 +174,9 @@ func readMove(t string) (parsedMove, bool) {
 
 // diagnose explains, for a player and citing the ruling, why a text names
 // no legal move.
-func (s *state) diagnose(input string) (rules.ErrorKind, string, string) {
+func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 	sides := Variant.Sides()
-	me, them := s.p.side, s.p.side.Other()
+	me, them := s.pos.side, s.pos.side.Other()
 	if s.outcome.Over() {
 		return rules.GameOver, "the game is over: " + s.outcome.Describe(sides), s.outcome.Ruling
 	}
@@ -192,7 +192,7 @@ func (s *state) diagnose(input string) (rules.ErrorKind, string, string) {
 	if !pr.hasTo {
 		return rules.Illegal, "no legal move fits; name the square the piece leaves and the square it goes to, e.g. Sd3-d4", "C6"
 	}
-	c := s.p.cells[pr.from]
+	c := s.pos.cells[pr.from]
 	if c == 0 {
 		return rules.Illegal, "there is no piece on " + pr.names[0], ""
 	}
@@ -208,7 +208,7 @@ func (s *state) diagnose(input string) (rules.ErrorKind, string, string) {
 		return rules.Illegal, "only guns and machine-guns shoot; other pieces capture by moving (" + pr.names[1] + " with x)", "C3"
 	}
 	var fits []rules.Move
-	for _, m := range s.p.pieceMoves(nil, pr.from) {
+	for _, m := range s.pos.pieceMoves(nil, pr.from) {
 		if m.To == pr.to && (m.Kind == kindShot) == isShot {
 			fits = append(fits, m)
 		}
@@ -230,7 +230,7 @@ func (s *state) diagnose(input string) (rules.ErrorKind, string, string) {
 		case pr.hasAux && !choices:
 			return rules.Illegal, fmt.Sprintf("%s has nothing but the headquarter, which cannot be removed: write %s, and the soldier just leaves the board", sides[them], s.Format(fits[0])), "C4"
 		case pr.hasAux:
-			ac := s.p.cells[pr.aux]
+			ac := s.pos.cells[pr.aux]
 			switch {
 			case pr.aux == pr.to && ac != 0:
 				return rules.Illegal, fmt.Sprintf("the %s on %s is the piece you capture; remove another of %s's pieces", pieceNames[typeOf(ac)], pr.names[2], sides[them]), "C4"
@@ -248,7 +248,7 @@ func (s *state) diagnose(input string) (rules.ErrorKind, string, string) {
 			}
 		}
 	}
-	n, _ := s.p.play(m)
+	n, _ := s.pos.play(m)
 	if a := n.attacker(n.hq[me], them); a != rules.NoSquare {
 		at := typeOf(n.cells[a])
 		ruling := "C2"
@@ -293,9 +293,9 @@ func between(a, b rules.Square, d rules.Dir, k int) []rules.Square {
 
 // why says why the piece of type t on from cannot go to (or shoot at)
 // to, a move that the piece's own pattern (C2, C3) rules out.
-func (s *state) why(t uint8, from, to rules.Square, isShot bool) (string, string) {
-	me := s.p.side
-	c := s.p.cells[to]
+func (s *State) why(t uint8, from, to rules.Square, isShot bool) (string, string) {
+	me := s.pos.side
+	c := s.pos.cells[to]
 	to0 := board.Name(to)
 	d, k, straight := line(from, to)
 	// path says what stops a line from from to to: a gap or a piece.
@@ -304,8 +304,8 @@ func (s *state) why(t uint8, from, to rules.Square, isShot bool) (string, string
 			if sq == rules.NoSquare {
 				return "a missing square ends every line: " + what + " cannot cross the gap", "C1.5"
 			}
-			if s.p.cells[sq] != 0 {
-				return fmt.Sprintf("%s is blocked by the %s on %s", what, pieceNames[typeOf(s.p.cells[sq])], board.Name(sq)), ruling
+			if s.pos.cells[sq] != 0 {
+				return fmt.Sprintf("%s is blocked by the %s on %s", what, pieceNames[typeOf(s.pos.cells[sq])], board.Name(sq)), ruling
 			}
 		}
 		return "", ""
@@ -359,7 +359,7 @@ func (s *state) why(t uint8, from, to rules.Square, isShot bool) (string, string
 			if sq == rules.NoSquare {
 				return "a missing square ends every line: the bomber cannot cross the gap", "C1.5"
 			}
-			switch bc := s.p.cells[sq]; {
+			switch bc := s.pos.cells[sq]; {
 			case bc == 0:
 			case sideOf(bc) != me:
 				return fmt.Sprintf("the bomber never passes over an enemy piece (the %s on %s)", pieceNames[typeOf(bc)], board.Name(sq)), "C2"
@@ -385,8 +385,8 @@ func (s *state) why(t uint8, from, to rules.Square, isShot bool) (string, string
 			switch {
 			case mid == rules.NoSquare:
 				return "a missing square ends every line: the soldier cannot cross the gap", "C1.5"
-			case s.p.cells[mid] != 0:
-				return fmt.Sprintf("the soldier cannot pass over the %s on %s", pieceNames[typeOf(s.p.cells[mid])], board.Name(mid)), "C2"
+			case s.pos.cells[mid] != 0:
+				return fmt.Sprintf("the soldier cannot pass over the %s on %s", pieceNames[typeOf(s.pos.cells[mid])], board.Name(mid)), "C2"
 			case c != 0:
 				return "a soldier never captures with a two-square move", "C2"
 			}

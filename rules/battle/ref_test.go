@@ -15,7 +15,9 @@ type refPiece struct {
 	kind byte // 'H', 'B', 'T', 'G', 'M', 'C', 'S'; 0 for an empty square
 }
 
-type refPos struct {
+// refPosition is the reference generator's position, written apart from
+// the engine's position type.
+type refPosition struct {
 	b    [12][12]refPiece // [file][rank], zero-based
 	side int
 }
@@ -56,7 +58,7 @@ var refCavalry = [][2]int{
 }
 
 // pseudo lists side's moves by the piece rules alone.
-func (p *refPos) pseudo(side int) []refMove {
+func (p *refPosition) pseudo(side int) []refMove {
 	var out []refMove
 	fw := refForward(side)
 	enemy := func(f, r int) bool { return p.b[f][r].kind != 0 && p.b[f][r].side != side }
@@ -172,7 +174,7 @@ func (p *refPos) pseudo(side int) []refMove {
 
 // expand gives each arrival of a soldier at the far end its removal
 // choices (C4); pseudo moves from p with side to move.
-func (p *refPos) expand(out []refMove, side int) []refMove {
+func (p *refPosition) expand(out []refMove, side int) []refMove {
 	far := 11
 	if side == 1 {
 		far = 0
@@ -201,7 +203,7 @@ func (p *refPos) expand(out []refMove, side int) []refMove {
 	return final
 }
 
-func (p *refPos) play(m refMove) refPos {
+func (p *refPosition) play(m refMove) refPosition {
 	n := *p
 	if m.shot {
 		n.b[m.f1][m.r1] = refPiece{}
@@ -225,7 +227,7 @@ func (p *refPos) play(m refMove) refPos {
 
 // hqAttacked reports whether side's headquarter could be taken or shot by
 // the other side.
-func (p *refPos) hqAttacked(side int) bool {
+func (p *refPosition) hqAttacked(side int) bool {
 	for _, m := range p.pseudo(1 - side) {
 		if q := p.b[m.f1][m.r1]; q.kind == 'H' && q.side == side {
 			return true
@@ -234,7 +236,7 @@ func (p *refPos) hqAttacked(side int) bool {
 	return false
 }
 
-func (p *refPos) legal() []refMove {
+func (p *refPosition) legal() []refMove {
 	var out []refMove
 	for _, m := range p.expand(p.pseudo(p.side), p.side) {
 		if n := p.play(m); !n.hqAttacked(p.side) {
@@ -244,7 +246,7 @@ func (p *refPos) legal() []refMove {
 	return out
 }
 
-func (p *refPos) perft(depth int) uint64 {
+func (p *refPosition) perft(depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
@@ -281,8 +283,8 @@ func refTexts(ms []refMove) []string {
 }
 
 // refFromEngine copies an engine position into the reference's form.
-func refFromEngine(p *pos) refPos {
-	var rp refPos
+func refFromEngine(p *position) refPosition {
+	var rp refPosition
 	for _, sq := range board.Squares() {
 		if c := p.cells[sq]; c != 0 {
 			f, r := board.Coords(sq)
@@ -294,7 +296,7 @@ func refFromEngine(p *pos) refPos {
 }
 
 // engineTexts writes the engine's legal moves the same way.
-func engineTexts(s *state) []string {
+func engineTexts(s *State) []string {
 	var out []string
 	for _, m := range s.moves {
 		sep := "-"

@@ -11,7 +11,9 @@ import (
 // "is my king attacked afterwards". It shares no code or tables with the
 // bitboard generator, so agreeing counts are evidence, not an echo.
 
-type refPos struct {
+// refPosition is the reference generator's position, written apart from
+// the engine's position type.
+type refPosition struct {
 	b      [64]int8 // +1..+6 White pawn..king, negative for Black
 	white  bool     // White to move
 	castle [4]bool  // K Q k q
@@ -19,10 +21,10 @@ type refPos struct {
 	half   int      // plies since the last capture or pawn move
 }
 
-func refParse(t testing.TB, fen string) refPos {
+func refParse(t testing.TB, fen string) refPosition {
 	t.Helper()
 	f := strings.Fields(fen)
-	var p refPos
+	var p refPosition
 	p.ep = -1
 	r, c := 7, 0
 	for _, ch := range f[0] {
@@ -56,7 +58,7 @@ func refParse(t testing.TB, fen string) refPos {
 func refOn(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
 
 // attacked reports whether sq is attacked by White (byWhite) or Black.
-func (p *refPos) attacked(sq int, byWhite bool) bool {
+func (p *refPosition) attacked(sq int, byWhite bool) bool {
 	sgn := int8(1)
 	if !byWhite {
 		sgn = -1
@@ -99,7 +101,7 @@ func (p *refPos) attacked(sq int, byWhite bool) bool {
 	return false
 }
 
-func (p *refPos) king(white bool) int {
+func (p *refPosition) king(white bool) int {
 	want := int8(6)
 	if !white {
 		want = -6
@@ -113,8 +115,8 @@ func (p *refPos) king(white bool) int {
 }
 
 // children lists the positions after every legal move.
-func (p *refPos) children() []refPos {
-	var out []refPos
+func (p *refPosition) children() []refPosition {
+	var out []refPosition
 	sgn := int8(1)
 	if !p.white {
 		sgn = -1
@@ -248,7 +250,7 @@ func (p *refPos) children() []refPos {
 // refPerft counts leaves; a position drawn by the fifty-move rule or as a
 // dead position (only kings and at most one minor piece, or only bishops
 // all on one square colour) has no moves, as in a game.
-func refPerft(p refPos, depth int) uint64 {
+func refPerft(p refPosition, depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
@@ -262,7 +264,7 @@ func refPerft(p refPos, depth int) uint64 {
 	return n
 }
 
-func (p *refPos) dead() bool {
+func (p *refPosition) dead() bool {
 	minors, knights := 0, 0
 	colours := map[int]bool{}
 	for sq, v := range p.b {

@@ -65,8 +65,9 @@ func ParseFEN(fen string) (*State, error) {
 	return s, nil
 }
 
-// State is a game of chess: the position, the moves since the last capture
-// or pawn move (for repetitions), and the outcome. It is immutable.
+// State is the referee's full state of a chess game (rules.State): the
+// position, the moves since the last capture or pawn move (for
+// repetitions), and the outcome. It is immutable.
 type State struct {
 	start string   // the FEN the game started from
 	ply   int      // plies played since the start

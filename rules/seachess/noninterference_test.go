@@ -274,7 +274,7 @@ func TestNonInterferenceHiddenState(t *testing.T) {
 			}
 			pairs++
 			where := fmt.Sprintf("game %d after %s, %v's hidden state changed:\n%s\n%s", g, strings.Join(played, " "),
-				x, a.p.formatPosition(), b.p.formatPosition())
+				x, a.pos.formatPosition(), b.pos.formatPosition())
 			c, rev, ref := compareHistories(t, r, a, b, nil, nil, x.Other(), where)
 			compared += c
 			revealed += rev
@@ -293,7 +293,7 @@ func TestNonInterferenceHiddenState(t *testing.T) {
 // hidden things, when the twin is a valid position the public cannot tell
 // from s.
 func hideElsewhere(r *rand.Rand, s *State, x rules.Side) (*State, *State, bool) {
-	q := s.p
+	q := s.pos
 	y := x.Other()
 	changed := false
 	empty := func(sq Square) bool {
@@ -321,7 +321,7 @@ func hideElsewhere(r *rand.Rand, s *State, x rules.Side) (*State, *State, bool) 
 		}
 	}
 	for _, sq := range brd.Squares() {
-		if u := s.p.uw[x][sq]; u != 0 && q.uw[x][sq] == u && r.IntN(2) == 0 {
+		if u := s.pos.uw[x][sq]; u != 0 && q.uw[x][sq] == u && r.IntN(2) == 0 {
 			t := randomEmpty()
 			if t == noSq {
 				continue
@@ -339,7 +339,7 @@ func hideElsewhere(r *rand.Rand, s *State, x rules.Side) (*State, *State, bool) 
 	if !changed || q.validate() != nil {
 		return nil, nil, false
 	}
-	a := fromParts(s.p, s.ruleset, []uint64{s.p.hash()})
+	a := fromParts(s.pos, s.ruleset, []uint64{s.pos.hash()})
 	b := fromParts(q, s.ruleset, []uint64{q.hash()})
 	if a.View(rules.ViewPublic).ASCII() != b.View(rules.ViewPublic).ASCII() || a.Outcome() != b.Outcome() {
 		return nil, nil, false

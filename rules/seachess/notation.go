@@ -10,10 +10,10 @@ import (
 // Format writes m in S11's canonical notation, as the side to move writes
 // it: a capture is marked only where that side sees a piece to take.
 func (s *State) Format(m rules.Move) string {
-	return s.p.format(m)
+	return s.pos.format(m)
 }
 
-func (p *pos) format(m rules.Move) string {
+func (p *position) format(m rules.Move) string {
 	from, to := sqName(m.From), sqName(m.To)
 	pc := kind(m.Piece)
 	if pc > commando {
@@ -169,7 +169,7 @@ func (s *State) candidates() []rules.Candidate {
 			}
 			return kind(m.Piece).letter()
 		},
-		func(m rules.Move) bool { return m.Kind == mvEnPassant || s.p.sq[m.To].enemy(s.p.toMove) },
+		func(m rules.Move) bool { return m.Kind == mvEnPassant || s.pos.sq[m.To].enemy(s.pos.toMove) },
 		func(m rules.Move) string {
 			if m.Promo != 0 {
 				return "=" + kind(m.Promo).letter()
@@ -316,8 +316,8 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 	if !ok {
 		return rules.Unreadable, "write a move like Be2-e4, Cc1xc7, Ce5-M, Sd1v-e3, sSe3-f5, sSf5^x, Tj5xth7, Ad4xag7, Aaxg1, Aa-A or O-O", "S11"
 	}
-	x := s.p.toMove
-	w, inCheck := s.p.knowledge(s.inCheck)
+	x := s.pos.toMove
+	w, inCheck := s.pos.knowledge(s.inCheck)
 	if c := w.airborne(x); c != noSq && in.kind != mvAirCapture && in.kind != mvReturn {
 		return rules.Illegal, "your aircraft is in flight: it must capture on its carrier's outline (Aax…) or return (Aa-A), and nothing else may move", "S7.3"
 	}
@@ -463,7 +463,7 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 }
 
 // diagnoseDive explains why a submarine may not end underwater on to (S5.4).
-func diagnoseDive(w *pos, to Square, x rules.Side) (rules.ErrorKind, string, string) {
+func diagnoseDive(w *position, to Square, x rules.Side) (rules.ErrorKind, string, string) {
 	switch {
 	case w.sq[to].is(destroyer):
 		return rules.Illegal, "a submarine may not end underwater under a destroyer", "S5.4"

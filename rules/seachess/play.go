@@ -46,7 +46,7 @@ type effects struct {
 }
 
 // remove takes the piece on sq off the board as a capture.
-func (p *pos) remove(sq Square, fx *effects) cell {
+func (p *position) remove(sq Square, fx *effects) cell {
 	c, a := p.lift(sq)
 	if c == 0 {
 		return 0
@@ -64,7 +64,7 @@ func (p *pos) remove(sq Square, fx *effects) cell {
 // arrive ends a piece's travel on t: it captures the enemy piece floating
 // there, a destroyer also a submerged enemy submarine (S6.1), and a mine
 // destroys it (S3.3). It reports whether the piece survived.
-func (p *pos) arrive(t Square, c cell, attr uint8, fx *effects) bool {
+func (p *position) arrive(t Square, c cell, attr uint8, fx *effects) bool {
 	x := c.side()
 	if p.sq[t] != 0 {
 		if v := p.remove(t, fx); fx != nil {
@@ -97,7 +97,7 @@ func (p *pos) arrive(t Square, c cell, attr uint8, fx *effects) bool {
 // travel moves a lifted piece from `from` toward `to`: along a line it
 // stops on the first mine (S3.4); a leap only meets its landing square. It
 // returns the square where it ended and whether it survived.
-func (p *pos) travel(from, to Square, c cell, attr uint8, fx *effects) (Square, bool) {
+func (p *position) travel(from, to Square, c cell, attr uint8, fx *effects) (Square, bool) {
 	if d, ok := lineDir(from, to); ok {
 		for t := brd.Next(from, d); t != noSq; t = brd.Next(t, d) {
 			if t == to || p.mine[t] != 0 {
@@ -111,7 +111,7 @@ func (p *pos) travel(from, to Square, c cell, attr uint8, fx *effects) (Square, 
 // surface brings the submerged submarine of side on sq up (S5.6, S6.2): the
 // piece above is captured whatever its colour, except a commando ship,
 // under which the submarine is lost; a mine there destroys it.
-func (p *pos) surface(sq Square, side rules.Side, cause int, fx *effects) surfacing {
+func (p *position) surface(sq Square, side rules.Side, cause int, fx *effects) surfacing {
 	p.uw[side][sq] = 0
 	p.nuw[side]--
 	sf := surfacing{sq: sq, side: side, cause: cause}
@@ -139,12 +139,12 @@ func (p *pos) surface(sq Square, side rules.Side, cause int, fx *effects) surfac
 // called on the full position it is the referee's judgement, on a side's
 // projection it is what that side foresees. It ends with the start of the
 // opponent's turn (S5.6). fx may be nil.
-func (p *pos) resolve(m rules.Move, fx *effects) { p.play(m, fx, true) }
+func (p *position) resolve(m rules.Move, fx *effects) { p.play(m, fx, true) }
 
 // play is resolve; without book it skips what cannot change whether the
 // mover's commando ship is in check (the submarines' counts, castling
 // rights, the clock), for the check test of pos.legal.
-func (p *pos) play(m rules.Move, fx *effects, book bool) {
+func (p *position) play(m rules.Move, fx *effects, book bool) {
 	x := p.toMove
 	y := x.Other()
 	p.gone = 0
@@ -313,7 +313,7 @@ func (p *pos) play(m rules.Move, fx *effects, book bool) {
 
 // reload refills a cruiser or torpedo boat that ended a move in its own
 // haven (S3.2, S4.3).
-func (p *pos) reload(sq Square, fx *effects) {
+func (p *position) reload(sq Square, fx *effects) {
 	c := p.sq[sq]
 	if (!c.is(cruiser) && !c.is(torpedo)) || !haven(sq, c.side()) || p.attr[sq]&attrLoaded != 0 {
 		return
@@ -330,7 +330,7 @@ func (p *pos) reload(sq Square, fx *effects) {
 
 // updateCastling drops the rights of pieces no longer on their home
 // squares (S8.2): a right, once lost, never comes back.
-func (p *pos) updateCastling() {
+func (p *position) updateCastling() {
 	for side := rules.White; side <= rules.Black; side++ {
 		for i := range castlings[side] {
 			cs := &castlings[side][i]
@@ -347,20 +347,20 @@ func (p *pos) updateCastling() {
 // castling commando ship must not start in check nor pass or land on an
 // attacked square (S8.2). A commando ship lost to a mine is not a refusal:
 // the move stands and loses (S3.5). inCheck is the mover's check status in p.
-func (p *pos) judge(m rules.Move, inCheck bool, fx *effects) (pos, bool) {
+func (p *position) judge(m rules.Move, inCheck bool, fx *effects) (position, bool) {
 	if !p.castleSafe(m, inCheck) {
-		return pos{}, false
+		return position{}, false
 	}
 	q := *p
 	q.resolve(m, fx)
 	if k := q.king[p.toMove]; k != noSq && q.attacked(k, p.toMove.Other()) {
-		return pos{}, false
+		return position{}, false
 	}
 	return q, true
 }
 
 // legal is judge's verdict alone.
-func (p *pos) legal(m rules.Move, inCheck bool) bool {
+func (p *position) legal(m rules.Move, inCheck bool) bool {
 	if !p.castleSafe(m, inCheck) {
 		return false
 	}
@@ -372,7 +372,7 @@ func (p *pos) legal(m rules.Move, inCheck bool) bool {
 
 // castleSafe checks S8.2's conditions on check before castling: not in
 // check, no attacked square passed or landed on.
-func (p *pos) castleSafe(m rules.Move, inCheck bool) bool {
+func (p *position) castleSafe(m rules.Move, inCheck bool) bool {
 	if m.Kind != mvCastleT && m.Kind != mvCastleC {
 		return true
 	}

@@ -35,7 +35,7 @@ func TestPlayouts(t *testing.T) {
 
 // preferCaptures tries a capture first four times in five.
 func preferCaptures(r *rand.Rand, s rules.State, moves []rules.Move) int {
-	p := &s.(*State).p
+	p := &s.(*State).pos
 	var caps []int
 	for i, m := range moves {
 		if !hidden(m.Kind) && m.Kind != mvReturn && p.sq[m.To].enemy(p.toMove) {

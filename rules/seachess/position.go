@@ -50,7 +50,7 @@ const StartPosition = "csdakdst/bbbbbbbb/12/12/12/12/12/12/12/12/BBBBBBBB/CSDAKD
 var placement = rules.Placement{Board: brd}
 
 // formatPosition writes p in the position notation.
-func (p *pos) formatPosition() string {
+func (p *position) formatPosition() string {
 	var b strings.Builder
 	b.WriteString(placement.Format(func(sq Square) string { return p.cellText(sq, everything) }))
 	b.WriteString(" " + "wb"[p.toMove:p.toMove+1] + " ")
@@ -111,7 +111,7 @@ func (p *pos) formatPosition() string {
 // the sides for which sees is true finds on sq: the piece letter, "*" for a
 // cruiser on its own mine or "M"/"m" for a mine on an empty square, then
 // "U"/"u" for submerged submarines.
-func (p *pos) cellText(sq Square, sees func(rules.Side) bool) string {
+func (p *position) cellText(sq Square, sees func(rules.Side) bool) string {
 	t := ""
 	c := p.sq[sq]
 	if c != 0 {
@@ -140,8 +140,8 @@ func (p *pos) cellText(sq Square, sees func(rules.Side) bool) string {
 func everything(rules.Side) bool { return true }
 
 // parsePosition reads the position notation and validates the result.
-func parsePosition(text string) (pos, error) {
-	var p pos
+func parsePosition(text string) (position, error) {
+	var p position
 	p.king = [2]Square{noSq, noSq}
 	p.ep = noSq
 	fields := strings.Fields(text)
@@ -235,7 +235,7 @@ func parsePosition(text string) (pos, error) {
 }
 
 // setCell fills sq from a cell token.
-func (p *pos) setCell(sq Square, tok string) error {
+func (p *position) setCell(sq Square, tok string) error {
 	if tok == "" {
 		return errors.New("empty cell")
 	}
@@ -274,7 +274,7 @@ func (p *pos) setCell(sq Square, tok string) error {
 	return nil
 }
 
-func (p *pos) setExtra(key, item string) error {
+func (p *position) setExtra(key, item string) error {
 	name, val, hasVal := strings.Cut(item, ":")
 	side := -1
 	if key == "left" && name != "" {
@@ -329,7 +329,7 @@ func (p *pos) setExtra(key, item string) error {
 }
 
 // setVeiled reads one side of the veiled extra: W or B.
-func (p *pos) setVeiled(item string) error {
+func (p *position) setVeiled(item string) error {
 	switch item {
 	case "W":
 		p.veiled[rules.White] = true
@@ -345,7 +345,7 @@ func (p *pos) setVeiled(item string) error {
 var initial = [...]int{boat: 8, cruiser: 1, torpedo: 1, submarine: 2, destroyer: 2, carrier: 1, commando: 1}
 
 // validate checks the invariants every reachable position keeps.
-func (p *pos) validate() error {
+func (p *position) validate() error {
 	var count [2][8]int
 	var air, nuw [2]int
 	kings := [2]Square{noSq, noSq}
@@ -495,12 +495,12 @@ func (s *State) MarshalBinary() ([]byte, error) {
 	// the position notation use no character JSON would escape, and this
 	// runs after every move.
 	c := s.cache
-	c.posOnce.Do(func() { c.pos = s.p.formatPosition() })
-	b := make([]byte, 0, 64+len(c.pos)+19*len(s.hist))
+	c.notationOnce.Do(func() { c.notation = s.pos.formatPosition() })
+	b := make([]byte, 0, 64+len(c.notation)+19*len(s.hist))
 	b = append(b, `{"v":2,"ruleset":"`...)
 	b = append(b, s.ruleset...)
 	b = append(b, `","position":"`...)
-	b = append(b, c.pos...)
+	b = append(b, c.notation...)
 	b = append(b, `","history":[`...)
 	for i, h := range s.hist {
 		if i > 0 {
@@ -557,8 +557,8 @@ func unmarshal(data []byte) (*State, error) {
 }
 
 // fromParts builds a state from a position and its history as given.
-func fromParts(p pos, ruleset string, hist []uint64) *State {
-	s := &State{p: p, ruleset: ruleset, hist: hist, cache: &moveCache{}}
+func fromParts(p position, ruleset string, hist []uint64) *State {
+	s := &State{pos: p, ruleset: ruleset, hist: hist, cache: &moveCache{}}
 	s.inCheck, s.subCheck = p.check(p.toMove)
 	s.outcome = s.computeOutcome()
 	return s
@@ -569,19 +569,19 @@ func fromParts(p pos, ruleset string, hist []uint64) *State {
 // destroyers, castling and en passant rights, the side not to move not in
 // check), the history's, and that the outcome follows from them.
 func (s *State) Check() error {
-	if err := s.p.validate(); err != nil {
+	if err := s.pos.validate(); err != nil {
 		return err
 	}
-	if len(s.hist) == 0 || len(s.hist) > s.p.clock+1 || s.hist[len(s.hist)-1] != s.p.hash() {
+	if len(s.hist) == 0 || len(s.hist) > s.pos.clock+1 || s.hist[len(s.hist)-1] != s.pos.hash() {
 		return errors.New("seachess: the repetition history does not match the position")
 	}
-	if c, sub := s.p.check(s.p.toMove); c != s.inCheck || sub != s.subCheck {
+	if c, sub := s.pos.check(s.pos.toMove); c != s.inCheck || sub != s.subCheck {
 		return errors.New("seachess: the recorded check does not match the position")
 	}
 	if s.outcome != s.computeOutcome() {
 		return errors.New("seachess: the outcome does not follow from the position")
 	}
-	if !s.outcome.Over() && (s.p.king[0] == noSq || s.p.king[1] == noSq) {
+	if !s.outcome.Over() && (s.pos.king[0] == noSq || s.pos.king[1] == noSq) {
 		return errors.New("seachess: a commando ship is missing while the game goes on")
 	}
 	return nil

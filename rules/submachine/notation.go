@@ -21,7 +21,7 @@ func (s *State) Format(m rules.Move) string {
 		b.WriteByte(letters[m.Piece])
 	}
 	b.WriteString(board.Name(m.From))
-	if s.p.cells[m.To] != 0 || m.Kind == kindEnPassant {
+	if s.pos.cells[m.To] != 0 || m.Kind == kindEnPassant {
 		b.WriteByte('x')
 	} else {
 		b.WriteByte('-')
@@ -80,7 +80,7 @@ func (s *State) candidates() []rules.Candidate {
 			}
 			return letters[m.Piece : m.Piece+1]
 		},
-		func(m rules.Move) bool { return s.p.cells[m.To] != 0 || m.Kind == kindEnPassant },
+		func(m rules.Move) bool { return s.pos.cells[m.To] != 0 || m.Kind == kindEnPassant },
 		func(m rules.Move) string {
 			if m.Promo == 0 {
 				return ""
@@ -208,7 +208,7 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 		return rules.Illegal, missing(w.to), "M1"
 	}
 	to := board.At(w.to[0], w.to[1])
-	me := s.p.side
+	me := s.pos.side
 	if !w.hasFrom {
 		what := "piece"
 		if w.kind != 0 {
@@ -222,7 +222,7 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 	if from == rules.NoSquare {
 		return rules.Illegal, missing(w.from), "M1"
 	}
-	c := s.p.cells[from]
+	c := s.pos.cells[from]
 	if c == 0 {
 		return rules.Illegal, "there is no piece on " + board.Name(from), ""
 	}
@@ -236,10 +236,10 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 	if w.kind == 0 && k != pawn {
 		return rules.Illegal, fmt.Sprintf("the piece on %s is a %s: write its letter, as in %c%s", board.Name(from), names[k], letters[k], strings.TrimSpace(input)), "M7"
 	}
-	if tc := s.p.cells[to]; tc != 0 && sideOf(tc) == me {
+	if tc := s.pos.cells[to]; tc != 0 && sideOf(tc) == me {
 		return rules.Illegal, "you cannot capture your own piece on " + board.Name(to), ""
 	}
-	p := s.p.clone()
+	p := s.pos.clone()
 	var pseudo []rules.Move
 	for _, m := range p.pieceMoves(nil, from, c) {
 		if m.To == to {
@@ -271,7 +271,7 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 		reason, ruling := s.whyPawn(from, to)
 		return rules.Illegal, reason, ruling
 	}
-	if blocker := blockedAt(s.p, from, to, k); blocker != rules.NoSquare {
+	if blocker := blockedAt(s.pos, from, to, k); blocker != rules.NoSquare {
 		return rules.Illegal, fmt.Sprintf("the way from %s to %s is blocked on %s", board.Name(from), board.Name(to), board.Name(blocker)), "M2"
 	}
 	if isTeleport[to] && !isTeleport[from] {
@@ -282,7 +282,7 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 
 // whyPawn explains a pawn move that is not possible, with the ruling.
 func (s *State) whyPawn(from, to rules.Square) (string, string) {
-	me := s.p.side
+	me := s.pos.side
 	step := pawnStep[me][from]
 	switch {
 	case to == step:
@@ -299,7 +299,7 @@ func (s *State) whyPawn(from, to rules.Square) (string, string) {
 
 // blockedAt returns the first occupied square on a slider's line from
 // from that would otherwise reach to, or NoSquare.
-func blockedAt(p *pos, from, to rules.Square, k uint8) rules.Square {
+func blockedAt(p *position, from, to rules.Square, k uint8) rules.Square {
 	var dirs []rules.Dir
 	if isOrthSlider(k) {
 		dirs = append(dirs, rules.Orthogonals...)

@@ -48,7 +48,7 @@ func squeeze(r *rand.Rand, s rules.State, moves []rules.Move) int {
 	if r.IntN(8) > 0 {
 		var caps []int
 		for i, m := range moves {
-			if st.p.cells[m.To] != 0 || m.Kind == kindEnPassant {
+			if st.pos.cells[m.To] != 0 || m.Kind == kindEnPassant {
 				caps = append(caps, i)
 			}
 		}
@@ -57,7 +57,7 @@ func squeeze(r *rand.Rand, s rules.State, moves []rules.Move) int {
 		}
 	}
 	if r.IntN(4) > 0 {
-		p := st.p.clone()
+		p := st.pos.clone()
 		best, bestScore := 0, 1<<30
 		var buf []rules.Move
 		for i, m := range moves {

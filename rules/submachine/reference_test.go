@@ -20,7 +20,9 @@ import (
 // attacks come for free). No tables, no make/unmake, no reverse paths, no
 // Zobrist keys.
 
-type refPos struct {
+// refPosition is the reference generator's position, written apart from
+// the engine's position type.
+type refPosition struct {
 	cell     [11 * 12]byte // 0 or a piece letter, upper case White
 	white    bool          // White to move
 	ep       rules.Square  // square passed by a double step, or NoSquare
@@ -33,17 +35,17 @@ type refMove struct {
 	double           bool
 }
 
-func refStart(t testing.TB, s *State) refPos {
+func refStart(t testing.TB, s *State) refPosition {
 	t.Helper()
-	var p refPos
+	var p refPosition
 	for _, sq := range board.Squares() {
-		if c := s.p.cells[sq]; c != 0 {
+		if c := s.pos.cells[sq]; c != 0 {
 			p.cell[sq] = pieceLetter(c)
 		}
 	}
-	p.white = s.p.side == rules.White
-	p.ep = s.p.ep
-	p.halfmove = s.p.halfmove
+	p.white = s.pos.side == rules.White
+	p.ep = s.pos.ep
+	p.halfmove = s.pos.halfmove
 	return p
 }
 
@@ -56,7 +58,7 @@ func upper(c byte) byte {
 }
 
 // refPseudo lists the moves of side white, ignoring its king's safety.
-func refPseudo(p *refPos, white bool) []refMove {
+func refPseudo(p *refPosition, white bool) []refMove {
 	var out []refMove
 	first := 0 // the first move of the current piece
 	add := func(m refMove) {
@@ -183,7 +185,7 @@ func refPseudo(p *refPos, white bool) []refMove {
 	return out
 }
 
-func refApply(p refPos, m refMove) refPos {
+func refApply(p refPosition, m refMove) refPosition {
 	q := p
 	c := q.cell[m.from]
 	capture := m.victim != rules.NoSquare && q.cell[m.victim] != 0
@@ -222,7 +224,7 @@ func refApply(p refPos, m refMove) refPos {
 	return q
 }
 
-func refKing(p *refPos, white bool) rules.Square {
+func refKing(p *refPosition, white bool) rules.Square {
 	k := byte('K')
 	if !white {
 		k = 'k'
@@ -235,7 +237,7 @@ func refKing(p *refPos, white bool) rules.Square {
 	return rules.NoSquare
 }
 
-func refAttacked(p *refPos, sq rules.Square, byWhite bool) bool {
+func refAttacked(p *refPosition, sq rules.Square, byWhite bool) bool {
 	for _, m := range refPseudo(p, byWhite) {
 		if m.to == sq && m.victim == sq {
 			return true
@@ -244,7 +246,7 @@ func refAttacked(p *refPos, sq rules.Square, byWhite bool) bool {
 	return false
 }
 
-func refLegal(p refPos) []refMove {
+func refLegal(p refPosition) []refMove {
 	var out []refMove
 	for _, m := range refPseudo(&p, p.white) {
 		q := refApply(p, m)
@@ -255,7 +257,7 @@ func refLegal(p refPos) []refMove {
 	return out
 }
 
-func refText(p *refPos, m refMove) string {
+func refText(p *refPosition, m refMove) string {
 	var b strings.Builder
 	if c := upper(p.cell[m.from]); c != 'P' {
 		b.WriteByte(c)
@@ -274,7 +276,7 @@ func refText(p *refPos, m refMove) string {
 	return b.String()
 }
 
-func refTexts(p refPos, legal []refMove) []string {
+func refTexts(p refPosition, legal []refMove) []string {
 	out := make([]string, len(legal))
 	for i, m := range legal {
 		out[i] = refText(&p, m)
@@ -285,7 +287,7 @@ func refTexts(p refPos, legal []refMove) []string {
 
 // refKey is the repetition key: the pieces, the side and the en passant
 // square while an en passant capture is legal.
-func refKey(p refPos, legal []refMove) string {
+func refKey(p refPosition, legal []refMove) string {
 	ep := rules.NoSquare
 	for _, m := range legal {
 		if m.to == p.ep && upper(p.cell[m.from]) == 'P' && m.victim != m.to {
@@ -295,7 +297,7 @@ func refKey(p refPos, legal []refMove) string {
 	return fmt.Sprintf("%s %v %d", p.cell[:], p.white, ep)
 }
 
-func refBare(p *refPos) bool {
+func refBare(p *refPosition) bool {
 	for _, sq := range board.Squares() {
 		if c := p.cell[sq]; c != 0 && upper(c) != 'K' {
 			return false
@@ -306,7 +308,7 @@ func refBare(p *refPos) bool {
 
 // refWalk compares the engine with the reference at every node of the tree
 // to depth plies and returns the reference's leaf count.
-func refWalk(t *testing.T, s rules.State, p refPos, depth int, line []string) uint64 {
+func refWalk(t *testing.T, s rules.State, p refPosition, depth int, line []string) uint64 {
 	legal := refLegal(p)
 	want := refTexts(p, legal)
 	got := engineTexts(s)

@@ -22,7 +22,9 @@ type refPiece struct {
 
 type refSq [2]int // file, rank (0-based)
 
-type refPos struct {
+// refPosition is the reference generator's position, written apart from
+// the engine's position type.
+type refPosition struct {
 	cells map[refSq]refPiece
 	white bool // White to move
 }
@@ -54,9 +56,9 @@ func refTransporter(s refSq) bool { return (s[0] == 0 || s[0] == 9) && (s[1] == 
 func refName(s refSq) string { return string(rune('a'+s[0])) + strconv.Itoa(s[1]+1) }
 
 // refParse reads the position notation (documented in StartPosition).
-func refParse(text string) refPos {
+func refParse(text string) refPosition {
 	f := strings.Fields(text)
-	p := refPos{cells: map[refSq]refPiece{}, white: f[1] == "w"}
+	p := refPosition{cells: map[refSq]refPiece{}, white: f[1] == "w"}
 	for i, row := range strings.Split(f[0], "/") {
 		r := 9 - i
 		var files []int
@@ -93,18 +95,18 @@ func refParse(text string) refPos {
 	return p
 }
 
-func (p refPos) enemy(s refSq, white bool) bool {
+func (p refPosition) enemy(s refSq, white bool) bool {
 	c, ok := p.cells[s]
 	return ok && c.white != white && c.kind != 'I'
 }
 
-func (p refPos) free(s refSq) bool {
+func (p refPosition) free(s refSq) bool {
 	_, ok := p.cells[s]
 	return refExists(s) && !ok
 }
 
 // pseudo lists the moves of side white, legal or not.
-func (p refPos) pseudo(white bool) []refMove {
+func (p refPosition) pseudo(white bool) []refMove {
 	var out []refMove
 	fwd := 1
 	if !white {
@@ -239,8 +241,8 @@ func (p refPos) pseudo(white bool) []refMove {
 	return out
 }
 
-func (p refPos) apply(m refMove) refPos {
-	q := refPos{cells: make(map[refSq]refPiece, len(p.cells)), white: !p.white}
+func (p refPosition) apply(m refMove) refPosition {
+	q := refPosition{cells: make(map[refSq]refPiece, len(p.cells)), white: !p.white}
 	for k, v := range p.cells {
 		q.cells[k] = v
 	}
@@ -261,7 +263,7 @@ func (p refPos) apply(m refMove) refPos {
 
 // legal keeps the moves after which no enemy move could capture the
 // mover's Admiral.
-func (p refPos) legal() []refMove {
+func (p refPosition) legal() []refMove {
 	var out []refMove
 	for _, m := range p.pseudo(p.white) {
 		q := p.apply(m)
@@ -285,7 +287,7 @@ func (p refPos) legal() []refMove {
 	return out
 }
 
-func (p refPos) format(m refMove) string {
+func (p refPosition) format(m refMove) string {
 	s := fmt.Sprintf("%c%s-%s", p.cells[m.from].kind, refName(m.from), refName(m.to))
 	if m.capture {
 		s = strings.Replace(s, "-", "x", 1)
@@ -299,7 +301,7 @@ func (p refPos) format(m refMove) string {
 	return s
 }
 
-func (p refPos) texts() []string {
+func (p refPosition) texts() []string {
 	var out []string
 	for _, m := range p.legal() {
 		out = append(out, p.format(m))
@@ -308,7 +310,7 @@ func (p refPos) texts() []string {
 	return out
 }
 
-func (p refPos) perft(depth int) uint64 {
+func (p refPosition) perft(depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}

@@ -17,7 +17,8 @@ import (
 // capture or a Fighter move.
 const drawClock = 100
 
-// State is a game of Transporter Chess: immutable; Apply returns a new one.
+// State is the referee's full state of a Transporter Chess game
+// (rules.State): immutable; Apply returns a new one.
 type State struct {
 	ruleset string
 	pos     position
