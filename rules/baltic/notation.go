@@ -2,7 +2,6 @@ package baltic
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/rules"
@@ -123,7 +122,8 @@ func readMove(text string) (from, to rules.Square, suffix string, ok bool) {
 var moveRuling = [5]string{"", "a cockle moves one square diagonally forward", "a starfish moves one square forward or one square diagonally",
 	"a seal makes a knight's leap: one square straight, then one diagonally outward", "a gull moves one square left, right, forward or back"}
 
-// diagnose explains, for the player, why text is not a legal move here.
+// diagnose explains, for the player, why text is not a legal move here:
+// an unreadable text here, a move by why.
 func (s *State) diagnose(text string) (rules.ErrorKind, string, string) {
 	if s.outcome.Over() {
 		return rules.GameOver, "the game is over: " + s.outcome.Describe(Variant.Sides()), ""
@@ -132,41 +132,6 @@ func (s *State) diagnose(text string) (rules.ErrorKind, string, string) {
 	if !ok {
 		return rules.Unreadable, "write a move as the two squares, from and to, such as b1-c2 or b1xc2", "B6"
 	}
-	me := s.toMove
-	c := s.cells[from]
-	switch {
-	case c.empty():
-		return rules.Illegal, fmt.Sprintf("there is no piece on %s", board.Name(from)), "B3.1"
-	case c.owner() != me:
-		what := "the " + animalName[c.animal()] + " on " + board.Name(from)
-		if c.height() > 1 {
-			what = fmt.Sprintf("the stack on %s (a %s on top)", board.Name(from), animalName[c.animal()])
-		}
-		return rules.Illegal, fmt.Sprintf("%s is %s's: a stack belongs to the owner of its top disc", what, sideName(c.owner())), "B3.1"
-	case from == to:
-		return rules.Illegal, "a piece has to move to another square", "B2"
-	case !slices.Contains(targets[me][c.animal()][from], to):
-		why := moveRuling[c.animal()]
-		if c.height() > 1 {
-			why = fmt.Sprintf("a stack moves by the animal on top, and %s", why)
-		}
-		return rules.Illegal, fmt.Sprintf("%s cannot reach %s: %s", board.Name(from), board.Name(to), why), "B2, B3.1"
-	}
-	t := s.cells[to]
-	if t.ownedBy(me) {
-		return rules.Illegal, fmt.Sprintf("%s holds your own piece: you may never move onto your own piece", board.Name(to)), "B3.2"
-	}
-	pts, h, ok := s.gain(from, to)
-	if !ok {
-		return rules.Illegal, fmt.Sprintf("that would make a stack of %d discs; stacks are never 4 high", h), "B3.2"
-	}
-	m := s.move(from, to)
-	want := recordText(s.Format(m), pts)
-	switch {
-	case suffix != "" && pts == 0:
-		return rules.Illegal, fmt.Sprintf("%s scores no point (write %s)", s.Format(m), want), "B6"
-	case suffix != "":
-		return rules.Illegal, fmt.Sprintf("%s scores %s: its record is %s", s.Format(m), pointWord(pts), want), "B6"
-	}
-	return rules.Illegal, fmt.Sprintf("that move is written %s", want), "B6"
+	reason, ruling := s.why(from, to, suffix)
+	return rules.Illegal, reason, ruling
 }

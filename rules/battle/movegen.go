@@ -54,26 +54,7 @@ func (p *position) pieceMoves(out []rules.Move, from rules.Square) []rules.Move 
 			}
 		}
 	case pBomber:
-		// C2: a queen that may pass over one friendly piece per slide,
-		// never an enemy; C1.5: a missing square ends the slide (the ray does).
-		for _, d := range rules.AllDirs {
-			jumped := false
-			for _, to := range board.Ray(from, d) {
-				c := p.cells[to]
-				if c == 0 {
-					out = append(out, mv(t, from, to))
-					continue
-				}
-				if sideOf(c) != me {
-					out = append(out, mv(t, from, to))
-					break
-				}
-				if jumped {
-					break
-				}
-				jumped = true
-			}
-		}
+		out = p.bomberMoves(out, from)
 	case pTank:
 		for _, d := range rules.Orthogonals {
 			to := board.Next(from, d)
@@ -94,28 +75,7 @@ func (p *position) pieceMoves(out []rules.Move, from rules.Square) []rules.Move 
 			}
 		}
 	case pGun, pMGun:
-		for _, to := range adjacent[from] {
-			if p.cells[to] == 0 {
-				out = append(out, mv(t, from, to))
-			}
-		}
-		dirs, reach := forward[me], gunRange
-		if t == pMGun {
-			dirs, reach = rules.AllDirs, mgunRange
-		}
-		for _, d := range dirs {
-			ray := board.Ray(from, d)
-			for i := 0; i < len(ray) && i < reach; i++ {
-				c := p.cells[ray[i]]
-				if c == 0 {
-					continue
-				}
-				if sideOf(c) != me && (t == pGun || typeOf(c) != pTank) {
-					out = append(out, shot(t, from, ray[i]))
-				}
-				break
-			}
-		}
+		out = p.gunMoves(out, from, t)
 	case pCavalry:
 		for _, to := range leaps[from] {
 			if c := p.cells[to]; c == 0 || capturable(t, c, me) {
@@ -123,25 +83,87 @@ func (p *position) pieceMoves(out []rules.Move, from rules.Square) []rules.Move 
 			}
 		}
 	case pSoldier:
-		for _, d := range rules.AllDirs {
-			to := board.Next(from, d)
-			if to == rules.NoSquare {
+		out = p.soldierMoves(out, from)
+	}
+	return out
+}
+
+// bomberMoves appends the bomber's moves: C2's queen that may pass over
+// one friendly piece per slide, never an enemy; a missing square ends the
+// slide (C1.5: the ray does).
+func (p *position) bomberMoves(out []rules.Move, from rules.Square) []rules.Move {
+	me, t := p.side, uint8(pBomber)
+	for _, d := range rules.AllDirs {
+		jumped := false
+		for _, to := range board.Ray(from, d) {
+			c := p.cells[to]
+			if c == 0 {
+				out = append(out, mv(t, from, to))
 				continue
 			}
-			c := p.cells[to]
-			if c == 0 || (isForward[me][d] && capturable(t, c, me)) {
-				out = p.soldierMove(out, from, to)
+			if sideOf(c) != me {
+				out = append(out, mv(t, from, to))
+				break
 			}
+			if jumped {
+				break
+			}
+			jumped = true
 		}
-		if light[from] {
-			for _, d := range rules.AllDirs {
-				mid := board.Next(from, d)
-				if mid == rules.NoSquare || p.cells[mid] != 0 {
-					continue
-				}
-				if to := board.Next(mid, d); to != rules.NoSquare && p.cells[to] == 0 {
-					out = p.soldierMove(out, from, to)
-				}
+	}
+	return out
+}
+
+// gunMoves appends a gun's or machine-gun's (t) steps and shots (C2, C3).
+func (p *position) gunMoves(out []rules.Move, from rules.Square, t uint8) []rules.Move {
+	me := p.side
+	for _, to := range adjacent[from] {
+		if p.cells[to] == 0 {
+			out = append(out, mv(t, from, to))
+		}
+	}
+	dirs, reach := forward[me], gunRange
+	if t == pMGun {
+		dirs, reach = rules.AllDirs, mgunRange
+	}
+	for _, d := range dirs {
+		ray := board.Ray(from, d)
+		for i := 0; i < len(ray) && i < reach; i++ {
+			c := p.cells[ray[i]]
+			if c == 0 {
+				continue
+			}
+			if sideOf(c) != me && (t == pGun || typeOf(c) != pTank) {
+				out = append(out, shot(t, from, ray[i]))
+			}
+			break
+		}
+	}
+	return out
+}
+
+// soldierMoves appends a soldier's steps, captures and two-square moves
+// from a light square (C1.2, C2, C4).
+func (p *position) soldierMoves(out []rules.Move, from rules.Square) []rules.Move {
+	me, t := p.side, uint8(pSoldier)
+	for _, d := range rules.AllDirs {
+		to := board.Next(from, d)
+		if to == rules.NoSquare {
+			continue
+		}
+		c := p.cells[to]
+		if c == 0 || (isForward[me][d] && capturable(t, c, me)) {
+			out = p.soldierMove(out, from, to)
+		}
+	}
+	if light[from] {
+		for _, d := range rules.AllDirs {
+			mid := board.Next(from, d)
+			if mid == rules.NoSquare || p.cells[mid] != 0 {
+				continue
+			}
+			if to := board.Next(mid, d); to != rules.NoSquare && p.cells[to] == 0 {
+				out = p.soldierMove(out, from, to)
 			}
 		}
 	}

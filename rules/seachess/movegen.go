@@ -164,7 +164,21 @@ func (p *position) attacked(sq Square, by rules.Side) bool {
 // counted while any submarine is down. An enemy commando ship next to sq
 // can be neither blocked nor captured.
 func (p *position) mayBeSafe(sq Square, by rules.Side, mines bool, subs int) bool {
-	n := 0
+	n, unstoppable := p.nearAttackers(sq, by)
+	if unstoppable || n > subs {
+		return false
+	}
+	n += p.carrierAttackers(sq, by, mines, subs)
+	if n > subs {
+		return false
+	}
+	return n+p.lineAttackers(sq, by, mines) <= subs
+}
+
+// nearAttackers counts by's boats, submarines (afloat or submerged) and
+// carriers one step from sq, for mayBeSafe; unstoppable reports an enemy
+// commando ship next to sq, which nothing can stop.
+func (p *position) nearAttackers(sq Square, by rules.Side) (n int, unstoppable bool) {
 	back := rules.S
 	if by == rules.Black {
 		back = rules.N
@@ -184,14 +198,20 @@ func (p *position) mayBeSafe(sq Square, by rules.Side, mines bool, subs int) boo
 	for _, t := range kingTo[sq] {
 		switch p.sq[t] {
 		case k:
-			return false
+			return n, true
 		case a:
 			n++
 		}
 	}
-	if n > subs {
-		return false
-	}
+	return n, false
+}
+
+// carrierAttackers counts, for mayBeSafe, by's carriers reaching sq by a
+// two-square step (when no hidden mine may block it), a horse move (when
+// no submarine is down) or the aircraft's outline.
+func (p *position) carrierAttackers(sq Square, by rules.Side, mines bool, subs int) int {
+	n := 0
+	a := mk(carrier, by)
 	if !mines {
 		for _, d := range rules.AllDirs {
 			s1 := brd.Next(sq, d)
@@ -215,9 +235,14 @@ func (p *position) mayBeSafe(sq Square, by rules.Side, mines bool, subs int) boo
 			n++
 		}
 	}
-	if n > subs {
-		return false
-	}
+	return n
+}
+
+// lineAttackers counts, for mayBeSafe, by's sliders and torpedo boats
+// whose line reaches sq (a line across an empty square only when no
+// hidden mine may block it).
+func (p *position) lineAttackers(sq Square, by rules.Side, mines bool) int {
+	n := 0
 	rookC, rookT, bishop := mk(cruiser, by), mk(torpedo, by), mk(destroyer, by)
 	for _, d := range rules.AllDirs {
 		for i, t := range brd.Ray(sq, d) {
@@ -251,7 +276,7 @@ func (p *position) mayBeSafe(sq Square, by rules.Side, mines bool, subs int) boo
 			n++
 		}
 	}
-	return n <= subs
+	return n
 }
 
 // torpedoes reports whether a loaded torpedo boat of side by on t may shoot

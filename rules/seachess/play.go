@@ -168,38 +168,7 @@ func (p *position) play(m rules.Move, fx *effects, book bool) {
 
 	switch m.Kind {
 	case mvNormal, mvEnPassant:
-		c, a := p.lift(m.From)
-		if m.Kind == mvEnPassant {
-			if v := p.remove(m.Aux, fx); fx != nil {
-				fx.captures = append(fx.captures, capture{m.Aux, v})
-			}
-		}
-		boatMoved = c.is(boat)
-		if c.is(torpedo) {
-			if d, ok := lineDir(m.From, m.To); ok {
-				a = withFacing(a, d)
-			}
-		}
-		end, alive := p.travel(m.From, m.To, c, a, fx)
-		if alive {
-			if boatMoved && m.Promo != 0 && brd.Rank(end) == lastRank(x) {
-				// S2.4: the new piece is fresh. A new destroyer has ended its
-				// move on its square: it takes a submerged enemy there (S6.1).
-				p.place(end, mk(kind(m.Promo), x), fresh(kind(m.Promo), x))
-				if kind(m.Promo) == destroyer && p.uw[y][end] != 0 {
-					p.uw[y][end] = 0
-					p.nuw[y]--
-					p.gone++
-					if fx != nil {
-						fx.subTaken = append(fx.subTaken, capture{end, mk(submarine, y)})
-					}
-				}
-			}
-			p.reload(end, fx)
-			if c.is(boat) && rules.Abs(brd.Rank(end)-brd.Rank(m.From)) >= 2 {
-				p.ep = end
-			}
-		}
+		boatMoved = p.playOrdinary(m, fx)
 	case mvCastleT, mvCastleC:
 		cs := castlingOf(x, m.Kind)
 		k, ka := p.lift(cs.king)
@@ -220,25 +189,7 @@ func (p *position) play(m rules.Move, fx *effects, book bool) {
 		}
 		p.attr[m.From] &^= attrLoaded
 	case mvSubmerge, mvUnder:
-		var left uint8
-		if m.Kind == mvSubmerge {
-			p.lift(m.From)
-			p.nuw[x]++
-			left = dive // 1 + further turns: the diving turn is the first of N
-		} else {
-			left = p.uw[x][m.From]
-			p.uw[x][m.From] = 0
-		}
-		if mn := p.mine[m.To]; mn != 0 { // S5.4: onto an enemy mine
-			p.mine[m.To] = 0
-			p.nuw[x]--
-			p.gone += 2
-			if fx != nil {
-				fx.strikes = append(fx.strikes, strike{m.To, mk(submarine, x), rules.Side(mn - 1)})
-			}
-		} else {
-			p.uw[x][m.To] = left
-		}
+		p.playUnder(m, dive, fx)
 	case mvSurfaceMove, mvSurfaceHere:
 		p.uw[x][m.From] = 0
 		p.nuw[x]--
@@ -252,9 +203,104 @@ func (p *position) play(m rules.Move, fx *effects, book bool) {
 		p.attr[m.From] &^= attrAirborne
 	}
 
-	// S6.2: a submerged submarine next to an enemy destroyer comes up. Only a
-	// destroyer that has just ended its move or a submarine that has just
-	// ended its own can make this true, so one sweep applies the rule.
+	if p.nuw[0]+p.nuw[1] != 0 {
+		p.forceSurfacing(fx)
+	}
+
+	p.toMove = y
+	p.ply++
+
+	if p.nuw[y] != 0 {
+		p.surfaceInTime(fx)
+	}
+	if p.ep != noSq && p.sq[p.ep] != mk(boat, x) {
+		p.ep = noSq // the boat was taken by a surfacing submarine
+	}
+	if !book {
+		return
+	}
+	if m.Kind == mvMine || m.Kind == mvUnder {
+		p.veiled[x] = true
+	}
+	p.updateCastling()
+	if p.gone > 0 || boatMoved {
+		p.clock = 0
+	} else {
+		p.clock++
+	}
+}
+
+// playOrdinary plays an ordinary move, a capture or en passant: the piece
+// travels (S3.3), a boat promotes (S2.4), a cruiser or torpedo boat
+// reloads; it reports whether a boat moved.
+func (p *position) playOrdinary(m rules.Move, fx *effects) (boatMoved bool) {
+	x := p.toMove
+	y := x.Other()
+	c, a := p.lift(m.From)
+	if m.Kind == mvEnPassant {
+		if v := p.remove(m.Aux, fx); fx != nil {
+			fx.captures = append(fx.captures, capture{m.Aux, v})
+		}
+	}
+	boatMoved = c.is(boat)
+	if c.is(torpedo) {
+		if d, ok := lineDir(m.From, m.To); ok {
+			a = withFacing(a, d)
+		}
+	}
+	end, alive := p.travel(m.From, m.To, c, a, fx)
+	if alive {
+		if boatMoved && m.Promo != 0 && brd.Rank(end) == lastRank(x) {
+			// S2.4: the new piece is fresh. A new destroyer has ended its
+			// move on its square: it takes a submerged enemy there (S6.1).
+			p.place(end, mk(kind(m.Promo), x), fresh(kind(m.Promo), x))
+			if kind(m.Promo) == destroyer && p.uw[y][end] != 0 {
+				p.uw[y][end] = 0
+				p.nuw[y]--
+				p.gone++
+				if fx != nil {
+					fx.subTaken = append(fx.subTaken, capture{end, mk(submarine, y)})
+				}
+			}
+		}
+		p.reload(end, fx)
+		if c.is(boat) && rules.Abs(brd.Rank(end)-brd.Rank(m.From)) >= 2 {
+			p.ep = end
+		}
+	}
+	return boatMoved
+}
+
+// playUnder plays a dive or a move under water (S5.3, S5.4): dive is the
+// endurance a diving submarine starts with.
+func (p *position) playUnder(m rules.Move, dive uint8, fx *effects) {
+	x := p.toMove
+	var left uint8
+	if m.Kind == mvSubmerge {
+		p.lift(m.From)
+		p.nuw[x]++
+		left = dive // 1 + further turns: the diving turn is the first of N
+	} else {
+		left = p.uw[x][m.From]
+		p.uw[x][m.From] = 0
+	}
+	if mn := p.mine[m.To]; mn != 0 { // S5.4: onto an enemy mine
+		p.mine[m.To] = 0
+		p.nuw[x]--
+		p.gone += 2
+		if fx != nil {
+			fx.strikes = append(fx.strikes, strike{m.To, mk(submarine, x), rules.Side(mn - 1)})
+		}
+	} else {
+		p.uw[x][m.To] = left
+	}
+}
+
+// forceSurfacing brings up every submerged submarine next to an enemy
+// destroyer (S6.2). Only a destroyer that has just ended its move or a
+// submarine that has just ended its own can make this true, so one sweep
+// applies the rule.
+func (p *position) forceSurfacing(fx *effects) {
 	for _, s := range brd.Squares() {
 		if p.nuw[0]+p.nuw[1] == 0 {
 			break
@@ -274,11 +320,12 @@ func (p *position) play(m rules.Move, fx *effects, book bool) {
 			}
 		}
 	}
+}
 
-	p.toMove = y
-	p.ply++
-
-	// S5.6: the start of y's turn: submarines whose time is up surface.
+// surfaceInTime is the start of the side to move's turn: its submarines
+// whose time is up surface (S5.6).
+func (p *position) surfaceInTime(fx *effects) {
+	y := p.toMove
 	for _, s := range brd.Squares() {
 		if p.nuw[y] == 0 {
 			break
@@ -293,21 +340,6 @@ func (p *position) play(m rules.Move, fx *effects, book bool) {
 		default:
 			p.uw[y][s]--
 		}
-	}
-	if p.ep != noSq && p.sq[p.ep] != mk(boat, x) {
-		p.ep = noSq // the boat was taken by a surfacing submarine
-	}
-	if !book {
-		return
-	}
-	if m.Kind == mvMine || m.Kind == mvUnder {
-		p.veiled[x] = true
-	}
-	p.updateCastling()
-	if p.gone > 0 || boatMoved {
-		p.clock = 0
-	} else {
-		p.clock++
 	}
 }
 

@@ -2,7 +2,6 @@ package submachine
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/rules"
@@ -103,7 +102,8 @@ type written struct {
 	kind     uint8 // the piece letter given, 0 for none
 	from, to [2]int
 	hasFrom  bool
-	promo    byte // the promotion letter given, 0 for none
+	promo    byte   // the promotion letter given, 0 for none
+	input    string // the text, trimmed (for why's hints)
 }
 
 // readCoords reads a file a–k and a rank 1–12 at the start of s, whether or
@@ -208,7 +208,6 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 		return rules.Illegal, missing(w.to), "M1"
 	}
 	to := board.At(w.to[0], w.to[1])
-	me := s.pos.side
 	if !w.hasFrom {
 		what := "piece"
 		if w.kind != 0 {
@@ -222,79 +221,9 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 	if from == rules.NoSquare {
 		return rules.Illegal, missing(w.from), "M1"
 	}
-	c := s.pos.cells[from]
-	if c == 0 {
-		return rules.Illegal, "there is no piece on " + board.Name(from), ""
-	}
-	k := kindOf(c)
-	if sideOf(c) != me {
-		return rules.Illegal, fmt.Sprintf("the %s on %s is %s's", names[k], board.Name(from), sideName[sideOf(c)]), ""
-	}
-	if w.kind != 0 && w.kind != k {
-		return rules.Illegal, fmt.Sprintf("the piece on %s is a %s, not a %s", board.Name(from), names[k], names[w.kind]), "M7"
-	}
-	if w.kind == 0 && k != pawn {
-		return rules.Illegal, fmt.Sprintf("the piece on %s is a %s: write its letter, as in %c%s", board.Name(from), names[k], letters[k], strings.TrimSpace(input)), "M7"
-	}
-	if tc := s.pos.cells[to]; tc != 0 && sideOf(tc) == me {
-		return rules.Illegal, "you cannot capture your own piece on " + board.Name(to), ""
-	}
-	p := s.pos.clone()
-	var pseudo []rules.Move
-	for _, m := range p.pieceMoves(nil, from, c) {
-		if m.To == to {
-			pseudo = append(pseudo, m)
-		}
-	}
-	for _, m := range pseudo {
-		if slices.Contains(s.moves, m) && m.Promo == kindFromLetter(w.promo) {
-			return rules.Illegal, "write it as " + s.Format(m), "M7"
-		}
-	}
-	if len(pseudo) > 0 {
-		promoting := pseudo[0].Promo != 0
-		switch {
-		case promoting && w.promo == 0:
-			return rules.Illegal, fmt.Sprintf("a pawn reaching %s promotes: add =Q, =R, =B, =N, =C or =M", board.Name(to)), "M5.3"
-		case !promoting && w.promo != 0:
-			return rules.Illegal, "only a pawn reaching rank 10, 11 or 12 (Black: 3, 2 or 1) promotes", "M5.3"
-		}
-		if s.check {
-			return rules.Illegal, "your king is in check and this move does not get it out of check", "M6"
-		}
-		return rules.Illegal, "this move would leave your king in check", "M6"
-	}
-	if isTeleport[from] && isTeleport[to] && k == pawn {
-		return rules.Illegal, "pawns may not teleport", "M3"
-	}
-	if k == pawn {
-		reason, ruling := s.whyPawn(from, to)
-		return rules.Illegal, reason, ruling
-	}
-	if blocker := blockedAt(s.pos, from, to, k); blocker != rules.NoSquare {
-		return rules.Illegal, fmt.Sprintf("the way from %s to %s is blocked on %s", board.Name(from), board.Name(to), board.Name(blocker)), "M2"
-	}
-	if isTeleport[to] && !isTeleport[from] {
-		return rules.Illegal, pieceRule[k][0] + "; only a piece standing on a teleport square may teleport", pieceRule[k][1] + ", M3"
-	}
-	return rules.Illegal, pieceRule[k][0], pieceRule[k][1]
-}
-
-// whyPawn explains a pawn move that is not possible, with the ruling.
-func (s *State) whyPawn(from, to rules.Square) (string, string) {
-	me := s.pos.side
-	step := pawnStep[me][from]
-	switch {
-	case to == step:
-		return "the pawn is blocked: " + board.Name(to) + " is occupied", "M5.1"
-	case step != rules.NoSquare && to == pawnStep[me][step] && board.Rank(from) == startRank[me]:
-		return "the double step needs " + board.Name(step) + " and " + board.Name(to) + " empty", "M5.1"
-	case hasSquare(pawnCaps[me][from], to):
-		return "a pawn moves diagonally only to capture", "M5.2"
-	case board.File(from) == board.File(to) && step != rules.NoSquare:
-		return "a pawn steps to the next existing square ahead on its file, " + board.Name(step) + " here; two such steps only from its start rank", "M5.1"
-	}
-	return pieceRule[pawn][0], pieceRule[pawn][1]
+	w.input = strings.TrimSpace(input)
+	reason, ruling := s.why(&w, from, to)
+	return rules.Illegal, reason, ruling
 }
 
 // blockedAt returns the first occupied square on a slider's line from

@@ -107,53 +107,7 @@ func refPseudo(p *refPosition, white bool) []refMove {
 		}
 		switch piece {
 		case 'P':
-			dir, start, promo := 1, 1, func(r int) bool { return r >= 9 }
-			if !white {
-				dir, start, promo = -1, 10, func(r int) bool { return r <= 2 }
-			}
-			ahead := func(from rules.Square) rules.Square {
-				ff, rr := board.Coords(from)
-				for rr += dir; rr >= 0 && rr < 12; rr += dir {
-					if t := board.At(ff, rr); t != rules.NoSquare {
-						return t
-					}
-				}
-				return rules.NoSquare
-			}
-			pawnTo := func(m refMove) {
-				if promo(board.Rank(m.to)) {
-					for _, l := range []byte("QRBNCM") {
-						m.promo = l
-						add(m)
-					}
-					return
-				}
-				add(m)
-			}
-			if t := ahead(sq); t != rules.NoSquare && p.cell[t] == 0 {
-				pawnTo(refMove{from: sq, to: t, victim: rules.NoSquare})
-				if t2 := ahead(t); r == start && t2 != rules.NoSquare && p.cell[t2] == 0 {
-					pawnTo(refMove{from: sq, to: t2, victim: rules.NoSquare, double: true})
-				}
-			}
-			for _, df := range []int{-1, 1} {
-				t := board.At(f+df, r+dir)
-				switch {
-				case t == rules.NoSquare:
-				case p.cell[t] != 0 && !own(t):
-					pawnTo(refMove{from: sq, to: t, victim: t})
-				case p.cell[t] == 0 && t == p.ep && white == p.white:
-					// the victim stands one step beyond ep, seen from the capturer
-					tf, tr := board.Coords(t)
-					v := rules.NoSquare
-					for rr := tr - dir; rr >= 0 && rr < 12; rr -= dir {
-						if v = board.At(tf, rr); v != rules.NoSquare {
-							break
-						}
-					}
-					pawnTo(refMove{from: sq, to: t, victim: v})
-				}
-			}
+			refPawnMoves(p, sq, white, own, add)
 			continue
 		case 'N':
 			leap()
@@ -183,6 +137,60 @@ func refPseudo(p *refPosition, white bool) []refMove {
 		}
 	}
 	return out
+}
+
+// refPawnMoves gives add the pawn's moves from sq: steps to the next
+// existing square ahead, the double step, captures, en passant and
+// promotions.
+func refPawnMoves(p *refPosition, sq rules.Square, white bool, own func(rules.Square) bool, add func(refMove)) {
+	f, r := board.Coords(sq)
+	dir, start, promo := 1, 1, func(r int) bool { return r >= 9 }
+	if !white {
+		dir, start, promo = -1, 10, func(r int) bool { return r <= 2 }
+	}
+	ahead := func(from rules.Square) rules.Square {
+		ff, rr := board.Coords(from)
+		for rr += dir; rr >= 0 && rr < 12; rr += dir {
+			if t := board.At(ff, rr); t != rules.NoSquare {
+				return t
+			}
+		}
+		return rules.NoSquare
+	}
+	pawnTo := func(m refMove) {
+		if promo(board.Rank(m.to)) {
+			for _, l := range []byte("QRBNCM") {
+				m.promo = l
+				add(m)
+			}
+			return
+		}
+		add(m)
+	}
+	if t := ahead(sq); t != rules.NoSquare && p.cell[t] == 0 {
+		pawnTo(refMove{from: sq, to: t, victim: rules.NoSquare})
+		if t2 := ahead(t); r == start && t2 != rules.NoSquare && p.cell[t2] == 0 {
+			pawnTo(refMove{from: sq, to: t2, victim: rules.NoSquare, double: true})
+		}
+	}
+	for _, df := range []int{-1, 1} {
+		t := board.At(f+df, r+dir)
+		switch {
+		case t == rules.NoSquare:
+		case p.cell[t] != 0 && !own(t):
+			pawnTo(refMove{from: sq, to: t, victim: t})
+		case p.cell[t] == 0 && t == p.ep && white == p.white:
+			// the victim stands one step beyond ep, seen from the capturer
+			tf, tr := board.Coords(t)
+			v := rules.NoSquare
+			for rr := tr - dir; rr >= 0 && rr < 12; rr -= dir {
+				if v = board.At(tf, rr); v != rules.NoSquare {
+					break
+				}
+			}
+			pawnTo(refMove{from: sq, to: t, victim: v})
+		}
+	}
 }
 
 func refApply(p refPosition, m refMove) refPosition {
