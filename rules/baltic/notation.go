@@ -41,18 +41,33 @@ func recordText(text string, pts int) string {
 	return fmt.Sprintf("%s+%d", text, pts)
 }
 
-// candidates gives every legal move with its canonical text and its record
-// form.
-func (s *State) candidates() []rules.Candidate {
+// notation is how Baltic Sea Chess moves are read (B6): the two squares,
+// no letters, with the record's "+N" for the points a move scores.
+var notation = rules.Notation{Board: board, Tail: points}
+
+// points reads the record's "+N" after a move's squares.
+func points(rest string) (string, bool) {
+	n := strings.TrimPrefix(rest, "+")
+	if n == rest || n == "" || strings.Trim(n, "0123456789") != "" {
+		return "", false
+	}
+	return rest, true
+}
+
+// spelled lists the legal moves with every part written, the record's
+// points as the Mark of a second spelling, for notation.Match.
+func (s *State) spelled() []rules.Spelled {
 	moves := s.Moves()
-	out := make([]rules.Candidate, len(moves))
+	out := make([]rules.Spelled, len(moves))
 	for i, m := range moves {
-		text := s.Format(m)
-		forms := []string{text}
+		w := rules.NewWritten()
+		w.From, w.To, w.Capture = m.From, m.To, m.Kind == KindOnto
+		parts := []rules.Written{w}
 		if pts, _, _ := s.gain(m.From, m.To); pts > 0 {
-			forms = append(forms, recordText(text, pts))
+			w.Mark = fmt.Sprintf("+%d", pts)
+			parts = append(parts, w)
 		}
-		out[i] = rules.Candidate{Move: m, Forms: forms}
+		out[i] = rules.Spelled{Move: m, Text: s.Format(m), Parts: parts}
 	}
 	return out
 }
@@ -67,7 +82,7 @@ func (s *State) Parse(text string) (rules.Move, error) {
 	if m, ok := s.exact(text); ok {
 		return m, nil
 	}
-	return rules.Match(text, s.candidates(), s.diagnose)
+	return notation.Match(text, s.spelled(), s.diagnose)
 }
 
 // exact finds the legal move whose canonical or record text is exactly
@@ -96,42 +111,19 @@ func (s *State) exact(text string) (rules.Move, bool) {
 	return rules.Move{}, false
 }
 
-// readMove reads "from[-x:]to[+N]" loosely; ok is false when the text is
-// not shaped like a move.
-func readMove(text string) (from, to rules.Square, suffix string, ok bool) {
-	t := strings.ToLower(strings.Join(strings.Fields(text), ""))
-	from, n := board.ParsePrefix(t)
-	if n == 0 {
-		return 0, 0, "", false
-	}
-	t = t[n:]
-	if t != "" && strings.ContainsRune("-x:", rune(t[0])) {
-		t = t[1:]
-	}
-	to, n = board.ParsePrefix(t)
-	if n == 0 {
-		return 0, 0, "", false
-	}
-	t = t[n:]
-	if t != "" && t[0] != '+' && t[0] != '#' && t[0] != '!' && t[0] != '?' {
-		return 0, 0, "", false
-	}
-	return from, to, t, true
-}
-
 var moveRuling = [5]string{"", "a cockle moves one square diagonally forward", "a starfish moves one square forward or one square diagonally",
 	"a seal makes a knight's leap: one square straight, then one diagonally outward", "a gull moves one square left, right, forward or back"}
 
 // diagnose explains, for the player, why text is not a legal move here:
 // an unreadable text here, a move by why.
-func (s *State) diagnose(text string) (rules.ErrorKind, string, string) {
+func (s *State) diagnose(text string, readings []rules.Written) (rules.ErrorKind, string, string) {
 	if s.outcome.Over() {
 		return rules.GameOver, "the game is over: " + s.outcome.Describe(Variant.Sides()), ""
 	}
-	from, to, suffix, ok := readMove(text)
-	if !ok {
+	if len(readings) == 0 || readings[0].From == rules.NoSquare {
 		return rules.Unreadable, "write a move as the two squares, from and to, such as b1-c2 or b1xc2", "B6"
 	}
-	reason, ruling := s.why(from, to, suffix)
+	r := readings[0]
+	reason, ruling := s.why(r.From, r.To, r.Mark)
 	return rules.Illegal, reason, ruling
 }

@@ -174,7 +174,7 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	}
 	if !s.legal(m) {
 		text := s.safeFormat(m)
-		_, reason, ruling := s.diagnose(text)
+		_, reason, ruling := s.diagnose(text, notation.Read(text))
 		if reason == "" {
 			reason = "that is not a legal move here"
 		}

@@ -40,153 +40,105 @@ func (s *State) safeFormat(m rules.Move) string {
 }
 
 // Parse reads a move: the canonical form, the referee's record (with "+" or
-// "#"), and the lenient forms rules.Match allows (any case, no separators,
-// SAN-style shortenings such as "Sd4", "Gc!c6", squares only "d3-d4").
+// "#"), and every form notation reads (any case, no separators, SAN-style
+// shortenings such as "Sd4", "Gc!c6", squares only "d3-d4").
 func (s *State) Parse(text string) (rules.Move, error) {
 	if s.outcome.Over() {
 		return rules.Move{}, rules.Errorf(rules.GameOver, text, s.outcome.Ruling, "the game is over: %s", s.outcome.Describe(Variant.Sides()))
 	}
-	if m, ok := s.quick(text); ok {
+	if m, ok := s.canonical()[strings.TrimRight(strings.Join(strings.Fields(text), ""), "+#")]; ok {
 		return m, nil
 	}
-	return rules.Match(text, s.candidates(), s.diagnose)
+	return notation.Match(text, s.spelled(), s.diagnose)
 }
 
-// quick finds the move a canonical text names without building every
-// candidate's forms.
-func (s *State) quick(text string) (rules.Move, bool) {
-	t := normalise(text)
-	pr, ok := readMove(t)
-	if !ok || pr.letter == pNone || pr.to == rules.NoSquare {
-		return rules.Move{}, false
-	}
-	for _, m := range s.moves {
-		if m.From == pr.from && m.To == pr.to && m.Aux == pr.aux && m.Piece == pr.letter && (m.Kind == kindShot) == (pr.sep == '!') {
-			if s.Format(m) == t {
-				return m, true
-			}
-			break
+// notation is how Chess-Battle moves are read (C6): the letter (which the
+// square left may stand for), from, - or x, or ! for a shot, to, and ^ with
+// the square of the piece removed at the far end.
+var notation = rules.Notation{
+	Board:   board,
+	Letters: letters[1:],
+	Seps:    [][3]string{{"!", "!", ""}},
+	AuxMark: "^",
+}
+
+// canonical maps each legal move's canonical text to it, built once.
+func (s *State) canonical() map[string]rules.Move {
+	c := s.cache
+	c.exactOnce.Do(func() {
+		c.exact = make(map[string]rules.Move, len(s.moves))
+		for _, m := range s.moves {
+			c.exact[s.Format(m)] = m
 		}
-	}
-	return rules.Move{}, false
+	})
+	return c.exact
 }
 
-// normalise drops spaces and trailing check, mate and annotation marks.
-func normalise(text string) string {
-	if strings.ContainsAny(text, " \t\r\n") {
-		text = strings.Join(strings.Fields(text), "")
-	}
-	return strings.TrimRight(text, "+#!?")
-}
-
-// candidates lists every legal move with the texts that name it.
-func (s *State) candidates() []rules.Candidate {
-	var moves, shots []rules.Candidate
-	for _, m := range s.moves {
-		f := s.Format(m)
-		c := rules.Candidate{Move: m, Forms: []string{f, f[1:]}}
-		if m.Kind == kindShot {
-			to := board.Name(m.To)
-			from := board.Name(m.From)
-			l := f[:1]
-			c.Forms = append(c.Forms, l+"!"+to, l+from[:1]+"!"+to, l+from[1:]+"!"+to)
-			shots = append(shots, c)
-		} else {
-			moves = append(moves, c)
-		}
-	}
-	rules.Shortenings(moves, board,
-		func(m rules.Move) string { return string(letters[m.Piece]) },
-		func(m rules.Move) bool { return s.pos.cells[m.To] != 0 },
-		func(m rules.Move) string {
-			if m.Aux == rules.NoSquare {
-				return ""
+// spelled lists the legal moves with every part written, for
+// notation.Match, built once.
+func (s *State) spelled() []rules.Spelled {
+	c := s.cache
+	c.spellOnce.Do(func() {
+		c.spells = make([]rules.Spelled, len(s.moves))
+		for i, m := range s.moves {
+			w := rules.NewWritten()
+			w.Letter, w.From, w.To, w.Aux = letters[m.Piece], m.From, m.To, m.Aux
+			w.Capture = m.Kind != kindShot && s.pos.cells[m.To] != 0
+			if m.Kind == kindShot {
+				w.Mark = "!"
 			}
-			return "^" + board.Name(m.Aux)
-		})
-	return append(moves, shots...)
+			c.spells[i] = rules.Spelled{Move: m, Text: s.Format(m), Parts: []rules.Written{w}}
+		}
+	})
+	return c.spells
 }
 
-// parsedMove is a move text read without reference to the position.
+// parsedMove is a move text read without reference to the position, as
+// diagnose needs it.
 type parsedMove struct {
 	letter        uint8        // pNone when no piece letter was given
-	from, to, aux rules.Square // NoSquare when absent or not a square
-	names         [3]string    // the texts of from, to and aux, as written
-	sep           byte         // '-', 'x', ':', '!' or 0
+	from, to, aux rules.Square // grid cells, NoSquare when absent
+	sep           byte         // '!' for a shot, else 0
 	hasTo, hasAux bool
 }
 
-// coordinate reads a square name at the start of s ("d3", "h12"), whether or
-// not the square exists, and returns the bytes used (0 if none).
-func coordinate(s string) (rules.Square, string, int) {
-	if len(s) < 2 || !(s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') || s[1] < '1' || s[1] > '9' {
-		return rules.NoSquare, "", 0
-	}
-	n, rank := 2, int(s[1]-'0')
-	if len(s) > 2 && s[2] >= '0' && s[2] <= '9' {
-		n, rank = 3, rank*10+int(s[2]-'0')
-	}
-	name := strings.ToLower(s[:n])
-	return board.At(int(s[0]|0x20-'a'), rank-1), name, n
-}
-
-// readMove reads [letter] square [sep square] [^ square] from a
-// normalised text.
-func readMove(t string) (parsedMove, bool) {
-	pr := parsedMove{from: rules.NoSquare, to: rules.NoSquare, aux: rules.NoSquare}
-	if len(t) >= 2 && t[1]|0x20 >= 'a' && t[1]|0x20 <= 'z' {
-		if pr.letter = pieceType(t[0]); pr.letter == pNone {
-			return pr, false
+// parsed takes, of a text's readings, one that names the square left (else
+// the first), as a parsedMove.
+func parsed(readings []rules.Written) parsedMove {
+	r := readings[0]
+	for _, x := range readings {
+		if x.From != rules.NoSquare {
+			r = x
+			break
 		}
-		t = t[1:]
 	}
-	var n int
-	if pr.from, pr.names[0], n = coordinate(t); n == 0 {
-		return pr, false
+	pr := parsedMove{letter: pieceType(r.Letter), from: r.From, to: r.To, aux: r.Aux, hasAux: r.Aux != rules.NoSquare}
+	if r.From == rules.NoSquare {
+		pr.from, pr.to = r.To, rules.NoSquare // only one square: the piece's, as C6 writes it first
+	} else {
+		pr.hasTo = true
 	}
-	t = t[n:]
-	if t == "" {
-		return pr, true
+	if r.Mark == "!" {
+		pr.sep = '!'
 	}
-	switch t[0] {
-	case '-', '!':
-		pr.sep, t = t[0], t[1:]
-	case 'x', 'X', ':':
-		pr.sep, t = 'x', t[1:]
-	}
-	if pr.to, pr.names[1], n = coordinate(t); n == 0 {
-		return pr, false
-	}
-	pr.hasTo = true
-	t = t[n:]
-	if t == "" {
-		return pr, true
-	}
-	if t[0] != '^' {
-		return pr, false
-	}
-	pr.hasAux = true
-	if pr.aux, pr.names[2], n = coordinate(t[1:]); n == 0 || n != len(t)-1 {
-		return pr, false
-	}
-	return pr, true
+	return pr
 }
 
 // diagnose explains, for a player and citing the ruling, why a text names
 // no legal move.
-func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
+func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, string, string) {
 	sides := Variant.Sides()
 	me, them := s.pos.side, s.pos.side.Other()
 	if s.outcome.Over() {
 		return rules.GameOver, "the game is over: " + s.outcome.Describe(sides), s.outcome.Ruling
 	}
-	pr, ok := readMove(normalise(input))
-	if !ok {
+	if len(readings) == 0 {
 		return rules.Unreadable, "write the piece letter, the square it leaves, - or x and the square it goes to (Sd3-d4, Bf1xf7); a shot with ! (Gc1!c6); a soldier at the far end with ^ and the piece removed (Sd11-d12^h9)", "C6"
 	}
-	for i, sq := range []rules.Square{pr.from, pr.to, pr.aux} {
-		if pr.names[i] != "" && sq == rules.NoSquare {
-			return rules.Illegal, pr.names[i] + " is not a square of the board: ranks 1, 2, 11 and 12 have only the files c to j", "C1.1"
+	pr := parsed(readings)
+	for _, sq := range []rules.Square{pr.from, pr.to, pr.aux} {
+		if sq != rules.NoSquare && !board.Exists(sq) {
+			return rules.Illegal, board.Name(sq) + " is not a square of the board: ranks 1, 2, 11 and 12 have only the files c to j", "C1.1"
 		}
 	}
 	if !pr.hasTo {
@@ -194,18 +146,18 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 	}
 	c := s.pos.cells[pr.from]
 	if c == 0 {
-		return rules.Illegal, "there is no piece on " + pr.names[0], ""
+		return rules.Illegal, "there is no piece on " + board.Name(pr.from), ""
 	}
 	t := typeOf(c)
 	if sideOf(c) != me {
-		return rules.Illegal, fmt.Sprintf("the %s on %s is %s's; %s is to move", pieceNames[t], pr.names[0], sides[them], sides[me]), "C1.3"
+		return rules.Illegal, fmt.Sprintf("the %s on %s is %s's; %s is to move", pieceNames[t], board.Name(pr.from), sides[them], sides[me]), "C1.3"
 	}
 	if pr.letter != pNone && pr.letter != t {
-		return rules.Illegal, fmt.Sprintf("the piece on %s is a %s (%c), not a %s (%c)", pr.names[0], pieceNames[t], letters[t], pieceNames[pr.letter], letters[pr.letter]), "C6"
+		return rules.Illegal, fmt.Sprintf("the piece on %s is a %s (%c), not a %s (%c)", board.Name(pr.from), pieceNames[t], letters[t], pieceNames[pr.letter], letters[pr.letter]), "C6"
 	}
 	isShot := pr.sep == '!'
 	if isShot && t != pGun && t != pMGun {
-		return rules.Illegal, "only guns and machine-guns shoot; other pieces capture by moving (" + pr.names[1] + " with x)", "C3"
+		return rules.Illegal, "only guns and machine-guns shoot; other pieces capture by moving (" + board.Name(pr.to) + " with x)", "C3"
 	}
 	var fits []rules.Move
 	for _, m := range s.pos.pieceMoves(nil, pr.from) {
@@ -233,11 +185,11 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 			ac := s.pos.cells[pr.aux]
 			switch {
 			case pr.aux == pr.to && ac != 0:
-				return rules.Illegal, fmt.Sprintf("the %s on %s is the piece you capture; remove another of %s's pieces", pieceNames[typeOf(ac)], pr.names[2], sides[them]), "C4"
+				return rules.Illegal, fmt.Sprintf("the %s on %s is the piece you capture; remove another of %s's pieces", pieceNames[typeOf(ac)], board.Name(pr.aux), sides[them]), "C4"
 			case ac == 0:
-				return rules.Illegal, fmt.Sprintf("there is no piece on %s to remove; name one of %s's pieces", pr.names[2], sides[them]), "C4"
+				return rules.Illegal, fmt.Sprintf("there is no piece on %s to remove; name one of %s's pieces", board.Name(pr.aux), sides[them]), "C4"
 			case sideOf(ac) == me:
-				return rules.Illegal, fmt.Sprintf("the %s on %s is your own; you remove one of %s's pieces", pieceNames[typeOf(ac)], pr.names[2], sides[them]), "C4"
+				return rules.Illegal, fmt.Sprintf("the %s on %s is your own; you remove one of %s's pieces", pieceNames[typeOf(ac)], board.Name(pr.aux), sides[them]), "C4"
 			case typeOf(ac) == pHQ:
 				return rules.Illegal, "the headquarter cannot be removed; name another of " + sides[them] + "'s pieces", "C4"
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/bottlepost/bottlepost/rules"
 )
@@ -63,11 +64,19 @@ type State struct {
 	moves   []rules.Move // legal moves, nil once the game is over
 	check   rules.Square // where the headquarter to move is attacked from, or NoSquare
 	outcome rules.Outcome
+	cache   *notationCache
+}
+
+// notationCache holds what Parse needs, each part built on first use.
+type notationCache struct {
+	exactOnce, spellOnce sync.Once
+	exact                map[string]rules.Move // canonical text → legal move
+	spells               []rules.Spelled       // the legal moves spelled out for notation.Match
 }
 
 // settle completes a state: repetitions, legal moves and the outcome (C5).
 func settle(p position, h *history) *State {
-	s := &State{pos: p, hist: h}
+	s := &State{pos: p, hist: h, cache: &notationCache{}}
 	for e := h; e != nil; e = e.prev {
 		if e.hash == p.hash {
 			s.reps++
@@ -110,7 +119,7 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	}
 	if !s.isLegal(m) {
 		text := s.safeFormat(m)
-		_, reason, ruling := s.diagnose(text)
+		_, reason, ruling := s.diagnose(text, notation.Read(text))
 		if reason == "" {
 			reason = "that is not a legal move here"
 		}

@@ -81,6 +81,9 @@ type State struct {
 
 	sanOnce sync.Once
 	sans    []string // the SAN of each legal move, filled on first use
+
+	spellOnce sync.Once
+	spells    []rules.Spelled // the legal moves spelled out for notation.Match, filled on first use
 }
 
 // sanList returns the SAN of every legal move, in the order of legal. It

@@ -54,7 +54,7 @@ func (m *whyMove) shapeFits() bool {
 	in := m.in
 	for _, x := range m.w.pseudo(nil, m.inCheck) {
 		if x.Kind == in.kind && x.Piece == uint8(in.piece) && (in.from == noSq || x.From == in.from) && (in.to == noSq || x.To == in.to) &&
-			(in.promo == 0 || x.Promo == uint8(in.promo)) {
+			x.Promo == uint8(in.promo) {
 			return true
 		}
 	}
@@ -173,8 +173,13 @@ var whyOrdinary = []whyCheck{
 	{Fails: func(m *whyMove) bool { return m.w.ownMine(m.in.to, m.x) }, Text: "you may never move onto your own mine", Ruling: "S3.4"},
 	{Fails: func(m *whyMove) bool {
 		return m.in.piece == boat && brd.Rank(m.in.to) == lastRank(m.x) && m.in.promo == 0
-	},
-		Text: "a boat reaching the last rank must promote: add =C, =T, =S, =D or =A", Ruling: "S2.4"},
+	}, Ruling: "S2.4", Say: func(m *whyMove) string {
+		sep := "-"
+		if m.to() != 0 {
+			sep = "x"
+		}
+		return "a boat reaching the last rank is promoted: name the piece it becomes, as in B" + sqName(m.in.from) + sep + sqName(m.in.to) + "=C (=C, =T, =S, =D or =A)"
+	}},
 	{Fails: func(m *whyMove) bool { return m.in.promo == boat || m.in.promo == commando },
 		Text: "a boat promotes to a cruiser, torpedo boat, submarine, destroyer or aircraft carrier", Ruling: "S2.4"},
 	{Fails: func(m *whyMove) bool { _, mine, ok := m.lineWay(); return ok && mine }, Text: "nothing may move across your own mine", Ruling: "S3.4"},

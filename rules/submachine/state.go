@@ -67,6 +67,8 @@ type State struct {
 
 	canonOnce sync.Once
 	canon     map[string]rules.Move // canonical text → legal move, built by canonical
+	spellOnce sync.Once
+	spells    []rules.Spelled // the legal moves spelled out for notation.Match, built by spelled
 	wireOnce  sync.Once
 	wire      []byte // the encoding, built by MarshalBinary
 }
