@@ -128,6 +128,16 @@ func (n *Notation) Match(input string, moves []Spelled, diagnose Diagnose) (Move
 		return Move{}, &MoveError{Input: input, Kind: Ambiguous, Options: opts,
 			Reason: "it could be " + strings.Join(opts, " or ") + "; please write it in full"}
 	}
+	texts := make([]string, len(moves))
+	for i, m := range moves {
+		texts[i] = m.Text
+	}
+	return Move{}, noMove(input, readings, diagnose, texts)
+}
+
+// noMove is the error for an input that names no move: Illegal, or what
+// diagnose (when not nil) says of it, with the nearest of texts.
+func noMove(input string, readings []Written, diagnose Diagnose, texts []string) *MoveError {
 	e := &MoveError{Input: input, Kind: Illegal, Reason: "that is not a legal move here"}
 	if diagnose != nil {
 		k, reason, ruling := diagnose(strings.TrimSpace(input), readings)
@@ -138,12 +148,8 @@ func (n *Notation) Match(input string, moves []Spelled, diagnose Diagnose) (Move
 			e.Reason, e.Ruling = reason, ruling
 		}
 	}
-	texts := make([]string, len(moves))
-	for i, m := range moves {
-		texts[i] = m.Text
-	}
 	e.Options = Nearest(input, texts, 5)
-	return Move{}, e
+	return e
 }
 
 // Fitting lists the moves that some reading fits, each once, in the order
@@ -237,24 +243,13 @@ func Match(input string, cands []Candidate, diagnose Diagnose) (Move, error) {
 				Reason: "it could be " + strings.Join(opts, " or ") + "; please write it in full"}
 		}
 	}
-	e := &MoveError{Input: input, Kind: Illegal, Reason: "that is not a legal move here"}
-	if diagnose != nil {
-		k, reason, ruling := diagnose(strings.TrimSpace(input), nil)
-		if k != 0 {
-			e.Kind = k
-		}
-		if reason != "" {
-			e.Reason, e.Ruling = reason, ruling
-		}
-	}
 	texts := make([]string, 0, len(cands))
 	for _, c := range cands {
 		if len(c.Forms) > 0 {
 			texts = append(texts, c.Forms[0])
 		}
 	}
-	e.Options = Nearest(input, texts, 5)
-	return Move{}, e
+	return Move{}, noMove(input, nil, diagnose, texts)
 }
 
 func containsMove(cs []Candidate, m Move) bool {
