@@ -168,18 +168,41 @@ func (p *position) play(m rules.Move, fx *effects, book bool) {
 
 	switch m.Kind {
 	case mvNormal, mvEnPassant:
-		boatMoved = p.playOrdinary(m, fx)
-	case mvCastleT, mvCastleC:
-		cs := castlingOf(x, m.Kind)
-		k, ka := p.lift(cs.king)
-		pc, pa := p.lift(cs.from)
-		p.travel(cs.king, cs.kingTo, k, ka, fx) // S3.5: the commando ship first
-		if pc.is(torpedo) {
-			pa = withFacing(pa, rules.W) // S4.2: castling is a move along the rank
+		// (Inline: this is perft's most frequent move, and a call here costs it.)
+		c, a := p.lift(m.From)
+		if m.Kind == mvEnPassant {
+			if v := p.remove(m.Aux, fx); fx != nil {
+				fx.captures = append(fx.captures, capture{m.Aux, v})
+			}
 		}
-		if end, alive := p.travel(cs.from, cs.to, pc, pa, fx); alive {
+		boatMoved = c.is(boat)
+		if c.is(torpedo) {
+			if d, ok := lineDir(m.From, m.To); ok {
+				a = withFacing(a, d)
+			}
+		}
+		end, alive := p.travel(m.From, m.To, c, a, fx)
+		if alive {
+			if boatMoved && m.Promo != 0 && brd.Rank(end) == lastRank(x) {
+				// S2.4: the new piece is fresh. A new destroyer has ended its
+				// move on its square: it takes a submerged enemy there (S6.1).
+				p.place(end, mk(kind(m.Promo), x), fresh(kind(m.Promo), x))
+				if kind(m.Promo) == destroyer && p.uw[y][end] != 0 {
+					p.uw[y][end] = 0
+					p.nuw[y]--
+					p.gone++
+					if fx != nil {
+						fx.subTaken = append(fx.subTaken, capture{end, mk(submarine, y)})
+					}
+				}
+			}
 			p.reload(end, fx)
+			if c.is(boat) && rules.Abs(brd.Rank(end)-brd.Rank(m.From)) >= 2 {
+				p.ep = end
+			}
 		}
+	case mvCastleT, mvCastleC:
+		p.playCastle(m, fx)
 	case mvMine:
 		p.mine[m.From] = mineOf(x)
 		p.attr[m.From] &^= attrLoaded
@@ -230,45 +253,19 @@ func (p *position) play(m rules.Move, fx *effects, book bool) {
 	}
 }
 
-// playOrdinary plays an ordinary move, a capture or en passant: the piece
-// travels (S3.3), a boat promotes (S2.4), a cruiser or torpedo boat
-// reloads; it reports whether a boat moved.
-func (p *position) playOrdinary(m rules.Move, fx *effects) (boatMoved bool) {
-	x := p.toMove
-	y := x.Other()
-	c, a := p.lift(m.From)
-	if m.Kind == mvEnPassant {
-		if v := p.remove(m.Aux, fx); fx != nil {
-			fx.captures = append(fx.captures, capture{m.Aux, v})
-		}
+// playCastle plays castling: the commando ship first, then its partner
+// (S3.5, S8.2).
+func (p *position) playCastle(m rules.Move, fx *effects) {
+	cs := castlingOf(p.toMove, m.Kind)
+	k, ka := p.lift(cs.king)
+	pc, pa := p.lift(cs.from)
+	p.travel(cs.king, cs.kingTo, k, ka, fx) // S3.5: the commando ship first
+	if pc.is(torpedo) {
+		pa = withFacing(pa, rules.W) // S4.2: castling is a move along the rank
 	}
-	boatMoved = c.is(boat)
-	if c.is(torpedo) {
-		if d, ok := lineDir(m.From, m.To); ok {
-			a = withFacing(a, d)
-		}
-	}
-	end, alive := p.travel(m.From, m.To, c, a, fx)
-	if alive {
-		if boatMoved && m.Promo != 0 && brd.Rank(end) == lastRank(x) {
-			// S2.4: the new piece is fresh. A new destroyer has ended its
-			// move on its square: it takes a submerged enemy there (S6.1).
-			p.place(end, mk(kind(m.Promo), x), fresh(kind(m.Promo), x))
-			if kind(m.Promo) == destroyer && p.uw[y][end] != 0 {
-				p.uw[y][end] = 0
-				p.nuw[y]--
-				p.gone++
-				if fx != nil {
-					fx.subTaken = append(fx.subTaken, capture{end, mk(submarine, y)})
-				}
-			}
-		}
+	if end, alive := p.travel(cs.from, cs.to, pc, pa, fx); alive {
 		p.reload(end, fx)
-		if c.is(boat) && rules.Abs(brd.Rank(end)-brd.Rank(m.From)) >= 2 {
-			p.ep = end
-		}
 	}
-	return boatMoved
 }
 
 // playUnder plays a dive or a move under water (S5.3, S5.4): dive is the
