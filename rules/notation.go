@@ -74,9 +74,9 @@ func Errorf(kind ErrorKind, input, ruling, format string, args ...any) *MoveErro
 	return &MoveError{Input: input, Kind: kind, Ruling: ruling, Reason: fmt.Sprintf(format, args...)}
 }
 
-// Candidate is a legal move with the texts that name it: Forms[0] is the
-// canonical notation, the rest are accepted aliases (coordinate forms,
-// shortenings, the referee's record).
+// Candidate is a known move with the texts that name it, for Match:
+// Forms[0] is the canonical notation, the rest are accepted aliases (the
+// record's line, say).
 type Candidate struct {
 	Move  Move
 	Forms []string

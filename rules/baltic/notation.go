@@ -86,8 +86,8 @@ func (s *State) Parse(text string) (rules.Move, error) {
 }
 
 // exact finds the legal move whose canonical or record text is exactly
-// text, as rules.Match's first level would, without building every
-// candidate.
+// text, without spelling every legal move: Parse's fast path, which gives
+// what notation.Match would.
 func (s *State) exact(text string) (rules.Move, bool) {
 	from, n := board.ParsePrefix(text)
 	if n == 0 || len(text) < n+3 {
