@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/bottlepost/bottlepost/rules"
 )
 
 // Verb names a command a player can send.
@@ -68,9 +70,8 @@ type ParseError struct {
 func (e *ParseError) Error() string { return fmt.Sprintf("game: %q: %s", e.Line, e.Reason) }
 
 var (
-	moveNumber = regexp.MustCompile(`^\d+\s*\.(\s*\.\.)?\s*`)
-	gameRef    = regexp.MustCompile(`^(?i)(?:#|bp-)?(\d{1,12})$`)
-	address    = regexp.MustCompile(`^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$|^[^@\s<>]+@localhost$`)
+	gameRef = regexp.MustCompile(`^(?i)(?:#|bp-)?(\d{1,12})$`)
+	address = regexp.MustCompile(`^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$|^[^@\s<>]+@localhost$`)
 )
 
 // ParseCommands reads the command lines of a mail. Lines that start with a
@@ -167,7 +168,9 @@ func parseLine(line string) (Command, *ParseError, bool) {
 		if len(args) == 0 {
 			return bad("write the move after move, e.g. move e4")
 		}
-		c.Arg = strings.Join(args, " ")
+		if c.Arg = rules.TrimMoveNumber(strings.Join(args, " ")); c.Arg == "" {
+			return bad("write the move after move, e.g. move e4")
+		}
 		return c, nil, true
 	case VerbHelp:
 		if len(args) > 1 {
@@ -248,8 +251,8 @@ func parseLine(line string) (Command, *ParseError, bool) {
 		c.Game, c.Result, c.Reason = g, strings.ReplaceAll(args[1], "½-½", "1/2-1/2"), strings.Join(args[2:], " ")
 		return c, nil, true
 	}
-	// Not a command word: perhaps a bare move, possibly numbered ("12. Nf3", "12... Nf6").
-	text := strings.TrimSpace(moveNumber.ReplaceAllString(line, ""))
+	// Not a command word: perhaps a bare move, possibly numbered ("12. Nf3", "12... Nf6", "12… Nf6").
+	text := rules.TrimMoveNumber(line)
 	if looksLikeMove(text) {
 		return Command{Verb: VerbMove, Line: line, Arg: text}, nil, true
 	}

@@ -25,6 +25,8 @@ func TestParseCommands(t *testing.T) {
 		{"bare moves and numbered moves", []string{"e4", "1. e4", "12... Nf6", "O-O", "0-0-0", "Ce5 - M (h)", "Aa-A", "40. Aa - A"},
 			[]Command{{Verb: VerbMove, Arg: "e4"}, {Verb: VerbMove, Arg: "e4"}, {Verb: VerbMove, Arg: "Nf6"}, {Verb: VerbMove, Arg: "O-O"}, {Verb: VerbMove, Arg: "0-0-0"}, {Verb: VerbMove, Arg: "Ce5 - M (h)"},
 				{Verb: VerbMove, Arg: "Aa-A"}, {Verb: VerbMove, Arg: "Aa - A"}}, nil, nil},
+		{"the ways players number moves", []string{"12… Nf6", "1. ... e5", "1. … e5", "7.e2–e4", "move 12... Nf6"},
+			[]Command{{Verb: VerbMove, Arg: "Nf6"}, {Verb: VerbMove, Arg: "e5"}, {Verb: VerbMove, Arg: "e5"}, {Verb: VerbMove, Arg: "e2–e4"}, {Verb: VerbMove, Arg: "Nf6"}}, nil, nil},
 		{"move keyword", []string{"move   Nb1-c3"}, []Command{{Verb: VerbMove, Arg: "Nb1-c3"}}, nil, nil},
 		{"chatter is ignored", []string{"Hi Bob,", "Thanks for the lovely game yesterday evening!", "e4"},
 			[]Command{{Verb: VerbMove, Arg: "e4"}}, nil, []string{"Hi Bob,", "Thanks for the lovely game yesterday evening!"}},

@@ -3,6 +3,8 @@ package game
 import (
 	"fmt"
 	"strings"
+
+	"github.com/bottlepost/bottlepost/rules"
 )
 
 // Conditional moves: "if my opponent plays THEIRS, play MINE for me at once". A line is
@@ -107,7 +109,7 @@ func ParseConditional(line string) ([]CondPair, error) {
 // nothing changes, so that the result reads back the same.
 func cleanMove(text string) string {
 	for {
-		t := strings.TrimSpace(moveNumber.ReplaceAllString(strings.TrimSpace(strings.TrimRight(text, ",; ")), ""))
+		t := rules.TrimMoveNumber(strings.TrimRight(text, ",; "))
 		if t == text {
 			return t
 		}

@@ -74,24 +74,115 @@ func Errorf(kind ErrorKind, input, ruling, format string, args ...any) *MoveErro
 	return &MoveError{Input: input, Kind: kind, Ruling: ruling, Reason: fmt.Sprintf(format, args...)}
 }
 
-// Candidate is a legal move with the texts that name it: Forms[0] is the
-// canonical notation, the rest are accepted aliases (coordinate forms,
-// shortenings, the referee's record).
+// Candidate is a known move with the texts that name it, for Match:
+// Forms[0] is the canonical notation, the rest are accepted aliases (the
+// record's line, say).
 type Candidate struct {
 	Move  Move
 	Forms []string
 }
 
-// Diagnose explains why a text that matched no legal move is wrong, with
-// the ruling; kind is Unreadable when the text is not a move at all.
-type Diagnose func(input string) (kind ErrorKind, reason, ruling string)
+// Diagnose explains why a text that names no legal move is wrong, with
+// the ruling, given the readings of the text (none when it is not shaped
+// like a move); kind is Unreadable when the text is not a move at all, 0
+// to keep Illegal.
+type Diagnose func(input string, readings []Written) (kind ErrorKind, reason, ruling string)
 
-// Match finds the legal move a player meant. It tries, in turn, the exact
-// text, the text without check or mate marks, the same ignoring case, and the
-// same without "-" and "x" separators; the first level with exactly one move
-// wins, and a level with several gives an Ambiguous error listing them. When
-// nothing matches, diagnose (if not nil) says why, and the error lists the
-// nearest legal moves.
+// Spelled is a legal move as Notation.Match sees it: its canonical text
+// and its full spellings (every part written). Most moves have one
+// spelling; chess's castling has two, O-O and Ke1-g1.
+type Spelled struct {
+	Move  Move
+	Text  string
+	Parts []Written
+}
+
+// Match finds the legal move that input names. The canonical text of a
+// move names it; otherwise the text is read (Read) and a move is the one
+// when it is the only move some reading fits (Fits). A text that fits
+// several is refused as Ambiguous, listing them as the variant writes
+// them; one that fits none is explained by diagnose (when not nil) and
+// answered with the nearest legal moves. A text is never taken for a move
+// it cannot be read as, and never for one of two it could be.
+func (n *Notation) Match(input string, moves []Spelled, diagnose Diagnose) (Move, error) {
+	text := strings.Join(strings.Fields(input), "")
+	if text == "" {
+		return Move{}, &MoveError{Input: input, Kind: Unreadable, Reason: "no move was given"}
+	}
+	for _, m := range moves {
+		if m.Text == text {
+			return m.Move, nil
+		}
+	}
+	readings := n.Read(input)
+	found := n.Fitting(readings, moves)
+	switch {
+	case len(found) == 1:
+		return found[0].Move, nil
+	case len(found) > 1:
+		opts := make([]string, len(found))
+		for i, m := range found {
+			opts[i] = m.Text
+		}
+		sort.Strings(opts)
+		return Move{}, &MoveError{Input: input, Kind: Ambiguous, Options: opts,
+			Reason: "it could be " + strings.Join(opts, " or ") + "; please write it in full"}
+	}
+	texts := make([]string, len(moves))
+	for i, m := range moves {
+		texts[i] = m.Text
+	}
+	return Move{}, noMove(input, readings, diagnose, texts)
+}
+
+// noMove is the error for an input that names no move: Illegal, or what
+// diagnose (when not nil) says of it, with the nearest of texts.
+func noMove(input string, readings []Written, diagnose Diagnose, texts []string) *MoveError {
+	e := &MoveError{Input: input, Kind: Illegal, Reason: "that is not a legal move here"}
+	if diagnose != nil {
+		k, reason, ruling := diagnose(strings.TrimSpace(input), readings)
+		if k != 0 {
+			e.Kind = k
+		}
+		if reason != "" {
+			e.Reason, e.Ruling = reason, ruling
+		}
+	}
+	e.Options = Nearest(input, texts, 5)
+	return e
+}
+
+// Fitting lists the moves that some reading fits, each once, in the order
+// of moves.
+func (n *Notation) Fitting(readings []Written, moves []Spelled) []Spelled {
+	var found []Spelled
+	for _, m := range moves {
+		if n.fitsAny(readings, m.Parts) {
+			found = append(found, m)
+		}
+	}
+	return found
+}
+
+func (n *Notation) fitsAny(readings, parts []Written) bool {
+	for _, w := range readings {
+		for _, f := range parts {
+			if n.Fits(w, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Match compares a text with the written forms of known moves, leniently:
+// the exact text, then without check or mate marks, ignoring case, and
+// without "-" and "x"; the first level with exactly one move wins, and a
+// level with several gives an Ambiguous error. It knows no notation (a
+// piece letter and a file are alike to it), so it is for comparing a text
+// with the texts of one known move, as the game service does with a
+// conditional line and the move it answers; players' moves are read with
+// Notation.Match. When nothing matches, diagnose (if not nil) says why.
 func Match(input string, cands []Candidate, diagnose Diagnose) (Move, error) {
 	text := strings.Join(strings.Fields(input), "")
 	if text == "" {
@@ -152,18 +243,13 @@ func Match(input string, cands []Candidate, diagnose Diagnose) (Move, error) {
 				Reason: "it could be " + strings.Join(opts, " or ") + "; please write it in full"}
 		}
 	}
-	e := &MoveError{Input: input, Kind: Illegal, Reason: "that is not a legal move here"}
-	if diagnose != nil {
-		k, reason, ruling := diagnose(strings.TrimSpace(input))
-		if k != 0 {
-			e.Kind = k
-		}
-		if reason != "" {
-			e.Reason, e.Ruling = reason, ruling
+	texts := make([]string, 0, len(cands))
+	for _, c := range cands {
+		if len(c.Forms) > 0 {
+			texts = append(texts, c.Forms[0])
 		}
 	}
-	e.Options = Nearest(input, cands, 5)
-	return Move{}, e
+	return Move{}, noMove(input, nil, diagnose, texts)
 }
 
 func containsMove(cs []Candidate, m Move) bool {
@@ -192,40 +278,32 @@ func looseKey(s string) string {
 	}, s)
 }
 
-// Nearest returns up to n canonical forms of the candidates closest to the
-// input, by edit distance on their loose keys (ties in canonical order).
-func Nearest(input string, cands []Candidate, n int) []string {
+// Nearest returns up to n of texts closest to the input, by edit distance
+// on their loose keys (lower case, no marks, no separators; ties in
+// alphabetical order), each once.
+func Nearest(input string, texts []string, n int) []string {
 	key := looseKey(strings.Join(strings.Fields(input), ""))
 	type scored struct {
-		form string
+		text string
 		d    int
 	}
-	var all []scored
-	for _, c := range cands {
-		if len(c.Forms) == 0 {
-			continue
-		}
-		best := -1
-		for _, f := range c.Forms {
-			if d := editDistance(key, looseKey(f)); best < 0 || d < best {
-				best = d
-			}
-		}
-		all = append(all, scored{c.Forms[0], best})
+	all := make([]scored, 0, len(texts))
+	for _, t := range texts {
+		all = append(all, scored{t, editDistance(key, looseKey(t))})
 	}
 	sort.Slice(all, func(i, j int) bool {
 		if all[i].d != all[j].d {
 			return all[i].d < all[j].d
 		}
-		return all[i].form < all[j].form
+		return all[i].text < all[j].text
 	})
 	var out []string
 	for _, s := range all {
 		if len(out) == n {
 			break
 		}
-		if !contains(out, s.form) {
-			out = append(out, s.form)
+		if !contains(out, s.text) {
+			out = append(out, s.text)
 		}
 	}
 	return out
@@ -258,38 +336,4 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-// Shortenings adds SAN-style shortenings to long-algebraic candidates:
-// for a move "Pfrom-to" with piece letter P it offers P+to, P+file+to,
-// P+rank+to (and the same with "x" for captures), and Match then reports an
-// ambiguity whenever a shortening fits several moves. letter returns the
-// piece letter of a candidate's move ("" for pawns: "to" for a step, file+"x"+to
-// for a capture), capture whether it captures, and suffix (may be nil) what
-// follows the squares, such as "=Q".
-func Shortenings(cands []Candidate, b *Board, letter func(Move) string, capture func(Move) bool, suffix func(Move) string) {
-	for i := range cands {
-		m := cands[i].Move
-		if m.From == NoSquare || m.To == NoSquare {
-			continue
-		}
-		p := letter(m)
-		from, to := b.Name(m.From), b.Name(m.To)
-		if suffix != nil {
-			to += suffix(m)
-		}
-		x := ""
-		if capture(m) {
-			x = "x"
-		}
-		if p == "" {
-			if x != "" {
-				cands[i].Forms = append(cands[i].Forms, from[:1]+x+to)
-			} else {
-				cands[i].Forms = append(cands[i].Forms, to)
-			}
-			continue
-		}
-		cands[i].Forms = append(cands[i].Forms, p+x+to, p+from[:1]+x+to, p+from[1:]+x+to)
-	}
 }

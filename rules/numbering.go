@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +14,19 @@ import (
 // other side's answer, which is also how WritePGN numbers a game that has
 // no FEN tag. So "12. e4 e5" is the first mover's twelfth move and the
 // answer, and "12... e5" the answer alone.
+
+// moveNumber is a move number before a move: "12.", "12...", "12. ...",
+// "12…" (the one-character ellipsis phones and Macs type), with spaces
+// anywhere between.
+var moveNumber = regexp.MustCompile(`^\d+\s*(?:\.(?:\s*(?:\.{1,3}|…))?|…)\s*`)
+
+// TrimMoveNumber removes the move number a player may write before a move
+// ("12. Nf3", "12... Nf6", "12… Nf6", "1. ... e5") and the spaces around
+// it: the one reading of numbered moves, in mail and on the command line.
+// A number alone gives "". Castling with zeros (0-0) has no number to trim.
+func TrimMoveNumber(text string) string {
+	return strings.TrimSpace(moveNumber.ReplaceAllString(strings.TrimSpace(text), ""))
+}
 
 // MoveNumber is the full-move number of ply (counted from 0 at the game's
 // first move) and whether that ply is the second move of the number (the

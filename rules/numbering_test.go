@@ -96,3 +96,34 @@ func TestNumberingAgreesWithPGN(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimMoveNumber: every way players number a move is read past, and
+// nothing else is taken.
+func TestTrimMoveNumber(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"a first mover's move", "12. Nf3", "Nf3"},
+		{"without a space", "12.Nf3", "Nf3"},
+		{"a reply", "12... Nf6", "Nf6"},
+		{"a reply without a space", "12...Nf6", "Nf6"},
+		{"two dots", "12.. Nf6", "Nf6"},
+		{"the one-character ellipsis", "12… Nf6", "Nf6"},
+		{"the ellipsis without a space", "12…Nf6", "Nf6"},
+		{"a number and an ellipsis", "1. … e5", "e5"},
+		{"a number and three dots", "1. ... e5", "e5"},
+		{"spaces before the dots", "12 ... Nf6", "Nf6"},
+		{"a number alone", "12.", ""},
+		{"a reply's number alone", "12…", ""},
+		{"no number", "Nf3", "Nf3"},
+		{"castling with zeros", "0-0", "0-0"},
+		{"long castling with zeros", "0-0-0", "0-0-0"},
+		{"a number then castling", "5. 0-0", "0-0"},
+		{"spaces around", "  7. e4  ", "e4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := TrimMoveNumber(tt.in); got != tt.want {
+				t.Errorf("TrimMoveNumber(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

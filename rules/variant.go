@@ -140,7 +140,9 @@ type State interface {
 	Format(m Move) string
 	// Parse reads a move for the side to move: canonical notation and the
 	// lenient forms the variant accepts (case, spaces, optional "-"/"x"), and
-	// also the referee's record of it. Errors are *MoveError.
+	// also the referee's record of it, through the variant's Notation: a
+	// text is never read as a move it was not written for, and one that two
+	// legal moves could be is refused as Ambiguous. Errors are *MoveError.
 	Parse(text string) (Move, error)
 	// View is everything viewer v may see: the one place that decides it.
 	View(v Viewer) *View

@@ -157,7 +157,7 @@ func TestMatchAmbiguousListsOptions(t *testing.T) {
 
 func TestMatchDiagnoseAndNearest(t *testing.T) {
 	list := cands([]string{"e4"}, []string{"e3"}, []string{"Nf3"}, []string{"a3"})
-	diag := func(in string) (rules.ErrorKind, string, string) {
+	diag := func(in string, _ []rules.Written) (rules.ErrorKind, string, string) {
 		return rules.Illegal, "a pawn moves straight forward", "FIDE 3.7"
 	}
 	_, err := rules.Match("e5", list, diag)
@@ -173,34 +173,6 @@ func TestMatchDiagnoseAndNearest(t *testing.T) {
 	}
 	if got, want := err.Error(), `rules: illegal move "e5": a pawn moves straight forward (FIDE 3.7)`; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
-	}
-}
-
-func TestShortenings(t *testing.T) {
-	b := rules.ChessBoard
-	mv := func(from, to string) rules.Move {
-		return rules.Move{From: b.MustParse(from), To: b.MustParse(to), Aux: rules.NoSquare}
-	}
-	list := []rules.Candidate{
-		{Move: mv("b1", "d2"), Forms: []string{"Nb1-d2"}},
-		{Move: mv("f3", "d2"), Forms: []string{"Nf3-d2"}},
-		{Move: mv("e2", "e4"), Forms: []string{"e2-e4"}},
-	}
-	rules.Shortenings(list, b, func(m rules.Move) string {
-		if m.From == b.MustParse("e2") {
-			return ""
-		}
-		return "N"
-	}, func(rules.Move) bool { return false }, nil)
-	if m, err := rules.Match("Nbd2", list, nil); err != nil || m != list[0].Move {
-		t.Errorf("Nbd2: %v", err)
-	}
-	if m, err := rules.Match("e4", list, nil); err != nil || m != list[2].Move {
-		t.Errorf("e4: %v", err)
-	}
-	var me *rules.MoveError
-	if _, err := rules.Match("Nd2", list, nil); !errors.As(err, &me) || me.Kind != rules.Ambiguous {
-		t.Errorf("Nd2 should be ambiguous, got %v", err)
 	}
 }
 

@@ -139,16 +139,18 @@ var digest64 = regexp.MustCompile(`[0-9a-f]{64}`)
 // about the game while it is on: the front page, the game's page, its PGN
 // (refused while on), a position query, the variant's page. Each must be
 // byte-identical in both worlds, commitments and chain heads aside (they
-// are keyed hashes of the secret moves).
+// are keyed hashes of the secret moves). Under -short the twins share
+// fewer moves before they part and play fewer moves in all, so that the
+// pages of as many secret moves are compared in a fraction of the time.
 func TestNonInterference(t *testing.T) {
-	seeds := 8
+	seeds, prefix, plies := 8, 20, 40
 	if testing.Short() {
-		seeds = 2
+		seeds, prefix, plies = 6, 4, 12
 	}
 	total, compared := 0, 0
 	for seed := range uint64(seeds) {
 		r := rand.New(rand.NewPCG(seed, 23))
-		ma, mb, movers, differ := twins(t, r, 4+r.IntN(20), 40)
+		ma, mb, movers, differ := twins(t, r, 4+r.IntN(prefix), plies)
 		if differ == 0 {
 			continue
 		}

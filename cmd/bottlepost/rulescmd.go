@@ -41,9 +41,11 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// setUp starts a game of the named variant and plays the moves, as the
-// referee records them. It reports problems on stderr and returns the
-// exit status to use when the state is nil.
+// setUp starts a game of the named variant and plays the moves, read as
+// mail reads them: each in the variant's notation, its number before it
+// or as an argument of its own ("1.", "12...", "12…") read past with
+// rules.TrimMoveNumber. It reports problems on stderr and returns the exit
+// status to use when the state is nil.
 func setUp(id string, g gameFlags, moves []string, stderr io.Writer) (rules.State, int) {
 	v, err := variants.Lookup(id)
 	if err != nil {
@@ -55,7 +57,12 @@ func setUp(id string, g gameFlags, moves []string, stderr io.Writer) (rules.Stat
 		fmt.Fprintln(stderr, "bottlepost:", err)
 		return nil, 2
 	}
-	for i, text := range moves {
+	i := 0
+	for _, arg := range moves {
+		text := rules.TrimMoveNumber(arg)
+		if text == "" {
+			continue // a move number alone
+		}
 		m, err := s.Parse(text)
 		if err == nil {
 			s, _, err = s.Apply(m)
@@ -69,6 +76,7 @@ func setUp(id string, g gameFlags, moves []string, stderr io.Writer) (rules.Stat
 			}
 			return nil, 1
 		}
+		i++
 	}
 	return s, 0
 }

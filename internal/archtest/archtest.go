@@ -34,40 +34,111 @@ type Rule struct {
 // noIO are the standard packages of I/O, network and clock.
 var noIO = []string{"os", "os/...", "net", "net/http", "net/smtp", "net/textproto", "crypto/tls", "syscall", "io/fs", "path/filepath", "log", "log/slog"}
 
-// Rules are docs/architecture.md's dependency rules.
-var Rules = []Rule{
-	{Pkgs: []string{"rules/..."}, Except: []string{"rules/rulestest"}, Allow: []string{"rules/..."},
-		Deny: append([]string{"time", "crypto/rand"}, noIO...),
-		Why:  "rules is pure: no I/O, no clock, no randomness of its own; it knows nothing of mail or storage"},
-	{Pkgs: []string{"rules/baltic", "rules/battle", "rules/chess", "rules/seachess", "rules/submachine", "rules/transporter"},
-		Allow: []string{"rules"},
-		Why:   "each variant package builds on the rules core only"},
-	{Pkgs: []string{"mailfmt"}, Allow: []string{}, Deny: []string{"os", "os/...", "net", "net/http", "net/smtp", "crypto/tls", "syscall", "io/fs"},
-		Why: "mailfmt is the mail format, pure: it reads and writes RFC 5322 and moves nothing"},
-	{Pkgs: []string{"timing"}, Allow: []string{}, Deny: noIO,
-		Why: "timing is pure: time controls and schedules, no clock of its own"},
-	{Pkgs: []string{"templates"}, Allow: []string{}, Why: "templates are data"},
-	{Pkgs: []string{"store"}, Allow: []string{"mailfmt"},
-		Why: "store knows nothing of rules, games or mail transport (it keys addresses with mailfmt.Key)"},
-	{Pkgs: []string{"game"}, Allow: []string{"rules", "rules/variants", "rules/htmlboard", "store", "templates", "timing", "mailfmt"},
-		Deny: []string{"net", "net/http", "net/smtp", "crypto/tls"},
-		Why:  "game knows nothing of the network: it uses the mail format (mailfmt), never the transport (mailer)"},
-	{Pkgs: []string{"mailer"}, Allow: []string{"mailfmt"},
-		Why: "mailer moves mail and knows nothing of games or the store (the outbox sees a Queue)"},
-	{Pkgs: []string{"config"}, Allow: []string{"timing"},
-		Why: "config reads settings; it does not import the packages it configures"},
-	{Pkgs: []string{"web"}, Allow: []string{"game", "rules", "rules/htmlboard", "rules/variants"},
-		Why: "web renders what the game service reads; it does not move mail"},
-	{Pkgs: []string{"daemon"}, Allow: []string{"config", "game", "mailer", "mailfmt", "store", "timing", "web"},
-		Why: "daemon wires sources → game → outbox; commands and load tests sit above it"},
-	{Pkgs: []string{"loadtest"}, Allow: []string{"mailer", "mailfmt", "rules", "rules/variants", "store"},
-		Why: "loadtest drives a daemon process by mail, never the service in-process"},
-	{Pkgs: []string{"..."}, Except: []string{"cmd/...", "internal/...", "rules/rulestest"},
-		Deny: []string{Module + "/cmd/...", Module + "/internal/...", Module + "/rules/rulestest"},
-		Why:  "nothing imports a command, and the test helpers (internal/..., rules/rulestest) are for tests only"},
-	{Pkgs: []string{"..."}, Except: []string{"rules/variants", "rules/baltic", "rules/battle", "rules/chess", "rules/seachess", "rules/submachine", "rules/transporter", "rules/rulestest"},
-		Deny: []string{Module + "/rules/baltic", Module + "/rules/battle", Module + "/rules/chess", Module + "/rules/seachess", Module + "/rules/submachine", Module + "/rules/transporter"},
-		Why:  "rules/variants is the only importer of every variant package"},
+// Registry is the package that registers the variants: the only importer
+// of every variant package.
+const Registry = "rules/variants"
+
+// NotVariants are the packages under rules/ that are not variants: the
+// core, the test helpers, the registry and the HTML board. Every other
+// package under rules/ is a variant package, and must be registered (be
+// imported by Registry), so that no variant escapes the rules below.
+var NotVariants = []string{"rules", "rules/rulestest", Registry, "rules/htmlboard"}
+
+// Rules are docs/architecture.md's dependency rules, for the variant
+// packages given (Variants finds them in a package graph).
+func Rules(variants []string) []Rule {
+	return []Rule{
+		{Pkgs: []string{"rules/..."}, Except: []string{"rules/rulestest"}, Allow: []string{"rules/..."},
+			Deny: append([]string{"time", "crypto/rand"}, noIO...),
+			Why:  "rules is pure: no I/O, no clock, no randomness of its own; it knows nothing of mail or storage"},
+		{Pkgs: variants, Allow: []string{"rules"},
+			Why: "each variant package builds on the rules core only"},
+		{Pkgs: []string{"rules/htmlboard"}, Allow: []string{"rules"},
+			Why: "the HTML board draws a rules.View alone: it knows no variant and no registry"},
+		{Pkgs: []string{"mailfmt"}, Allow: []string{}, Deny: []string{"os", "os/...", "net", "net/http", "net/smtp", "crypto/tls", "syscall", "io/fs"},
+			Why: "mailfmt is the mail format, pure: it reads and writes RFC 5322 and moves nothing"},
+		{Pkgs: []string{"timing"}, Allow: []string{}, Deny: noIO,
+			Why: "timing is pure: time controls and schedules, no clock of its own"},
+		{Pkgs: []string{"templates"}, Allow: []string{}, Why: "templates are data"},
+		{Pkgs: []string{"store"}, Allow: []string{"mailfmt"},
+			Why: "store knows nothing of rules, games or mail transport (it keys addresses with mailfmt.Key)"},
+		{Pkgs: []string{"game"}, Allow: []string{"rules", Registry, "rules/htmlboard", "store", "templates", "timing", "mailfmt"},
+			Deny: []string{"net", "net/http", "net/smtp", "crypto/tls"},
+			Why:  "game knows nothing of the network: it uses the mail format (mailfmt), never the transport (mailer)"},
+		{Pkgs: []string{"mailer"}, Allow: []string{"mailfmt"},
+			Why: "mailer moves mail and knows nothing of games or the store (the outbox sees a Queue)"},
+		{Pkgs: []string{"config"}, Allow: []string{"timing"},
+			Why: "config reads settings; it does not import the packages it configures"},
+		{Pkgs: []string{"web"}, Allow: []string{"game", "rules", "rules/htmlboard", Registry},
+			Why: "web renders what the game service reads; it does not move mail"},
+		{Pkgs: []string{"daemon"}, Allow: []string{"config", "game", "mailer", "mailfmt", "store", "timing", "web"},
+			Why: "daemon wires sources → game → outbox; commands and load tests sit above it"},
+		{Pkgs: []string{"loadtest"}, Allow: []string{"mailer", "mailfmt", "rules", Registry, "store"},
+			Why: "loadtest drives a daemon process by mail, never the service in-process"},
+		{Pkgs: []string{"..."}, Except: []string{"cmd/...", "internal/...", "rules/rulestest"},
+			Deny: []string{Module + "/cmd/...", Module + "/internal/...", Module + "/rules/rulestest"},
+			Why:  "nothing imports a command, and the test helpers (internal/..., rules/rulestest) are for tests only"},
+		{Pkgs: []string{"..."}, Except: append([]string{Registry, "rules/rulestest"}, variants...),
+			Deny: full(variants),
+			Why:  "rules/variants is the only importer of every variant package"},
+	}
+}
+
+// full gives module-relative paths in full.
+func full(rel []string) []string {
+	out := make([]string, len(rel))
+	for i, p := range rel {
+		out[i] = Module + "/" + p
+	}
+	return out
+}
+
+// Variants finds the variant packages of graph, sorted: every package
+// under rules/ but the NotVariants, whether Registry imports it or not
+// (Unregistered names those it does not), and any other that Registry
+// imports from under rules/.
+func Variants(graph map[string][]string) []string {
+	var out []string
+	for pkg := range graph {
+		if match("rules/...", pkg) && !slices.Contains(NotVariants, pkg) {
+			out = append(out, pkg)
+		}
+	}
+	for _, imp := range graph[Registry] {
+		rel, ours := strings.CutPrefix(imp, Module+"/")
+		if ours && match("rules/...", rel) && !slices.Contains(NotVariants, rel) && !slices.Contains(out, rel) {
+			out = append(out, rel)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Unregistered cross-checks the variant packages with the registry: a
+// package under rules/ that is not one of NotVariants must be a variant
+// registered in Registry, and Registry must import no other package under
+// rules/ than the core and the variants. One line each, sorted.
+func Unregistered(graph map[string][]string) []string {
+	registered := map[string]bool{}
+	for _, imp := range graph[Registry] {
+		if rel, ours := strings.CutPrefix(imp, Module+"/"); ours {
+			registered[rel] = true
+		}
+	}
+	var out []string
+	for _, v := range Variants(graph) {
+		if !registered[v] {
+			out = append(out, fmt.Sprintf("%s is neither a variant registered in %s nor one of the packages that are not variants (%s): register it, or add it to archtest.NotVariants with a rule of its own",
+				v, Registry, strings.Join(NotVariants, ", ")))
+		}
+	}
+	for rel := range registered {
+		if rel != "rules" && slices.Contains(NotVariants, rel) {
+			out = append(out, fmt.Sprintf("%s imports %s, which is not a variant", Registry, rel))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // match reports whether path (module-relative, or a standard package)
@@ -88,11 +159,14 @@ func matchAny(patterns []string, path string) bool {
 }
 
 // Check returns every broken rule in graph (module-relative package →
-// its imports, full paths), one line each, sorted.
+// its imports, full paths), one line each, sorted: the dependency rules of
+// Rules for the variant packages the graph holds, and the registry's
+// cross-check (Unregistered).
 func Check(graph map[string][]string) []string {
-	var out []string
+	out := Unregistered(graph)
+	rules := Rules(Variants(graph))
 	for pkg, imports := range graph {
-		for _, r := range Rules {
+		for _, r := range rules {
 			if !matchAny(r.Pkgs, pkg) || matchAny(r.Except, pkg) {
 				continue
 			}

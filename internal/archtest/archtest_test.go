@@ -18,6 +18,11 @@ func TestDependencyRules(t *testing.T) {
 			t.Fatalf("package %s not found: the graph has %d packages", pkg, len(graph))
 		}
 	}
+	variants := Variants(graph)
+	if len(variants) == 0 {
+		t.Fatalf("no variant package found under rules/ (the graph has %d packages)", len(graph))
+	}
+	t.Logf("variant packages: %v", variants)
 	for _, broken := range Check(graph) {
 		t.Error(broken)
 	}
@@ -47,6 +52,23 @@ func TestCheckFindsBrokenRules(t *testing.T) {
 		{"a test helper in production", map[string][]string{"mailer": {m + "internal/dovecottest"}}, "internal/dovecottest"},
 		{"the registry imports the variants", map[string][]string{"rules/variants": {m + "rules", m + "rules/chess"}}, ""},
 		{"the load test imports the service", map[string][]string{"loadtest": {m + "game"}}, "loadtest imports game"},
+		{"a new variant left out of the registry", map[string][]string{
+			Registry: {m + "rules", m + "rules/chess"}, "rules/chess": {m + "rules"}, "rules/shogi": {m + "rules"}},
+			"rules/shogi is neither a variant registered in rules/variants"},
+		{"a new registered variant imports another", map[string][]string{
+			Registry: {m + "rules", m + "rules/chess", m + "rules/shogi"}, "rules/chess": {m + "rules"}, "rules/shogi": {m + "rules", m + "rules/chess"}},
+			"rules/shogi imports rules/chess"},
+		{"the service imports a new variant", map[string][]string{
+			Registry: {m + "rules", m + "rules/shogi"}, "rules/shogi": {m + "rules"}, "game": {m + "rules/shogi"}},
+			"game imports rules/shogi"},
+		{"a new variant registered and kept apart", map[string][]string{
+			Registry: {m + "rules", m + "rules/shogi"}, "rules/shogi": {m + "rules"}, "game": {m + "rules/variants"}}, ""},
+		{"the HTML board imports the registry", map[string][]string{"rules/htmlboard": {m + "rules", m + "rules/variants"}},
+			"rules/htmlboard imports rules/variants"},
+		{"the HTML board imports a variant", map[string][]string{"rules/htmlboard": {m + "rules", m + "rules/seachess"}},
+			"rules/htmlboard imports rules/seachess"},
+		{"the registry registers the HTML board", map[string][]string{Registry: {m + "rules", m + "rules/htmlboard"}},
+			"rules/variants imports rules/htmlboard, which is not a variant"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,13 +12,13 @@ import (
 var bothRulesets = []string{RulesHoldorf, RulesSC2022}
 
 // at builds a state from a position string, failing the test on error.
-func at(t testing.TB, ruleset, position string) *state {
+func at(t testing.TB, ruleset, position string) *State {
 	t.Helper()
 	s, err := Variant.New(rules.Options{Ruleset: ruleset, Position: position})
 	if err != nil {
 		t.Fatalf("%s %q: %v", ruleset, position, err)
 	}
-	return s.(*state)
+	return s.(*State)
 }
 
 // movesFrom lists the canonical moves from one square, sorted.
@@ -35,7 +35,7 @@ func movesFrom(s rules.State, from string) []string {
 
 // apply plays one move given as text and returns the new state and its
 // referee record.
-func apply(t testing.TB, s rules.State, text string) (*state, string) {
+func apply(t testing.TB, s rules.State, text string) (*State, string) {
 	t.Helper()
 	m, err := s.Parse(text)
 	if err != nil {
@@ -45,7 +45,7 @@ func apply(t testing.TB, s rules.State, text string) (*state, string) {
 	if err != nil {
 		t.Fatalf("%q: %v", text, err)
 	}
-	return next.(*state), rep.Record[rules.ViewReferee]
+	return next.(*State), rep.Record[rules.ViewReferee]
 }
 
 // refuse asserts that text is not accepted, with the given kind and an
@@ -68,7 +68,7 @@ func refuse(t testing.TB, s rules.State, text string, kind rules.ErrorKind, want
 }
 
 // cellAt is the text of one square ("G2", "s", "").
-func cellAt(s *state, name string) string { return s.cells[board.MustParse(name)].text() }
+func cellAt(s *State, name string) string { return s.cells[board.MustParse(name)].text() }
 
 func eq(t testing.TB, what string, got, want any) {
 	t.Helper()

@@ -24,7 +24,7 @@ type stateV1 struct {
 var sideWords = [2]string{"white", "black"}
 
 // MarshalBinary writes the state as version-1 JSON.
-func (s *state) MarshalBinary() ([]byte, error) {
+func (s *State) MarshalBinary() ([]byte, error) {
 	return json.Marshal(stateV1{
 		V: 1, Rules: s.rs.String(), Board: boardText(&s.cells), First: sideWords[s.first],
 		Ply: s.ply, Points: s.points, Start: startNames[s.start], Seed: s.seed,
@@ -49,7 +49,7 @@ func unmarshal(data []byte) (rules.State, error) {
 	if err != nil || in.Rules == "" {
 		return nil, fmt.Errorf("baltic: unmarshal: ruleset %q", in.Rules)
 	}
-	s := &state{rs: rs}
+	s := &State{rs: rs}
 	if err := parseRanks(in.Board, 8, &s.cells); err != nil {
 		return nil, fmt.Errorf("baltic: unmarshal: board %v", err)
 	}

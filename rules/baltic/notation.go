@@ -2,7 +2,6 @@ package baltic
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/rules"
@@ -10,11 +9,11 @@ import (
 
 // Format writes m as its author does (B6): "b1-c2" onto an empty square,
 // "b1xc2" onto an opposing piece.
-func (s *state) Format(m rules.Move) string {
+func (s *State) Format(m rules.Move) string {
 	return s.safeFormat(m)
 }
 
-func (s *state) safeFormat(m rules.Move) string {
+func (s *State) safeFormat(m rules.Move) string {
 	if !board.Exists(m.From) || !board.Exists(m.To) || m.Kind > KindOnto {
 		return "?-?"
 	}
@@ -42,25 +41,40 @@ func recordText(text string, pts int) string {
 	return fmt.Sprintf("%s+%d", text, pts)
 }
 
-// candidates gives every legal move with its canonical text and its record
-// form.
-func (s *state) candidates() []rules.Candidate {
+// notation is how Baltic Sea Chess moves are read (B6): the two squares,
+// no letters, with the record's "+N" for the points a move scores.
+var notation = rules.Notation{Board: board, Tail: points}
+
+// points reads the record's "+N" after a move's squares.
+func points(rest string) (string, bool) {
+	n := strings.TrimPrefix(rest, "+")
+	if n == rest || n == "" || strings.Trim(n, "0123456789") != "" {
+		return "", false
+	}
+	return rest, true
+}
+
+// spelled lists the legal moves with every part written, the record's
+// points as the Mark of a second spelling, for notation.Match.
+func (s *State) spelled() []rules.Spelled {
 	moves := s.Moves()
-	out := make([]rules.Candidate, len(moves))
+	out := make([]rules.Spelled, len(moves))
 	for i, m := range moves {
-		text := s.Format(m)
-		forms := []string{text}
+		w := rules.NewWritten()
+		w.From, w.To, w.Capture = m.From, m.To, m.Kind == KindOnto
+		parts := []rules.Written{w}
 		if pts, _, _ := s.gain(m.From, m.To); pts > 0 {
-			forms = append(forms, recordText(text, pts))
+			w.Mark = fmt.Sprintf("+%d", pts)
+			parts = append(parts, w)
 		}
-		out[i] = rules.Candidate{Move: m, Forms: forms}
+		out[i] = rules.Spelled{Move: m, Text: s.Format(m), Parts: parts}
 	}
 	return out
 }
 
 // Parse reads a move: "b1-c2", "b1xc2", "b1c2", "B1 C2", and the record
 // form "d7-d8+1".
-func (s *state) Parse(text string) (rules.Move, error) {
+func (s *State) Parse(text string) (rules.Move, error) {
 	if s.outcome.Over() {
 		return rules.Move{}, &rules.MoveError{Input: text, Kind: rules.GameOver,
 			Reason: "the game is over: " + s.outcome.Describe(Variant.Sides())}
@@ -68,13 +82,13 @@ func (s *state) Parse(text string) (rules.Move, error) {
 	if m, ok := s.exact(text); ok {
 		return m, nil
 	}
-	return rules.Match(text, s.candidates(), s.diagnose)
+	return notation.Match(text, s.spelled(), s.diagnose)
 }
 
 // exact finds the legal move whose canonical or record text is exactly
-// text, as rules.Match's first level would, without building every
-// candidate.
-func (s *state) exact(text string) (rules.Move, bool) {
+// text, without spelling every legal move: Parse's fast path, which gives
+// what notation.Match would.
+func (s *State) exact(text string) (rules.Move, bool) {
 	from, n := board.ParsePrefix(text)
 	if n == 0 || len(text) < n+3 {
 		return rules.Move{}, false
@@ -97,76 +111,19 @@ func (s *state) exact(text string) (rules.Move, bool) {
 	return rules.Move{}, false
 }
 
-// readMove reads "from[-x:]to[+N]" loosely; ok is false when the text is
-// not shaped like a move.
-func readMove(text string) (from, to rules.Square, suffix string, ok bool) {
-	t := strings.ToLower(strings.Join(strings.Fields(text), ""))
-	from, n := board.ParsePrefix(t)
-	if n == 0 {
-		return 0, 0, "", false
-	}
-	t = t[n:]
-	if t != "" && strings.ContainsRune("-x:", rune(t[0])) {
-		t = t[1:]
-	}
-	to, n = board.ParsePrefix(t)
-	if n == 0 {
-		return 0, 0, "", false
-	}
-	t = t[n:]
-	if t != "" && t[0] != '+' && t[0] != '#' && t[0] != '!' && t[0] != '?' {
-		return 0, 0, "", false
-	}
-	return from, to, t, true
-}
-
 var moveRuling = [5]string{"", "a cockle moves one square diagonally forward", "a starfish moves one square forward or one square diagonally",
 	"a seal makes a knight's leap: one square straight, then one diagonally outward", "a gull moves one square left, right, forward or back"}
 
-// diagnose explains, for the player, why text is not a legal move here.
-func (s *state) diagnose(text string) (rules.ErrorKind, string, string) {
+// diagnose explains, for the player, why text is not a legal move here:
+// an unreadable text here, a move by why.
+func (s *State) diagnose(text string, readings []rules.Written) (rules.ErrorKind, string, string) {
 	if s.outcome.Over() {
 		return rules.GameOver, "the game is over: " + s.outcome.Describe(Variant.Sides()), ""
 	}
-	from, to, suffix, ok := readMove(text)
-	if !ok {
+	if len(readings) == 0 || readings[0].From == rules.NoSquare {
 		return rules.Unreadable, "write a move as the two squares, from and to, such as b1-c2 or b1xc2", "B6"
 	}
-	me := s.toMove
-	c := s.cells[from]
-	switch {
-	case c.empty():
-		return rules.Illegal, fmt.Sprintf("there is no piece on %s", board.Name(from)), "B3.1"
-	case c.owner() != me:
-		what := "the " + animalName[c.animal()] + " on " + board.Name(from)
-		if c.height() > 1 {
-			what = fmt.Sprintf("the stack on %s (a %s on top)", board.Name(from), animalName[c.animal()])
-		}
-		return rules.Illegal, fmt.Sprintf("%s is %s's: a stack belongs to the owner of its top disc", what, sideName(c.owner())), "B3.1"
-	case from == to:
-		return rules.Illegal, "a piece has to move to another square", "B2"
-	case !slices.Contains(targets[me][c.animal()][from], to):
-		why := moveRuling[c.animal()]
-		if c.height() > 1 {
-			why = fmt.Sprintf("a stack moves by the animal on top, and %s", why)
-		}
-		return rules.Illegal, fmt.Sprintf("%s cannot reach %s: %s", board.Name(from), board.Name(to), why), "B2, B3.1"
-	}
-	t := s.cells[to]
-	if t.ownedBy(me) {
-		return rules.Illegal, fmt.Sprintf("%s holds your own piece: you may never move onto your own piece", board.Name(to)), "B3.2"
-	}
-	pts, h, ok := s.gain(from, to)
-	if !ok {
-		return rules.Illegal, fmt.Sprintf("that would make a stack of %d discs; stacks are never 4 high", h), "B3.2"
-	}
-	m := s.move(from, to)
-	want := recordText(s.Format(m), pts)
-	switch {
-	case suffix != "" && pts == 0:
-		return rules.Illegal, fmt.Sprintf("%s scores no point (write %s)", s.Format(m), want), "B6"
-	case suffix != "":
-		return rules.Illegal, fmt.Sprintf("%s scores %s: its record is %s", s.Format(m), pointWord(pts), want), "B6"
-	}
-	return rules.Illegal, fmt.Sprintf("that move is written %s", want), "B6"
+	r := readings[0]
+	reason, ruling := s.why(r.From, r.To, r.Mark)
+	return rules.Illegal, reason, ruling
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
 // ref is a second, deliberately plain move counter written from the rule
@@ -17,7 +18,9 @@ type refPiece struct {
 	h      int
 }
 
-type refPos struct {
+// refPosition is the reference generator's position, written apart from
+// the engine's position type.
+type refPosition struct {
 	sc    bool
 	sq    map[[2]int]refPiece
 	white bool // White to move
@@ -25,8 +28,8 @@ type refPos struct {
 	pts   [2]int
 }
 
-func refFrom(s *state) refPos {
-	p := refPos{sc: s.rs == sc2022, sq: map[[2]int]refPiece{}, white: s.ToMove() == rules.White, ply: s.Ply(), pts: s.points}
+func refFrom(s *State) refPosition {
+	p := refPosition{sc: s.rs == sc2022, sq: map[[2]int]refPiece{}, white: s.ToMove() == rules.White, ply: s.Ply(), pts: s.points}
 	v := s.View(rules.ViewReferee)
 	for f := range 8 {
 		for r := range 8 {
@@ -44,7 +47,7 @@ func refFrom(s *state) refPos {
 	return p
 }
 
-func (p refPos) vectors(pc refPiece) [][2]int {
+func (p refPosition) vectors(pc refPiece) [][2]int {
 	fwd := 1
 	if !pc.white {
 		fwd = -1
@@ -62,7 +65,7 @@ func (p refPos) vectors(pc refPiece) [][2]int {
 	panic("animal " + string(pc.animal))
 }
 
-func (p refPos) over() bool {
+func (p refPosition) over() bool {
 	if p.sc {
 		return p.ply%2 == 0 && (p.ply >= 60 || p.pts[0] >= 2 || p.pts[1] >= 2)
 	}
@@ -86,7 +89,7 @@ type refMove struct {
 	h, pts   int
 }
 
-func (p refPos) moves() []refMove {
+func (p refPosition) moves() []refMove {
 	var out []refMove
 	for from, pc := range p.sq {
 		if pc.white != p.white {
@@ -130,8 +133,8 @@ func (p refPos) moves() []refMove {
 	return out
 }
 
-func (p refPos) play(m refMove) refPos {
-	next := refPos{sc: p.sc, sq: make(map[[2]int]refPiece, len(p.sq)), white: !p.white, ply: p.ply + 1, pts: p.pts}
+func (p refPosition) play(m refMove) refPosition {
+	next := refPosition{sc: p.sc, sq: make(map[[2]int]refPiece, len(p.sq)), white: !p.white, ply: p.ply + 1, pts: p.pts}
 	for k, x := range p.sq {
 		next.sq[k] = x
 	}
@@ -149,7 +152,7 @@ func (p refPos) play(m refMove) refPos {
 	return next
 }
 
-func (p refPos) perft(depth int) uint64 {
+func (p refPosition) perft(depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
@@ -193,7 +196,7 @@ func TestPerftStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref := refFrom(s.(*state))
+		ref := refFrom(s.(*State))
 		for d := 1; d <= maxDepth; d++ {
 			got := rules.Perft(s, d)
 			if want := ref.perft(d); got != want {
@@ -218,13 +221,13 @@ func TestPerftMidgame(t *testing.T) {
 	for _, rs := range bothRulesets {
 		r := rand.New(rand.NewPCG(7, 7))
 		checked := 0
-		for g := range 24 {
+		for g := range rulestest.Size(3, 24, 240) {
 			s, _ := Variant.New(rules.Options{Ruleset: rs, Seed: uint64(g)})
 			for ply := 0; ply < 200 && !s.Outcome().Over(); ply++ {
 				moves := s.Moves()
 				s, _, _ = s.Apply(moves[r.IntN(len(moves))])
 				if ply%13 == 3 {
-					st := s.(*state)
+					st := s.(*State)
 					if got, want := rules.Perft(s, 3), refFrom(st).perft(3); got != want {
 						t.Fatalf("%s %q: perft 3 = %d, reference %d", rs, boardText(&st.cells), got, want)
 					}

@@ -1,19 +1,15 @@
 package baltic
 
 import (
-	"os"
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
-func playoutGames() int {
-	if os.Getenv("BOTTLEPOST_LONG") == "1" {
-		return 20000
-	}
-	return 1000
-}
+// playoutGames is how many games each playout test plays: 1,000, 20,000
+// with BOTTLEPOST_LONG=1, 100 under -short.
+func playoutGames() int { return rulestest.Size(100, 1000, 20000) }
 
 // TestPlayoutHoldorf plays random games of the board game (B4) to the end.
 // Holdorf has no draw rule and no move limit; random games all ended well
@@ -47,14 +43,14 @@ func TestPlayoutFirstBlack(t *testing.T) {
 	t.Parallel()
 	for _, rs := range bothRulesets {
 		st := rulestest.Playout(t, rulestest.Config{Variant: Variant, Options: rules.Options{Ruleset: rs, Position: "first=black"},
-			Games: 100, Seed: 3, Every: checkPlayoutMove})
+			Games: rulestest.Size(10, 100, 1000), Seed: 3, Every: checkPlayoutMove})
 		t.Log(rs, st)
 	}
 }
 
 // checkPlayoutMove checks what a move's report says against the states.
 func checkPlayoutMove(t testing.TB, before, after rules.State, m rules.Move, rep *rules.Report) {
-	b, a := before.(*state), after.(*state)
+	b, a := before.(*State), after.(*State)
 	mover := b.toMove
 	pts := a.points[mover] - b.points[mover]
 	if a.points[mover.Other()] != b.points[mover.Other()] {

@@ -176,90 +176,19 @@ func shuffledCells(seed uint64) [64]cell {
 }
 
 // newState starts a game from Options.Position (see above) and the seed.
-func newState(rs ruleset, position string, seed uint64) (*state, error) {
-	s := &state{rs: rs}
-	var (
-		boardField, setupField string
-		toMove, first          = -1, -1
-		ply                    = 0
-		points                 [2]int
-		havePly, havePoints    bool
-	)
-	sideOf := func(v string) int {
-		switch strings.ToLower(v) {
-		case "w", "white":
-			return 0
-		case "b", "black":
-			return 1
-		}
-		return -1
+func newState(rs ruleset, text string, seed uint64) (*State, error) {
+	f, err := readFields(text)
+	if err != nil {
+		return nil, err
 	}
-	for _, f := range strings.Fields(position) {
-		key, val, isKV := strings.Cut(f, "=")
-		switch {
-		case !isKV && strings.Contains(f, "/"):
-			if boardField != "" {
-				return nil, fmt.Errorf("baltic: position %q gives two boards", position)
-			}
-			boardField = f
-		case !isKV && sideOf(f) >= 0:
-			if toMove >= 0 {
-				return nil, fmt.Errorf("baltic: position %q names the side to move twice", position)
-			}
-			toMove = sideOf(f)
-		case isKV && strings.EqualFold(key, "first"):
-			if first = sideOf(val); first < 0 {
-				return nil, fmt.Errorf("baltic: first=%s: say first=white or first=black (B1)", val)
-			}
-		case isKV && strings.EqualFold(key, "setup"):
-			setupField = val
-		case isKV && strings.EqualFold(key, "ply"):
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 0 || n > 100000 {
-				return nil, fmt.Errorf("baltic: ply=%s is not a move count", val)
-			}
-			ply, havePly = n, true
-		case isKV && strings.EqualFold(key, "points"):
-			w, b, ok := strings.Cut(val, "-")
-			pw, err1 := strconv.Atoi(w)
-			pb, err2 := strconv.Atoi(b)
-			if !ok || err1 != nil || err2 != nil || pw < 0 || pb < 0 || pw > 99 || pb > 99 {
-				return nil, fmt.Errorf("baltic: points=%s: write White's and Black's points as points=1-0", val)
-			}
-			points, havePoints = [2]int{pw, pb}, true
-		default:
-			return nil, fmt.Errorf("baltic: position field %q is not a board, w or b, first=, setup=, ply= or points=", f)
-		}
+	s := &State{rs: rs}
+	if err := s.place(f, seed); err != nil {
+		return nil, err
 	}
-	switch {
-	case boardField != "" && setupField != "":
-		return nil, fmt.Errorf("baltic: position %q gives both a board and a setup", position)
-	case boardField != "":
-		s.start = startBoard
-		if err := parseRanks(boardField, 8, &s.cells); err != nil {
-			return nil, fmt.Errorf("baltic: board %v", err)
-		}
-	case setupField != "":
-		s.start = startSetup
-		cells, err := setupCells(rs, setupField)
-		if err != nil {
-			return nil, fmt.Errorf("baltic: %v", err)
-		}
-		s.cells = cells
-	case rs == sc2022:
-		s.start, s.seed = startShuffled, seed
-		s.cells = shuffledCells(seed)
-	default:
-		s.start = startStandard
-		cells, err := setupCells(rs, standardSetup)
-		if err != nil {
-			panic(err) // static data
-		}
-		s.cells = cells
-	}
-	if s.start != startBoard && (havePly || havePoints) {
+	if f.board == "" && (f.havePly || f.havePoints) {
 		return nil, fmt.Errorf("baltic: ply= and points= go with a board: a setup starts the game")
 	}
+	first, toMove, ply := f.first, f.toMove, f.ply
 	switch {
 	case first < 0 && toMove < 0:
 		first = 0
@@ -267,23 +196,128 @@ func newState(rs ruleset, position string, seed uint64) (*state, error) {
 		first = toMove ^ (ply & 1)
 	case toMove >= 0 && toMove != first^(ply&1):
 		return nil, fmt.Errorf("baltic: position %q: with first=%s and ply=%d it is %s's turn",
-			position, sideName(rules.Side(first)), ply, sideName(rules.Side(first^(ply&1))))
+			text, sideName(rules.Side(first)), ply, sideName(rules.Side(first^(ply&1))))
 	}
 	s.first = rules.Side(first)
 	s.ply = ply
-	s.points = points
+	s.points = f.points
 	s.toMove = s.first ^ rules.Side(ply&1)
 	if err := s.finish(); err != nil {
-		return nil, fmt.Errorf("baltic: position %q: %v", position, err)
+		return nil, fmt.Errorf("baltic: position %q: %v", text, err)
 	}
 	return s, nil
+}
+
+// fields are the fields of a position string, read but not yet checked
+// against each other.
+type fields struct {
+	board, setup        string
+	toMove, first       int // -1 when not given
+	ply                 int
+	points              [2]int
+	havePly, havePoints bool
+}
+
+// sideField reads w, white, b or black; -1 for anything else.
+func sideField(v string) int {
+	switch strings.ToLower(v) {
+	case "w", "white":
+		return 0
+	case "b", "black":
+		return 1
+	}
+	return -1
+}
+
+// readFields reads a position string's fields, each at most once.
+func readFields(text string) (fields, error) {
+	f := fields{toMove: -1, first: -1}
+	for _, field := range strings.Fields(text) {
+		if err := f.read(text, field); err != nil {
+			return f, err
+		}
+	}
+	if f.board != "" && f.setup != "" {
+		return f, fmt.Errorf("baltic: position %q gives both a board and a setup", text)
+	}
+	return f, nil
+}
+
+// read reads one field of the position string text.
+func (f *fields) read(text, field string) error {
+	key, val, isKV := strings.Cut(field, "=")
+	switch {
+	case !isKV && strings.Contains(field, "/"):
+		if f.board != "" {
+			return fmt.Errorf("baltic: position %q gives two boards", text)
+		}
+		f.board = field
+	case !isKV && sideField(field) >= 0:
+		if f.toMove >= 0 {
+			return fmt.Errorf("baltic: position %q names the side to move twice", text)
+		}
+		f.toMove = sideField(field)
+	case isKV && strings.EqualFold(key, "first"):
+		if f.first = sideField(val); f.first < 0 {
+			return fmt.Errorf("baltic: first=%s: say first=white or first=black (B1)", val)
+		}
+	case isKV && strings.EqualFold(key, "setup"):
+		f.setup = val
+	case isKV && strings.EqualFold(key, "ply"):
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 || n > 100000 {
+			return fmt.Errorf("baltic: ply=%s is not a move count", val)
+		}
+		f.ply, f.havePly = n, true
+	case isKV && strings.EqualFold(key, "points"):
+		w, b, ok := strings.Cut(val, "-")
+		pw, err1 := strconv.Atoi(w)
+		pb, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil || pw < 0 || pb < 0 || pw > 99 || pb > 99 {
+			return fmt.Errorf("baltic: points=%s: write White's and Black's points as points=1-0", val)
+		}
+		f.points, f.havePoints = [2]int{pw, pb}, true
+	default:
+		return fmt.Errorf("baltic: position field %q is not a board, w or b, first=, setup=, ply= or points=", field)
+	}
+	return nil
+}
+
+// place sets the pieces: the board given, the setup given, sc2022's
+// shuffle of seed, or B4.5's setup.
+func (s *State) place(f fields, seed uint64) error {
+	switch {
+	case f.board != "":
+		s.start = startBoard
+		if err := parseRanks(f.board, 8, &s.cells); err != nil {
+			return fmt.Errorf("baltic: board %v", err)
+		}
+	case f.setup != "":
+		s.start = startSetup
+		cells, err := setupCells(s.rs, f.setup)
+		if err != nil {
+			return fmt.Errorf("baltic: %v", err)
+		}
+		s.cells = cells
+	case s.rs == sc2022:
+		s.start, s.seed = startShuffled, seed
+		s.cells = shuffledCells(seed)
+	default:
+		s.start = startStandard
+		cells, err := setupCells(s.rs, standardSetup)
+		if err != nil {
+			panic(err) // static data
+		}
+		s.cells = cells
+	}
+	return nil
 }
 
 func sideName(s rules.Side) string { return Variant.Sides()[s] }
 
 // finish recounts the pieces, validates and settles the outcome of a state
 // built from parts.
-func (s *state) finish() error {
+func (s *State) finish() error {
 	s.count = [2]int{}
 	for _, sq := range board.Squares() {
 		if c := s.cells[sq]; !c.empty() {
@@ -300,7 +334,7 @@ func (s *state) finish() error {
 // validate checks what any reachable position satisfies: heights, no piece
 // left standing where it would have scored, disc counts, points and the
 // turn. Check adds the counters.
-func (s *state) validate() error {
+func (s *State) validate() error {
 	if s.rs > sc2022 {
 		return fmt.Errorf("unknown ruleset %d", s.rs)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // homeRankText is White's home rank a1–h1 of a state, as letters.
-func homeRankText(s *state) string {
+func homeRankText(s *State) string {
 	var b strings.Builder
 	for f := range 8 {
 		b.WriteString(s.cells[board.At(f, 0)].text())
@@ -24,7 +24,7 @@ func TestB5_ShuffledHomeRankFromTheSeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := s.(*state)
+		st := s.(*State)
 		var count [2][5]int
 		for _, sq := range board.Squares() {
 			c := st.cells[sq]
@@ -48,7 +48,7 @@ func TestB5_ShuffledHomeRankFromTheSeed(t *testing.T) {
 			}
 		}
 		s2, _ := Variant.New(rules.Options{Ruleset: RulesSC2022, Seed: seed})
-		if homeRankText(s2.(*state)) != homeRankText(st) {
+		if homeRankText(s2.(*State)) != homeRankText(st) {
 			t.Fatalf("seed %d: two different shuffles", seed)
 		}
 		orders[homeRankText(st)] = true
@@ -61,11 +61,11 @@ func TestB5_ShuffledHomeRankFromTheSeed(t *testing.T) {
 	// only while these stay as they are.
 	for seed, want := range map[uint64]string{0: "LCSGCGLS", 1: "LSCLCGGS", 42: homeRankOf42} {
 		s, _ := Variant.New(rules.Options{Ruleset: RulesSC2022, Seed: seed})
-		eq(t, "home rank of seed", homeRankText(s.(*state)), want)
+		eq(t, "home rank of seed", homeRankText(s.(*State)), want)
 	}
 	// The seed is kept: in the state, its serialisation and the board.
 	s, _ := Variant.New(rules.Options{Ruleset: RulesSC2022, Seed: 42})
-	s, _ = apply(t, s, s.(*state).Format(s.Moves()[0]))
+	s, _ = apply(t, s, s.(*State).Format(s.Moves()[0]))
 	data, _ := s.MarshalBinary()
 	if !strings.Contains(string(data), `"start":"shuffled","seed":42`) {
 		t.Errorf("serialised state %s does not keep the seed", data)
@@ -74,12 +74,12 @@ func TestB5_ShuffledHomeRankFromTheSeed(t *testing.T) {
 		t.Errorf("the board does not show the seed")
 	}
 	back, err := Variant.Unmarshal(data)
-	if err != nil || back.(*state).seed != 42 {
+	if err != nil || back.(*State).seed != 42 {
 		t.Errorf("unmarshal: %v", err)
 	}
 	// holdorf does not shuffle: the seed is ignored.
 	h, _ := Variant.New(rules.Options{Seed: 42})
-	eq(t, "holdorf home rank", homeRankText(h.(*state)), "GLCSSCLG")
+	eq(t, "holdorf home rank", homeRankText(h.(*State)), "GLCSSCLG")
 }
 
 const homeRankOf42 = "SGGLCLSC" // recorded from the engine: a regression guard for replays

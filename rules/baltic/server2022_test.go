@@ -23,7 +23,7 @@ func sq(x, y int) string { return board.Name(board.At(y, x)) }
 func TestSC2022Server_GeneratedBoardHasTwoOfEachOnTheStartLines(t *testing.T) {
 	for seed := range uint64(20) {
 		s, _ := Variant.New(rules.Options{Ruleset: RulesSC2022, Seed: seed})
-		st := s.(*state)
+		st := s.(*State)
 		n := 0
 		var count [2][5]int
 		for _, q := range board.Squares() {
@@ -47,7 +47,7 @@ func TestSC2022Server_GeneratedBoardHasTwoOfEachOnTheStartLines(t *testing.T) {
 func TestSC2022Server_StartLinesAreRotationallySymmetric(t *testing.T) {
 	for seed := range uint64(20) {
 		s, _ := Variant.New(rules.Options{Ruleset: RulesSC2022, Seed: seed})
-		ranks := strings.Split(boardText(&s.(*state).cells), "/")
+		ranks := strings.Split(boardText(&s.(*State).cells), "/")
 		eq(t, "ranks", len(ranks), 8)
 		for _, r := range ranks[1:7] {
 			eq(t, "inner rank", r, "........")

@@ -7,42 +7,50 @@ import (
 	"github.com/bottlepost/bottlepost/rules"
 )
 
-// state is the full state of a game. It is never changed once built: Apply
-// works on a copy.
-type state struct {
+// State is the referee's full state of a Baltic Sea Chess game
+// (rules.State): the position and what does not change with a move. It is
+// never changed once built: Apply works on a copy.
+type State struct {
+	position
 	rs      ruleset
-	cells   [64]cell
-	toMove  rules.Side
 	first   rules.Side // who moved first (B1)
-	ply     int        // moves played since the start (or since ply= of a position)
-	points  [2]int     // victory points (B4, B5)
-	count   [2]int     // pieces (squares topped by the side's disc, B4.4)
 	seed    uint64     // the shuffle's seed (B5), kept for the record
 	start   start      // where the first position came from
 	outcome rules.Outcome
 }
 
-var _ rules.State = (*state)(nil)
-var _ rules.Perfter = (*state)(nil)
+// position is what a move changes: the board, the side to move and the
+// counts. It is a plain value: a copy is a move's scratch space (play,
+// Perft).
+type position struct {
+	cells  [64]cell
+	toMove rules.Side
+	ply    int    // moves played since the start (or since ply= of a position)
+	points [2]int // victory points (B4, B5)
+	count  [2]int // pieces (squares topped by the side's disc, B4.4)
+}
 
-func (s *state) Variant() rules.Variant { return Variant }
-func (s *state) Ruleset() string        { return s.rs.String() }
-func (s *state) ToMove() rules.Side     { return s.toMove }
-func (s *state) Ply() int               { return s.ply }
-func (s *state) Outcome() rules.Outcome { return s.outcome }
+var _ rules.State = (*State)(nil)
+var _ rules.Perfter = (*State)(nil)
+
+func (s *State) Variant() rules.Variant { return Variant }
+func (s *State) Ruleset() string        { return s.rs.String() }
+func (s *State) ToMove() rules.Side     { return s.toMove }
+func (s *State) Ply() int               { return s.ply }
+func (s *State) Outcome() rules.Outcome { return s.outcome }
 
 // Points returns the victory points of both sides (B4, B5).
-func (s *state) Points() [2]int { return s.points }
+func (s *State) Points() [2]int { return s.points }
 
 // round is the round being played in sc2022 (B5): both sides move once per
 // round; the server's round number after a move is (moves+1)/2, so the
 // side moving at ply p plays round p/2+1.
-func (s *state) round() int { return s.ply/2 + 1 }
+func (s *State) round() int { return s.ply/2 + 1 }
 
 // gain is what moving the piece on from to to scores, and the height of the
 // stack that results: B4.1–B4.3 for holdorf, B5 for sc2022. ok is false for
 // a holdorf move that would build a stack of 4 (B3.2).
-func (s *state) gain(from, to rules.Square) (pts, height int, ok bool) {
+func (s *State) gain(from, to rules.Square) (pts, height int, ok bool) {
 	c, t := s.cells[from], s.cells[to]
 	height = c.height() + t.height()
 	far := board.Rank(to) == homeRank[c.owner().Other()]
@@ -67,7 +75,7 @@ func (s *state) gain(from, to rules.Square) (pts, height int, ok bool) {
 
 // forEachMove calls fn for every legal move of side, in a fixed order
 // (squares a1…h8, then the animal's directions), until fn returns false.
-func (s *state) forEachMove(side rules.Side, fn func(from, to rules.Square) bool) {
+func (s *State) forEachMove(side rules.Side, fn func(from, to rules.Square) bool) {
 	for _, sq := range board.Squares() {
 		c := s.cells[sq]
 		if !c.ownedBy(side) {
@@ -88,7 +96,7 @@ func (s *state) forEachMove(side rules.Side, fn func(from, to rules.Square) bool
 	}
 }
 
-func (s *state) move(from, to rules.Square) rules.Move {
+func (s *State) move(from, to rules.Square) rules.Move {
 	m := rules.Move{From: from, To: to, Aux: rules.NoSquare, Piece: s.cells[from].animal()}
 	if !s.cells[to].empty() {
 		m.Kind = KindOnto
@@ -98,7 +106,7 @@ func (s *state) move(from, to rules.Square) rules.Move {
 
 // Moves lists the legal moves of the side to move; none once the game is
 // over.
-func (s *state) Moves() []rules.Move {
+func (s *State) Moves() []rules.Move {
 	if s.outcome.Over() {
 		return nil
 	}
@@ -110,14 +118,14 @@ func (s *state) Moves() []rules.Move {
 	return out
 }
 
-func (s *state) hasMove(side rules.Side) bool {
+func (s *State) hasMove(side rules.Side) bool {
 	found := false
 	s.forEachMove(side, func(_, _ rules.Square) bool { found = true; return false })
 	return found
 }
 
 // legal reports whether m is exactly one of the moves Moves lists.
-func (s *state) legal(m rules.Move) bool {
+func (s *State) legal(m rules.Move) bool {
 	if s.outcome.Over() || !board.Exists(m.From) || !board.Exists(m.To) {
 		return false
 	}
@@ -137,7 +145,7 @@ func (s *state) legal(m rules.Move) bool {
 
 // play makes the move on the receiver (a fresh copy) and returns the points
 // it scored. The move must be legal.
-func (s *state) play(from, to rules.Square) int {
+func (s *State) play(from, to rules.Square) int {
 	c, t := s.cells[from], s.cells[to]
 	pts, h, _ := s.gain(from, to)
 	me := s.toMove
@@ -159,14 +167,14 @@ func (s *state) play(from, to rules.Square) int {
 
 // Apply plays m and reports it with its points. A move that is not one of
 // Moves gives a *rules.MoveError and no state; the receiver never changes.
-func (s *state) Apply(m rules.Move) (rules.State, *rules.Report, error) {
+func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	if s.outcome.Over() {
 		return nil, nil, &rules.MoveError{Input: s.safeFormat(m), Kind: rules.GameOver,
 			Reason: "the game is over: " + s.outcome.Describe(Variant.Sides())}
 	}
 	if !s.legal(m) {
 		text := s.safeFormat(m)
-		_, reason, ruling := s.diagnose(text)
+		_, reason, ruling := s.diagnose(text, notation.Read(text))
 		if reason == "" {
 			reason = "that is not a legal move here"
 		}
@@ -199,7 +207,7 @@ func pointWord(n int) string {
 }
 
 // scoreReason says why a move scores, citing the ruling.
-func (s *state) scoreReason(from, to rules.Square) string {
+func (s *State) scoreReason(from, to rules.Square) string {
 	c := s.cells[from]
 	h := c.height() + s.cells[to].height()
 	far := board.Rank(to) == homeRank[c.owner().Other()]
@@ -223,7 +231,7 @@ func (s *state) scoreReason(from, to rules.Square) string {
 }
 
 // judge decides whether the game is over: B4.4 for holdorf, B5 for sc2022.
-func (s *state) judge() rules.Outcome {
+func (s *State) judge() rules.Outcome {
 	if s.rs == sc2022 {
 		return s.judgeSC2022()
 	}
@@ -253,7 +261,7 @@ func (s *state) judge() rules.Outcome {
 // largest first, pairwise over the shorter list; otherwise a draw. A side
 // that cannot move on its turn loses (B4.4; the server would disqualify it,
 // as it can send no valid move).
-func (s *state) judgeSC2022() rules.Outcome {
+func (s *State) judgeSC2022() rules.Outcome {
 	if s.ply%2 == 0 && (s.ply >= 2*sc2022Rounds || s.points[0] >= sc2022Target || s.points[1] >= sc2022Target) {
 		switch {
 		case s.points[0] > s.points[1]:
@@ -274,7 +282,7 @@ func (s *state) judgeSC2022() rules.Outcome {
 
 // lightDistances lists, largest first, how far each light piece (cockle,
 // starfish, gull on top, B5) of side stands from its home rank.
-func (s *state) lightDistances(side rules.Side) []int {
+func (s *State) lightDistances(side rules.Side) []int {
 	var d []int
 	for _, sq := range board.Squares() {
 		c := s.cells[sq]
@@ -294,7 +302,7 @@ func (s *state) lightDistances(side rules.Side) []int {
 // tieBreak is B5's tie-break: the first pair (largest distance first) that
 // differs decides; only as many pairs as the side with fewer light pieces
 // has are compared.
-func (s *state) tieBreak() (rules.Side, bool) {
+func (s *State) tieBreak() (rules.Side, bool) {
 	w, b := s.lightDistances(rules.White), s.lightDistances(rules.Black)
 	for i := range min(len(w), len(b)) {
 		switch {
@@ -309,7 +317,7 @@ func (s *state) tieBreak() (rules.Side, bool) {
 
 // Check verifies the state: the position's invariants (validate), the
 // piece counters and the stored outcome.
-func (s *state) Check() error {
+func (s *State) Check() error {
 	if err := s.validate(); err != nil {
 		return fmt.Errorf("baltic: %v", err)
 	}
@@ -335,7 +343,7 @@ func (s *state) Check() error {
 }
 
 // Perft counts leaves to depth with moves played on copies of the arrays.
-func (s *state) Perft(depth int) uint64 {
+func (s *State) Perft(depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}

@@ -10,7 +10,7 @@ import (
 // turned 180° by the renderer. A cell shows the top disc's owner (upper
 // case White, lower case Black), its animal and the stack's height when it
 // is more than 1: "G", "s", "C2".
-func (s *state) View(v rules.Viewer) *rules.View {
+func (s *State) View(v rules.Viewer) *rules.View {
 	view := rules.NewView(s, v)
 	for _, sq := range board.Squares() {
 		view.Cells[sq] = s.cells[sq].text()

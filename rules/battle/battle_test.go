@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -14,15 +13,13 @@ import (
 	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
-func long() bool { return os.Getenv("BOTTLEPOST_LONG") == "1" }
-
-func start(t testing.TB) *state {
+func start(t testing.TB) *State {
 	t.Helper()
 	s, err := Variant.New(rules.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.(*state)
+	return s.(*State)
 }
 
 // TestPerftStart asserts perft from the start. Depths 1 and 2 are hand
@@ -37,12 +34,12 @@ func start(t testing.TB) *state {
 func TestPerftStart(t *testing.T) {
 	s := start(t)
 	want := []uint64{1, 52, 2704, 166548, 10194583}
-	ref := refFromEngine(&s.p)
+	ref := refFromEngine(&s.pos)
 	for depth, n := range want {
 		if got := rules.Perft(s, depth); got != n {
 			t.Errorf("perft(%d) = %d, want %d", depth, got, n)
 		}
-		if depth <= 2 || (depth == 3 && !testing.Short()) || long() {
+		if depth <= 2 || (depth == 3 && !testing.Short()) || rulestest.Long() {
 			if got := ref.perft(depth); got != n {
 				t.Errorf("reference perft(%d) = %d, want %d", depth, got, n)
 			}
@@ -81,7 +78,7 @@ func TestPerftFastPathAgreesWithApply(t *testing.T) {
 				slow += e.Nodes
 			}
 			if fast := rules.Perft(s, depth); fast != slow {
-				t.Errorf("game %d depth %d: fast %d, generic %d (%s)", g, depth, fast, slow, s.(*state).Position())
+				t.Errorf("game %d depth %d: fast %d, generic %d (%s)", g, depth, fast, slow, s.(*State).Position())
 			}
 		}
 	}
@@ -90,17 +87,14 @@ func TestPerftFastPathAgreesWithApply(t *testing.T) {
 // TestMovesMatchReference plays random games and compares, at every
 // position, the engine's legal moves and check flag with the reference's.
 func TestMovesMatchReference(t *testing.T) {
-	games, plies := 6, 300
-	if long() {
-		games, plies = 400, 1000
-	}
+	games, plies := rulestest.Size(1, 6, 400), rulestest.Size(300, 300, 1000)
 	positions := 0
 	for g := range games {
 		r := rand.New(rand.NewPCG(77, uint64(g)))
 		var s rules.State = start(t)
 		for ply := 0; ply < plies && !s.Outcome().Over(); ply++ {
-			st := s.(*state)
-			ref := refFromEngine(&st.p)
+			st := s.(*State)
+			ref := refFromEngine(&st.pos)
 			if got, want := engineTexts(st), refTexts(ref.legal()); !slices.Equal(got, want) {
 				t.Fatalf("game %d ply %d %s:\nengine    %v\nreference %v", g, ply, st.Position(), got, want)
 			}
@@ -127,24 +121,24 @@ var value = [numTypes]int{0, 0, 9, 6, 5, 4, 3, 1}
 // checkmate and every other ending of C5 showing up too.
 func aggressor(side rules.Side) func(r *rand.Rand, s rules.State, moves []rules.Move) int {
 	return func(r *rand.Rand, s rules.State, moves []rules.Move) int {
-		st := s.(*state)
-		if st.p.side != side {
+		st := s.(*State)
+		if st.pos.side != side {
 			return r.IntN(len(moves))
 		}
 		best, bestV := -1, 0
 		var checks, marches []int
 		for i, m := range moves {
 			v := 0
-			if m.Kind == kindShot || st.p.cells[m.To] != 0 {
-				v += value[typeOf(st.p.cells[m.To])]
+			if m.Kind == kindShot || st.pos.cells[m.To] != 0 {
+				v += value[typeOf(st.pos.cells[m.To])]
 			}
 			if m.Aux != rules.NoSquare {
-				v += value[typeOf(st.p.cells[m.Aux])]
+				v += value[typeOf(st.pos.cells[m.Aux])]
 			}
 			if v > bestV || (v == bestV && v > 0 && r.IntN(2) == 0) {
 				best, bestV = i, v
 			}
-			if n, _ := st.p.play(m); n.inCheck() {
+			if n, _ := st.pos.play(m); n.inCheck() {
 				if n.countLegal() == 0 {
 					return i
 				}
@@ -166,21 +160,19 @@ func aggressor(side rules.Side) func(r *rand.Rand, s rules.State, moves []rules.
 	}
 }
 
-// TestPlayouts plays 1,000 games to the end (10,000 with BOTTLEPOST_LONG=1)
-// in four parallel parts, White the aggressor in two, Red in the others,
-// and expects every ending of C5 among them.
+// TestPlayouts plays 1,000 games to the end (10,000 with BOTTLEPOST_LONG=1,
+// 40 under -short) in four parallel parts, White the aggressor in two, Red
+// in the others, and expects every ending of C5 among them (but for the
+// few games of -short).
 func TestPlayouts(t *testing.T) {
-	games := 1000
-	if long() {
-		games = 10000
-	}
+	games := rulestest.Size(40, 1000, 10000)
 	const parts = 4
 	var mu sync.Mutex
 	endings := map[string]int{}
 	t.Cleanup(func() {
 		t.Logf("endings: %v", endings)
 		for _, reason := range []string{"checkmate", "stalemate", "threefold repetition", "50 moves each without capture, shot or soldier move"} {
-			if endings[reason] == 0 && !t.Failed() {
+			if endings[reason] == 0 && !t.Failed() && !testing.Short() {
 				t.Errorf("no game ended by %s", reason)
 			}
 		}
@@ -265,8 +257,8 @@ func TestHelpFitsTheMail(t *testing.T) {
 // history stores them, so changing them would break stored games.
 func TestZobristKeysAreStable(t *testing.T) {
 	s := start(t)
-	if s.p.hash != 0xe5ceacbec14f2c8f {
-		t.Errorf("start key %#x changed: stored games would no longer load", s.p.hash)
+	if s.pos.hash != 0xe5ceacbec14f2c8f {
+		t.Errorf("start key %#x changed: stored games would no longer load", s.pos.hash)
 	}
 }
 
@@ -284,8 +276,8 @@ func TestMarshalRoundTripAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.(*state).reps != 2 {
-		t.Errorf("the decoded state counts %d occurrences of the start, want 2", back.(*state).reps)
+	if back.(*State).reps != 2 {
+		t.Errorf("the decoded state counts %d occurrences of the start, want 2", back.(*State).reps)
 	}
 	for _, bad := range []string{
 		``, `{}`, `{"v":2,"ruleset":"standard","position":"` + StartPosition + `","history":[1]}`,
@@ -311,7 +303,7 @@ func TestPositionStringsRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", fen, err)
 		}
-		if got := s.(*state).Position(); got != fen {
+		if got := s.(*State).Position(); got != fen {
 			t.Errorf("position %q written back as %q", fen, got)
 		}
 	}
@@ -373,7 +365,7 @@ func FuzzParse(f *testing.F) {
 	for _, seed := range []string{"Sd3-d4", "Cd1-e4", "cd1e4", "Sd4", "Gc1!c6", "Sd11-d12^h9", "Sd11xe12^h9", "b1", "Hg1-g2+", "Sd3-d5", "d3d5", " S d 3 - d 5 "} {
 		f.Add(seed)
 	}
-	positions := []*state{start(f), setUp(f, "r", "Hg1 Sh11 Gc1 Sf2 Me10 hg12 Gh9 sj2 gc12 ma3 ce6 te12")}
+	positions := []*State{start(f), setUp(f, "r", "Hg1 Sh11 Gc1 Sf2 Me10 hg12 Gh9 sj2 gc12 ma3 ce6 te12")}
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, s := range positions {
 			m, err := s.Parse(text)
@@ -396,7 +388,7 @@ func FuzzParse(f *testing.F) {
 func TestMarshalMatchesJSON(t *testing.T) {
 	s := rulestest.Play(t, Variant, rules.Options{}, "Cd1-e4", "Cd12-e9", "Ce4-d1")
 	got, _ := s.MarshalBinary()
-	st := s.(*state)
+	st := s.(*State)
 	var keys []uint64
 	for e := st.hist; e != nil; e = e.prev {
 		keys = append([]uint64{e.hash}, keys...)

@@ -51,7 +51,7 @@ func TestSampleGame(t *testing.T) {
 	if o.Status != rules.Win || o.Winner != rules.White || o.Reason != "checkmate" || s.Ply() != len(sampleGame) {
 		t.Errorf("outcome %+v after %d plies", o, s.Ply())
 	}
-	final := s.(*state)
+	final := s.(*State)
 	for sq, want := range map[string]string{"e9": "C", "e10": "c", "i8": "c", "a7": "b", "h9": "s", "b3": "G", "b5": "S",
 		"f10": "", "d12": "", "i12": "", "f12": "", "g8": "", "d6": ""} {
 		if got := at(final, sq); got != want {
@@ -70,7 +70,7 @@ func TestGoldenBoards(t *testing.T) {
 }
 
 func TestReportsAndViews(t *testing.T) {
-	s := rulestest.Play(t, Variant, rules.Options{}, sampleGame[:sampleMiddle-1]...).(*state)
+	s := rulestest.Play(t, Variant, rules.Options{}, sampleGame[:sampleMiddle-1]...).(*State)
 	next, rep := play(t, s, "Sk10-i12^f10")
 	want := "White's soldier reached i12 and left the board; White removed Red's soldier on f10 (C4)."
 	for v := range rules.NumViewers {

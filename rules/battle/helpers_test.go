@@ -14,9 +14,9 @@ func errorAs(err error, target **rules.MoveError) bool { return errors.As(err, t
 
 // setUp builds a position from pieces written as letter and square ("Hg1"
 // White, "hg12" Red) with side ("w" or "r") to move.
-func setUp(t testing.TB, side, pieces string) *state {
+func setUp(t testing.TB, side, pieces string) *State {
 	t.Helper()
-	var p pos
+	var p position
 	for _, f := range strings.Fields(pieces) {
 		typ := pieceType(f[0])
 		sq, err := board.Parse(f[1:])
@@ -37,11 +37,11 @@ func setUp(t testing.TB, side, pieces string) *state {
 	if err != nil {
 		t.Fatalf("set-up %q: %v", pieces, err)
 	}
-	return s.(*state)
+	return s.(*State)
 }
 
 // from lists the canonical texts of the legal moves from a square, sorted.
-func from(s *state, sq string) []string {
+func from(s *State, sq string) []string {
 	at := board.MustParse(sq)
 	var out []string
 	for _, m := range s.moves {
@@ -53,7 +53,7 @@ func from(s *state, sq string) []string {
 	return out
 }
 
-func texts(s *state) []string {
+func texts(s *State) []string {
 	var out []string
 	for _, m := range s.moves {
 		out = append(out, s.Format(m))
@@ -70,12 +70,12 @@ func wantMoves(t *testing.T, what string, got []string, want ...string) {
 	}
 }
 
-func has(s *state, text string) bool {
+func has(s *State, text string) bool {
 	return slices.Contains(texts(s), text)
 }
 
 // play parses and applies a move, failing the test on any error.
-func play(t *testing.T, s *state, text string) (*state, *rules.Report) {
+func play(t *testing.T, s *State, text string) (*State, *rules.Report) {
 	t.Helper()
 	m, err := s.Parse(text)
 	if err != nil {
@@ -85,12 +85,12 @@ func play(t *testing.T, s *state, text string) (*state, *rules.Report) {
 	if err != nil {
 		t.Fatalf("%s: %v", text, err)
 	}
-	return next.(*state), rep
+	return next.(*State), rep
 }
 
 // refused checks that text is rejected as illegal with a reason containing
 // want and citing ruling.
-func refused(t *testing.T, s *state, text, want, ruling string) {
+func refused(t *testing.T, s *State, text, want, ruling string) {
 	t.Helper()
 	_, err := s.Parse(text)
 	var me *rules.MoveError
@@ -104,8 +104,8 @@ func refused(t *testing.T, s *state, text, want, ruling string) {
 }
 
 // at is the letter on a square ("" when empty).
-func at(s *state, sq string) string {
-	c := s.p.cells[board.MustParse(sq)]
+func at(s *State, sq string) string {
+	c := s.pos.cells[board.MustParse(sq)]
 	if c == 0 {
 		return ""
 	}

@@ -30,7 +30,7 @@ func capturable(t uint8, c uint8, me rules.Side) bool {
 
 // pseudo appends every move of the side to move that obeys the pieces' moves
 // (C2, C3, C4), whether or not it leaves its own headquarter attacked.
-func (p *pos) pseudo(out []rules.Move) []rules.Move {
+func (p *position) pseudo(out []rules.Move) []rules.Move {
 	me := p.side
 	for _, from := range board.Squares() {
 		c := p.cells[from]
@@ -43,7 +43,7 @@ func (p *pos) pseudo(out []rules.Move) []rules.Move {
 }
 
 // pieceMoves appends the moves of the piece of the side to move on from.
-func (p *pos) pieceMoves(out []rules.Move, from rules.Square) []rules.Move {
+func (p *position) pieceMoves(out []rules.Move, from rules.Square) []rules.Move {
 	me := p.side
 	t := typeOf(p.cells[from])
 	switch t {
@@ -54,26 +54,7 @@ func (p *pos) pieceMoves(out []rules.Move, from rules.Square) []rules.Move {
 			}
 		}
 	case pBomber:
-		// C2: a queen that may pass over one friendly piece per slide,
-		// never an enemy; C1.5: a missing square ends the slide (the ray does).
-		for _, d := range rules.AllDirs {
-			jumped := false
-			for _, to := range board.Ray(from, d) {
-				c := p.cells[to]
-				if c == 0 {
-					out = append(out, mv(t, from, to))
-					continue
-				}
-				if sideOf(c) != me {
-					out = append(out, mv(t, from, to))
-					break
-				}
-				if jumped {
-					break
-				}
-				jumped = true
-			}
-		}
+		out = p.bomberMoves(out, from)
 	case pTank:
 		for _, d := range rules.Orthogonals {
 			to := board.Next(from, d)
@@ -94,28 +75,7 @@ func (p *pos) pieceMoves(out []rules.Move, from rules.Square) []rules.Move {
 			}
 		}
 	case pGun, pMGun:
-		for _, to := range adjacent[from] {
-			if p.cells[to] == 0 {
-				out = append(out, mv(t, from, to))
-			}
-		}
-		dirs, reach := forward[me], gunRange
-		if t == pMGun {
-			dirs, reach = rules.AllDirs, mgunRange
-		}
-		for _, d := range dirs {
-			ray := board.Ray(from, d)
-			for i := 0; i < len(ray) && i < reach; i++ {
-				c := p.cells[ray[i]]
-				if c == 0 {
-					continue
-				}
-				if sideOf(c) != me && (t == pGun || typeOf(c) != pTank) {
-					out = append(out, shot(t, from, ray[i]))
-				}
-				break
-			}
-		}
+		out = p.gunMoves(out, from, t)
 	case pCavalry:
 		for _, to := range leaps[from] {
 			if c := p.cells[to]; c == 0 || capturable(t, c, me) {
@@ -123,25 +83,87 @@ func (p *pos) pieceMoves(out []rules.Move, from rules.Square) []rules.Move {
 			}
 		}
 	case pSoldier:
-		for _, d := range rules.AllDirs {
-			to := board.Next(from, d)
-			if to == rules.NoSquare {
+		out = p.soldierMoves(out, from)
+	}
+	return out
+}
+
+// bomberMoves appends the bomber's moves: C2's queen that may pass over
+// one friendly piece per slide, never an enemy; a missing square ends the
+// slide (C1.5: the ray does).
+func (p *position) bomberMoves(out []rules.Move, from rules.Square) []rules.Move {
+	me, t := p.side, uint8(pBomber)
+	for _, d := range rules.AllDirs {
+		jumped := false
+		for _, to := range board.Ray(from, d) {
+			c := p.cells[to]
+			if c == 0 {
+				out = append(out, mv(t, from, to))
 				continue
 			}
-			c := p.cells[to]
-			if c == 0 || (isForward[me][d] && capturable(t, c, me)) {
-				out = p.soldierMove(out, from, to)
+			if sideOf(c) != me {
+				out = append(out, mv(t, from, to))
+				break
 			}
+			if jumped {
+				break
+			}
+			jumped = true
 		}
-		if light[from] {
-			for _, d := range rules.AllDirs {
-				mid := board.Next(from, d)
-				if mid == rules.NoSquare || p.cells[mid] != 0 {
-					continue
-				}
-				if to := board.Next(mid, d); to != rules.NoSquare && p.cells[to] == 0 {
-					out = p.soldierMove(out, from, to)
-				}
+	}
+	return out
+}
+
+// gunMoves appends a gun's or machine-gun's (t) steps and shots (C2, C3).
+func (p *position) gunMoves(out []rules.Move, from rules.Square, t uint8) []rules.Move {
+	me := p.side
+	for _, to := range adjacent[from] {
+		if p.cells[to] == 0 {
+			out = append(out, mv(t, from, to))
+		}
+	}
+	dirs, reach := forward[me], gunRange
+	if t == pMGun {
+		dirs, reach = rules.AllDirs, mgunRange
+	}
+	for _, d := range dirs {
+		ray := board.Ray(from, d)
+		for i := 0; i < len(ray) && i < reach; i++ {
+			c := p.cells[ray[i]]
+			if c == 0 {
+				continue
+			}
+			if sideOf(c) != me && (t == pGun || typeOf(c) != pTank) {
+				out = append(out, shot(t, from, ray[i]))
+			}
+			break
+		}
+	}
+	return out
+}
+
+// soldierMoves appends a soldier's steps, captures and two-square moves
+// from a light square (C1.2, C2, C4).
+func (p *position) soldierMoves(out []rules.Move, from rules.Square) []rules.Move {
+	me, t := p.side, uint8(pSoldier)
+	for _, d := range rules.AllDirs {
+		to := board.Next(from, d)
+		if to == rules.NoSquare {
+			continue
+		}
+		c := p.cells[to]
+		if c == 0 || (isForward[me][d] && capturable(t, c, me)) {
+			out = p.soldierMove(out, from, to)
+		}
+	}
+	if light[from] {
+		for _, d := range rules.AllDirs {
+			mid := board.Next(from, d)
+			if mid == rules.NoSquare || p.cells[mid] != 0 {
+				continue
+			}
+			if to := board.Next(mid, d); to != rules.NoSquare && p.cells[to] == 0 {
+				out = p.soldierMove(out, from, to)
 			}
 		}
 	}
@@ -152,7 +174,7 @@ func (p *pos) pieceMoves(out []rules.Move, from rules.Square) []rules.Move {
 // appends one move per opposing piece its owner may remove (C4), or one
 // move without a removal when the opponent has nothing but the
 // headquarter.
-func (p *pos) soldierMove(out []rules.Move, from, to rules.Square) []rules.Move {
+func (p *position) soldierMove(out []rules.Move, from, to rules.Square) []rules.Move {
 	me := p.side
 	m := mv(pSoldier, from, to)
 	if board.Rank(to) != farRank[me] {
@@ -174,7 +196,7 @@ func (p *pos) soldierMove(out []rules.Move, from, to rules.Square) []rules.Move 
 
 // legal appends the moves of the side to move that leave its headquarter
 // unattacked once the whole move is made (shots and removals included).
-func (p *pos) legal(out []rules.Move) []rules.Move {
+func (p *position) legal(out []rules.Move) []rules.Move {
 	var buf [256]rules.Move
 	checked := p.inCheck()
 	for _, m := range p.pseudo(buf[:0]) {
@@ -194,7 +216,7 @@ func (p *pos) legal(out []rules.Move) []rules.Move {
 // piece's (C4). Adding a piece of the mover's only blocks lines (it is an
 // enemy to every attacker), and leaps and adjacent attacks have no lines.
 // Other moves are legal without playing them.
-func (p *pos) allows(m rules.Move, checked bool) bool {
+func (p *position) allows(m rules.Move, checked bool) bool {
 	if !checked && m.Piece != pHQ {
 		hq := p.hq[p.side]
 		exposed := m.Aux != rules.NoSquare && aligned[hq][m.Aux]
@@ -213,7 +235,7 @@ func (p *pos) allows(m rules.Move, checked bool) bool {
 }
 
 // countLegal counts the legal moves without keeping them.
-func (p *pos) countLegal() int {
+func (p *position) countLegal() int {
 	var buf [256]rules.Move
 	checked := p.inCheck()
 	n := 0
@@ -226,14 +248,14 @@ func (p *pos) countLegal() int {
 }
 
 // inCheck reports whether the side to move's headquarter is attacked.
-func (p *pos) inCheck() bool {
+func (p *position) inCheck() bool {
 	return p.attacker(p.hq[p.side], p.side.Other()) != rules.NoSquare
 }
 
 // attacker returns a square from which a piece of side by attacks target
 // (could take it by moving or shoot it), or NoSquare. Shots count (C3.4).
 // It is used for headquarters, so the tank's immunity plays no part.
-func (p *pos) attacker(target rules.Square, by rules.Side) rules.Square {
+func (p *position) attacker(target rules.Square, by rules.Side) rules.Square {
 	hq, soldier, cav, tank := cell(pHQ, by), cell(pSoldier, by), cell(pCavalry, by), cell(pTank, by)
 	gun, mgun, bomber := cell(pGun, by), cell(pMGun, by), cell(pBomber, by)
 	for _, d := range rules.AllDirs {

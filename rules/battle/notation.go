@@ -11,12 +11,12 @@ import (
 // leaves, "-" (or "x" for a capture, "!" for a shot) and the square it goes
 // to or shoots at, then "^" and the square of the opposing piece removed
 // when a soldier reaches the far end (C4).
-func (s *state) Format(m rules.Move) string {
+func (s *State) Format(m rules.Move) string {
 	sep := "-"
 	switch {
 	case m.Kind == kindShot:
 		sep = "!"
-	case board.Exists(m.To) && s.p.cells[m.To] != 0:
+	case board.Exists(m.To) && s.pos.cells[m.To] != 0:
 		sep = "x"
 	}
 	b := make([]byte, 0, 12)
@@ -32,7 +32,7 @@ func (s *state) Format(m rules.Move) string {
 }
 
 // safeFormat formats a move that may not belong to the position.
-func (s *state) safeFormat(m rules.Move) string {
+func (s *State) safeFormat(m rules.Move) string {
 	if !board.Exists(m.From) || !board.Exists(m.To) || (m.Aux != rules.NoSquare && !board.Exists(m.Aux)) {
 		return fmt.Sprintf("%+v", m)
 	}
@@ -40,175 +40,127 @@ func (s *state) safeFormat(m rules.Move) string {
 }
 
 // Parse reads a move: the canonical form, the referee's record (with "+" or
-// "#"), and the lenient forms rules.Match allows (any case, no separators,
-// SAN-style shortenings such as "Sd4", "Gc!c6", squares only "d3-d4").
-func (s *state) Parse(text string) (rules.Move, error) {
+// "#"), and every form notation reads (any case, no separators, SAN-style
+// shortenings such as "Sd4", "Gc!c6", squares only "d3-d4").
+func (s *State) Parse(text string) (rules.Move, error) {
 	if s.outcome.Over() {
 		return rules.Move{}, rules.Errorf(rules.GameOver, text, s.outcome.Ruling, "the game is over: %s", s.outcome.Describe(Variant.Sides()))
 	}
-	if m, ok := s.quick(text); ok {
+	if m, ok := s.canonical()[strings.TrimRight(strings.Join(strings.Fields(text), ""), "+#")]; ok {
 		return m, nil
 	}
-	return rules.Match(text, s.candidates(), s.diagnose)
+	return notation.Match(text, s.spelled(), s.diagnose)
 }
 
-// quick finds the move a canonical text names without building every
-// candidate's forms.
-func (s *state) quick(text string) (rules.Move, bool) {
-	t := normalise(text)
-	pr, ok := readMove(t)
-	if !ok || pr.letter == pNone || pr.to == rules.NoSquare {
-		return rules.Move{}, false
-	}
-	for _, m := range s.moves {
-		if m.From == pr.from && m.To == pr.to && m.Aux == pr.aux && m.Piece == pr.letter && (m.Kind == kindShot) == (pr.sep == '!') {
-			if s.Format(m) == t {
-				return m, true
-			}
-			break
+// notation is how Chess-Battle moves are read (C6): the letter (which the
+// square left may stand for), from, - or x, or ! for a shot, to, and ^ with
+// the square of the piece removed at the far end.
+var notation = rules.Notation{
+	Board:   board,
+	Letters: letters[1:],
+	Seps:    [][3]string{{"!", "!", ""}},
+	AuxMark: "^",
+}
+
+// canonical maps each legal move's canonical text to it, built once.
+func (s *State) canonical() map[string]rules.Move {
+	c := s.cache
+	c.exactOnce.Do(func() {
+		c.exact = make(map[string]rules.Move, len(s.moves))
+		for _, m := range s.moves {
+			c.exact[s.Format(m)] = m
 		}
-	}
-	return rules.Move{}, false
+	})
+	return c.exact
 }
 
-// normalise drops spaces and trailing check, mate and annotation marks.
-func normalise(text string) string {
-	if strings.ContainsAny(text, " \t\r\n") {
-		text = strings.Join(strings.Fields(text), "")
-	}
-	return strings.TrimRight(text, "+#!?")
-}
-
-// candidates lists every legal move with the texts that name it.
-func (s *state) candidates() []rules.Candidate {
-	var moves, shots []rules.Candidate
-	for _, m := range s.moves {
-		f := s.Format(m)
-		c := rules.Candidate{Move: m, Forms: []string{f, f[1:]}}
-		if m.Kind == kindShot {
-			to := board.Name(m.To)
-			from := board.Name(m.From)
-			l := f[:1]
-			c.Forms = append(c.Forms, l+"!"+to, l+from[:1]+"!"+to, l+from[1:]+"!"+to)
-			shots = append(shots, c)
-		} else {
-			moves = append(moves, c)
-		}
-	}
-	rules.Shortenings(moves, board,
-		func(m rules.Move) string { return string(letters[m.Piece]) },
-		func(m rules.Move) bool { return s.p.cells[m.To] != 0 },
-		func(m rules.Move) string {
-			if m.Aux == rules.NoSquare {
-				return ""
+// spelled lists the legal moves with every part written, for
+// notation.Match, built once.
+func (s *State) spelled() []rules.Spelled {
+	c := s.cache
+	c.spellOnce.Do(func() {
+		c.spells = make([]rules.Spelled, len(s.moves))
+		for i, m := range s.moves {
+			w := rules.NewWritten()
+			w.Letter, w.From, w.To, w.Aux = letters[m.Piece], m.From, m.To, m.Aux
+			w.Capture = m.Kind != kindShot && s.pos.cells[m.To] != 0
+			if m.Kind == kindShot {
+				w.Mark = "!"
 			}
-			return "^" + board.Name(m.Aux)
-		})
-	return append(moves, shots...)
+			c.spells[i] = rules.Spelled{Move: m, Text: s.Format(m), Parts: []rules.Written{w}}
+		}
+	})
+	return c.spells
 }
 
-// parsedMove is a move text read without reference to the position.
+// parsedMove is a move text read without reference to the position, as
+// diagnose needs it.
 type parsedMove struct {
 	letter        uint8        // pNone when no piece letter was given
-	from, to, aux rules.Square // NoSquare when absent or not a square
-	names         [3]string    // the texts of from, to and aux, as written
-	sep           byte         // '-', 'x', ':', '!' or 0
+	from, to, aux rules.Square // grid cells, NoSquare when absent
+	sep           byte         // '!' for a shot, else 0
 	hasTo, hasAux bool
 }
 
-// coordinate reads a square name at the start of s ("d3", "h12"), whether or
-// not the square exists, and returns the bytes used (0 if none).
-func coordinate(s string) (rules.Square, string, int) {
-	if len(s) < 2 || !(s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') || s[1] < '1' || s[1] > '9' {
-		return rules.NoSquare, "", 0
-	}
-	n, rank := 2, int(s[1]-'0')
-	if len(s) > 2 && s[2] >= '0' && s[2] <= '9' {
-		n, rank = 3, rank*10+int(s[2]-'0')
-	}
-	name := strings.ToLower(s[:n])
-	return board.At(int(s[0]|0x20-'a'), rank-1), name, n
-}
-
-// readMove reads [letter] square [sep square] [^ square] from a
-// normalised text.
-func readMove(t string) (parsedMove, bool) {
-	pr := parsedMove{from: rules.NoSquare, to: rules.NoSquare, aux: rules.NoSquare}
-	if len(t) >= 2 && t[1]|0x20 >= 'a' && t[1]|0x20 <= 'z' {
-		if pr.letter = pieceType(t[0]); pr.letter == pNone {
-			return pr, false
+// parsed takes, of a text's readings, one that names the square left (else
+// the first), as a parsedMove.
+func parsed(readings []rules.Written) parsedMove {
+	r := readings[0]
+	for _, x := range readings {
+		if x.From != rules.NoSquare {
+			r = x
+			break
 		}
-		t = t[1:]
 	}
-	var n int
-	if pr.from, pr.names[0], n = coordinate(t); n == 0 {
-		return pr, false
+	pr := parsedMove{letter: pieceType(r.Letter), from: r.From, to: r.To, aux: r.Aux, hasAux: r.Aux != rules.NoSquare}
+	if r.From == rules.NoSquare {
+		pr.from, pr.to = r.To, rules.NoSquare // only one square: the piece's, as C6 writes it first
+	} else {
+		pr.hasTo = true
 	}
-	t = t[n:]
-	if t == "" {
-		return pr, true
+	if r.Mark == "!" {
+		pr.sep = '!'
 	}
-	switch t[0] {
-	case '-', '!':
-		pr.sep, t = t[0], t[1:]
-	case 'x', 'X', ':':
-		pr.sep, t = 'x', t[1:]
-	}
-	if pr.to, pr.names[1], n = coordinate(t); n == 0 {
-		return pr, false
-	}
-	pr.hasTo = true
-	t = t[n:]
-	if t == "" {
-		return pr, true
-	}
-	if t[0] != '^' {
-		return pr, false
-	}
-	pr.hasAux = true
-	if pr.aux, pr.names[2], n = coordinate(t[1:]); n == 0 || n != len(t)-1 {
-		return pr, false
-	}
-	return pr, true
+	return pr
 }
 
 // diagnose explains, for a player and citing the ruling, why a text names
 // no legal move.
-func (s *state) diagnose(input string) (rules.ErrorKind, string, string) {
+func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, string, string) {
 	sides := Variant.Sides()
-	me, them := s.p.side, s.p.side.Other()
+	me, them := s.pos.side, s.pos.side.Other()
 	if s.outcome.Over() {
 		return rules.GameOver, "the game is over: " + s.outcome.Describe(sides), s.outcome.Ruling
 	}
-	pr, ok := readMove(normalise(input))
-	if !ok {
+	if len(readings) == 0 {
 		return rules.Unreadable, "write the piece letter, the square it leaves, - or x and the square it goes to (Sd3-d4, Bf1xf7); a shot with ! (Gc1!c6); a soldier at the far end with ^ and the piece removed (Sd11-d12^h9)", "C6"
 	}
-	for i, sq := range []rules.Square{pr.from, pr.to, pr.aux} {
-		if pr.names[i] != "" && sq == rules.NoSquare {
-			return rules.Illegal, pr.names[i] + " is not a square of the board: ranks 1, 2, 11 and 12 have only the files c to j", "C1.1"
+	pr := parsed(readings)
+	for _, sq := range []rules.Square{pr.from, pr.to, pr.aux} {
+		if sq != rules.NoSquare && !board.Exists(sq) {
+			return rules.Illegal, board.Name(sq) + " is not a square of the board: ranks 1, 2, 11 and 12 have only the files c to j", "C1.1"
 		}
 	}
 	if !pr.hasTo {
 		return rules.Illegal, "no legal move fits; name the square the piece leaves and the square it goes to, e.g. Sd3-d4", "C6"
 	}
-	c := s.p.cells[pr.from]
+	c := s.pos.cells[pr.from]
 	if c == 0 {
-		return rules.Illegal, "there is no piece on " + pr.names[0], ""
+		return rules.Illegal, "there is no piece on " + board.Name(pr.from), ""
 	}
 	t := typeOf(c)
 	if sideOf(c) != me {
-		return rules.Illegal, fmt.Sprintf("the %s on %s is %s's; %s is to move", pieceNames[t], pr.names[0], sides[them], sides[me]), "C1.3"
+		return rules.Illegal, fmt.Sprintf("the %s on %s is %s's; %s is to move", pieceNames[t], board.Name(pr.from), sides[them], sides[me]), "C1.3"
 	}
 	if pr.letter != pNone && pr.letter != t {
-		return rules.Illegal, fmt.Sprintf("the piece on %s is a %s (%c), not a %s (%c)", pr.names[0], pieceNames[t], letters[t], pieceNames[pr.letter], letters[pr.letter]), "C6"
+		return rules.Illegal, fmt.Sprintf("the piece on %s is a %s (%c), not a %s (%c)", board.Name(pr.from), pieceNames[t], letters[t], pieceNames[pr.letter], letters[pr.letter]), "C6"
 	}
 	isShot := pr.sep == '!'
 	if isShot && t != pGun && t != pMGun {
-		return rules.Illegal, "only guns and machine-guns shoot; other pieces capture by moving (" + pr.names[1] + " with x)", "C3"
+		return rules.Illegal, "only guns and machine-guns shoot; other pieces capture by moving (" + board.Name(pr.to) + " with x)", "C3"
 	}
 	var fits []rules.Move
-	for _, m := range s.p.pieceMoves(nil, pr.from) {
+	for _, m := range s.pos.pieceMoves(nil, pr.from) {
 		if m.To == pr.to && (m.Kind == kindShot) == isShot {
 			fits = append(fits, m)
 		}
@@ -230,14 +182,14 @@ func (s *state) diagnose(input string) (rules.ErrorKind, string, string) {
 		case pr.hasAux && !choices:
 			return rules.Illegal, fmt.Sprintf("%s has nothing but the headquarter, which cannot be removed: write %s, and the soldier just leaves the board", sides[them], s.Format(fits[0])), "C4"
 		case pr.hasAux:
-			ac := s.p.cells[pr.aux]
+			ac := s.pos.cells[pr.aux]
 			switch {
 			case pr.aux == pr.to && ac != 0:
-				return rules.Illegal, fmt.Sprintf("the %s on %s is the piece you capture; remove another of %s's pieces", pieceNames[typeOf(ac)], pr.names[2], sides[them]), "C4"
+				return rules.Illegal, fmt.Sprintf("the %s on %s is the piece you capture; remove another of %s's pieces", pieceNames[typeOf(ac)], board.Name(pr.aux), sides[them]), "C4"
 			case ac == 0:
-				return rules.Illegal, fmt.Sprintf("there is no piece on %s to remove; name one of %s's pieces", pr.names[2], sides[them]), "C4"
+				return rules.Illegal, fmt.Sprintf("there is no piece on %s to remove; name one of %s's pieces", board.Name(pr.aux), sides[them]), "C4"
 			case sideOf(ac) == me:
-				return rules.Illegal, fmt.Sprintf("the %s on %s is your own; you remove one of %s's pieces", pieceNames[typeOf(ac)], pr.names[2], sides[them]), "C4"
+				return rules.Illegal, fmt.Sprintf("the %s on %s is your own; you remove one of %s's pieces", pieceNames[typeOf(ac)], board.Name(pr.aux), sides[them]), "C4"
 			case typeOf(ac) == pHQ:
 				return rules.Illegal, "the headquarter cannot be removed; name another of " + sides[them] + "'s pieces", "C4"
 			}
@@ -248,7 +200,7 @@ func (s *state) diagnose(input string) (rules.ErrorKind, string, string) {
 			}
 		}
 	}
-	n, _ := s.p.play(m)
+	n, _ := s.pos.play(m)
 	if a := n.attacker(n.hq[me], them); a != rules.NoSquare {
 		at := typeOf(n.cells[a])
 		ruling := "C2"
@@ -289,109 +241,4 @@ func between(a, b rules.Square, d rules.Dir, k int) []rules.Square {
 		out = append(out, board.At(fa+i*df, ra+i*dr))
 	}
 	return out
-}
-
-// why says why the piece of type t on from cannot go to (or shoot at)
-// to, a move that the piece's own pattern (C2, C3) rules out.
-func (s *state) why(t uint8, from, to rules.Square, isShot bool) (string, string) {
-	me := s.p.side
-	c := s.p.cells[to]
-	to0 := board.Name(to)
-	d, k, straight := line(from, to)
-	// path says what stops a line from from to to: a gap or a piece.
-	path := func(what, ruling string) (string, string) {
-		for _, sq := range between(from, to, d, k) {
-			if sq == rules.NoSquare {
-				return "a missing square ends every line: " + what + " cannot cross the gap", "C1.5"
-			}
-			if s.p.cells[sq] != 0 {
-				return fmt.Sprintf("%s is blocked by the %s on %s", what, pieceNames[typeOf(s.p.cells[sq])], board.Name(sq)), ruling
-			}
-		}
-		return "", ""
-	}
-	if isShot {
-		switch {
-		case c == 0:
-			return "there is no piece on " + to0 + " to shoot", "C3.1"
-		case sideOf(c) == me:
-			return "guns and machine-guns shoot only at enemy pieces", "C3.1"
-		case t == pMGun && typeOf(c) == pTank:
-			return "a machine-gun never shoots at a tank", "C3.3"
-		case t == pGun && !(straight && k <= gunRange && isForward[me][d]):
-			return "a gun shoots up to 5 squares left, right, straight forward or diagonally forward", "C3.2"
-		case t == pMGun && !(straight && k <= mgunRange):
-			return "a machine-gun shoots up to 3 squares along a rank, file or diagonal", "C3.3"
-		}
-		return path("the line of fire", "C3.1")
-	}
-	if c != 0 && sideOf(c) == me {
-		return fmt.Sprintf("the %s on %s is your own piece", pieceNames[typeOf(c)], to0), ""
-	}
-	switch t {
-	case pHQ:
-		return "the headquarter moves one square in any direction, like a king", "C2"
-	case pGun, pMGun:
-		if c != 0 {
-			return fmt.Sprintf("a %s never captures by moving; it shoots from where it stands, e.g. %c%s!%s", pieceNames[t], letters[t], board.Name(from), to0), "C2"
-		}
-		return fmt.Sprintf("a %s moves one square in any direction", pieceNames[t]), "C2"
-	case pCavalry:
-		fa, ra := board.Coords(from)
-		fb, rb := board.Coords(to)
-		for _, o := range cavalryOffsets {
-			if fb-fa == o[0] && rb-ra == o[1] && c != 0 && typeOf(c) == pTank {
-				return "a tank cannot be captured by a cavalry", "C2"
-			}
-		}
-		return "a cavalry leaps (1,2), (1,3) or (2,3) squares, in any orientation", "C2"
-	case pTank:
-		if !straight || d.Diagonal() || k > 2 {
-			return "the tank moves one or two squares along a rank or file", "C2"
-		}
-		return path("the tank's way", "C2")
-	case pBomber:
-		if !straight {
-			return "the bomber moves along a rank, file or diagonal, like a queen", "C2"
-		}
-		friends := 0
-		for _, sq := range between(from, to, d, k) {
-			if sq == rules.NoSquare {
-				return "a missing square ends every line: the bomber cannot cross the gap", "C1.5"
-			}
-			switch bc := s.p.cells[sq]; {
-			case bc == 0:
-			case sideOf(bc) != me:
-				return fmt.Sprintf("the bomber never passes over an enemy piece (the %s on %s)", pieceNames[typeOf(bc)], board.Name(sq)), "C2"
-			default:
-				friends++
-			}
-		}
-		if friends > 1 {
-			return fmt.Sprintf("the bomber passes over at most one friendly piece per move, and there are %d in the way", friends), "C2"
-		}
-	case pSoldier:
-		if c != 0 && typeOf(c) == pTank {
-			return "a tank cannot be captured by a soldier", "C2"
-		}
-		if straight && k == 1 {
-			return "a soldier captures only one square sideways, straight forward or diagonally forward", "C2"
-		}
-		if straight && k == 2 {
-			if !light[from] {
-				return fmt.Sprintf("a soldier steps two squares only from a light square, and %s is dark", board.Name(from)), "C1.2"
-			}
-			mid := between(from, to, d, k)[0]
-			switch {
-			case mid == rules.NoSquare:
-				return "a missing square ends every line: the soldier cannot cross the gap", "C1.5"
-			case s.p.cells[mid] != 0:
-				return fmt.Sprintf("the soldier cannot pass over the %s on %s", pieceNames[typeOf(s.p.cells[mid])], board.Name(mid)), "C2"
-			case c != 0:
-				return "a soldier never captures with a two-square move", "C2"
-			}
-		}
-		return "a soldier moves one square in any direction, or two in a straight line from a light square", "C2"
-	}
-	return "", ""
 }

@@ -6,7 +6,7 @@ import "github.com/bottlepost/bottlepost/rules"
 // does, without building states: positions are copied by value and the
 // repetition history is a stack. A position drawn by repetition or by the
 // 50-move rule (C5) has no moves, as in Moves.
-func (s *state) Perft(depth int) uint64 {
+func (s *State) Perft(depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
@@ -25,14 +25,14 @@ func (s *state) Perft(depth int) uint64 {
 	}
 	var n uint64
 	for _, m := range s.moves {
-		n += s.p.perftChild(m, depth-1, keys, 0)
+		n += s.pos.perftChild(m, depth-1, keys, 0)
 	}
 	return n
 }
 
 // perftChild plays m from p and counts the leaves below it; keys[base:] are
 // the keys of the positions since the last change of material, p's last.
-func (p *pos) perftChild(m rules.Move, depth int, keys []uint64, base int) uint64 {
+func (p *position) perftChild(m rules.Move, depth int, keys []uint64, base int) uint64 {
 	n, material := p.play(m)
 	if material {
 		base = len(keys)

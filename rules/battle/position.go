@@ -11,9 +11,9 @@ import (
 // StartPosition is the set-up of C1.4 in the position notation New accepts.
 const StartPosition = "gcmbhmcg/sssstsss/2ssssssss2/12/12/12/12/12/12/2SSSSSSSS2/SSSSTSSS/GCMBHMCG w 0 1"
 
-// pos is the placement of the pieces and the counters that a position
+// position is the placement of the pieces and the counters that a position
 // string carries. It is a plain value: copying it is how a move is made.
-type pos struct {
+type position struct {
 	cells [boardSize]uint8 // 0 empty, else type | side<<3
 	side  rules.Side       // to move
 	hq    [2]rules.Square  // where each headquarter stands
@@ -22,21 +22,21 @@ type pos struct {
 	move  int              // the full-move number, from 1
 }
 
-func (p *pos) put(sq rules.Square, c uint8) {
+func (p *position) put(sq rules.Square, c uint8) {
 	p.cells[sq] = c
 	p.hash ^= zobrist[c][sq]
 }
 
-func (p *pos) remove(sq rules.Square) {
+func (p *position) remove(sq rules.Square) {
 	p.hash ^= zobrist[p.cells[sq]][sq]
 	p.cells[sq] = 0
 }
 
 // ply is the number of plies since move 1 with White to move.
-func (p *pos) ply() int { return 2*(p.move-1) + int(p.side) }
+func (p *position) ply() int { return 2*(p.move-1) + int(p.side) }
 
 // computeHash recomputes the Zobrist key from scratch.
-func (p *pos) computeHash() uint64 {
+func (p *position) computeHash() uint64 {
 	var h uint64
 	for _, sq := range board.Squares() {
 		if c := p.cells[sq]; c != 0 {
@@ -52,7 +52,7 @@ func (p *pos) computeHash() uint64 {
 // play makes m, which must be a legal move of p, and returns the result; it
 // also reports whether material changed (a capture, a shot or an arrival at
 // the far end), which ends the span in which positions can repeat.
-func (p *pos) play(m rules.Move) (n pos, material bool) {
+func (p *position) play(m rules.Move) (n position, material bool) {
 	n = *p
 	me := p.side
 	if m.Kind == kindShot {
@@ -99,8 +99,8 @@ func (p *pos) play(m rules.Move) (n pos, material bool) {
 // letter (White upper case, Red lower case) or a count of empty squares;
 // then "w" or "r" for the side to move; then, optionally, the plies since
 // the last capture, shot or soldier move (C5) and the full-move number.
-func parsePosition(text string) (pos, error) {
-	var p pos
+func parsePosition(text string) (position, error) {
+	var p position
 	fields := strings.Fields(text)
 	if len(fields) < 2 || len(fields) > 4 {
 		return p, fmt.Errorf("battle: position %q: want the board, the side to move (w or r) and optionally two counters", text)
@@ -177,7 +177,7 @@ func parsePosition(text string) (pos, error) {
 var placement = rules.Placement{Board: board}
 
 // String writes the position in the notation parsePosition reads.
-func (p *pos) String() string {
+func (p *position) String() string {
 	b := make([]byte, 0, 96)
 	b = append(b, placement.Format(func(sq rules.Square) string {
 		if p.cells[sq] == 0 {

@@ -15,7 +15,9 @@ type refPiece struct {
 	kind byte // 'H', 'B', 'T', 'G', 'M', 'C', 'S'; 0 for an empty square
 }
 
-type refPos struct {
+// refPosition is the reference generator's position, written apart from
+// the engine's position type.
+type refPosition struct {
 	b    [12][12]refPiece // [file][rank], zero-based
 	side int
 }
@@ -56,123 +58,168 @@ var refCavalry = [][2]int{
 }
 
 // pseudo lists side's moves by the piece rules alone.
-func (p *refPos) pseudo(side int) []refMove {
+func (p *refPosition) pseudo(side int) []refMove {
 	var out []refMove
-	fw := refForward(side)
-	enemy := func(f, r int) bool { return p.b[f][r].kind != 0 && p.b[f][r].side != side }
-	empty := func(f, r int) bool { return p.b[f][r].kind == 0 }
 	add := func(f0, r0, f1, r1 int, shot bool) {
 		out = append(out, refMove{f0, r0, f1, r1, shot, -1, -1})
 	}
 	for f := range 12 {
 		for r := range 12 {
-			pc := p.b[f][r]
-			if pc.kind == 0 || pc.side != side {
-				continue
-			}
-			switch pc.kind {
-			case 'H':
-				for _, d := range refKing {
-					if x, y := f+d[0], r+d[1]; refExists(x, y) && (empty(x, y) || enemy(x, y)) {
-						add(f, r, x, y, false)
-					}
-				}
-			case 'B':
-				for _, d := range refKing {
-					over := 0
-					for k := 1; ; k++ {
-						x, y := f+k*d[0], r+k*d[1]
-						if !refExists(x, y) {
-							break
-						}
-						if empty(x, y) {
-							add(f, r, x, y, false)
-							continue
-						}
-						if enemy(x, y) {
-							add(f, r, x, y, false)
-							break
-						}
-						over++
-						if over == 2 {
-							break
-						}
-					}
-				}
-			case 'T':
-				for _, d := range refRook {
-					x, y := f+d[0], r+d[1]
-					if !refExists(x, y) {
-						continue
-					}
-					if enemy(x, y) {
-						add(f, r, x, y, false)
-					}
-					if !empty(x, y) {
-						continue
-					}
-					add(f, r, x, y, false)
-					x2, y2 := x+d[0], y+d[1]
-					if refExists(x2, y2) && (empty(x2, y2) || enemy(x2, y2)) {
-						add(f, r, x2, y2, false)
-					}
-				}
-			case 'G', 'M':
-				for _, d := range refKing {
-					if x, y := f+d[0], r+d[1]; refExists(x, y) && empty(x, y) {
-						add(f, r, x, y, false)
-					}
-				}
-				dirs, reach := [][2]int{{-1, 0}, {1, 0}, {0, fw}, {-1, fw}, {1, fw}}, 5
-				if pc.kind == 'M' {
-					dirs, reach = refKing, 3
-				}
-				for _, d := range dirs {
-					for k := 1; k <= reach; k++ {
-						x, y := f+k*d[0], r+k*d[1]
-						if !refExists(x, y) {
-							break
-						}
-						if empty(x, y) {
-							continue
-						}
-						if enemy(x, y) && !(pc.kind == 'M' && p.b[x][y].kind == 'T') {
-							add(f, r, x, y, true)
-						}
-						break
-					}
-				}
-			case 'C':
-				for _, d := range refCavalry {
-					x, y := f+d[0], r+d[1]
-					if refExists(x, y) && (empty(x, y) || (enemy(x, y) && p.b[x][y].kind != 'T')) {
-						add(f, r, x, y, false)
-					}
-				}
-			case 'S':
-				for _, d := range refKing {
-					x, y := f+d[0], r+d[1]
-					if !refExists(x, y) {
-						continue
-					}
-					capturing := d[1] == fw || d[1] == 0 // forward, diagonally forward, sideways
-					if empty(x, y) || (capturing && enemy(x, y) && p.b[x][y].kind != 'T') {
-						add(f, r, x, y, false)
-					}
-					x2, y2 := f+2*d[0], r+2*d[1]
-					if refLight(f, r) && empty(x, y) && refExists(x2, y2) && empty(x2, y2) {
-						add(f, r, x2, y2, false)
-					}
-				}
+			if pc := p.b[f][r]; pc.kind != 0 && pc.side == side {
+				p.pieceMoves(f, r, add)
 			}
 		}
 	}
 	return out
 }
 
+// refAdd is how the reference's move makers hand on a move.
+type refAdd func(f0, r0, f1, r1 int, shot bool)
+
+func (p *refPosition) enemy(f, r, side int) bool {
+	return p.b[f][r].kind != 0 && p.b[f][r].side != side
+}
+func (p *refPosition) empty(f, r int) bool { return p.b[f][r].kind == 0 }
+
+// pieceMoves gives add the moves of the piece on (f, r) by its rule (C2, C3).
+func (p *refPosition) pieceMoves(f, r int, add refAdd) {
+	pc := p.b[f][r]
+	side := pc.side
+	enemy := func(f, r int) bool { return p.enemy(f, r, side) }
+	empty := p.empty
+	switch pc.kind {
+	case 'H':
+		for _, d := range refKing {
+			if x, y := f+d[0], r+d[1]; refExists(x, y) && (empty(x, y) || enemy(x, y)) {
+				add(f, r, x, y, false)
+			}
+		}
+	case 'B':
+		p.bomberMoves(f, r, add)
+	case 'T':
+		p.tankMoves(f, r, add)
+	case 'G', 'M':
+		p.gunMoves(f, r, add)
+	case 'C':
+		for _, d := range refCavalry {
+			x, y := f+d[0], r+d[1]
+			if refExists(x, y) && (empty(x, y) || (enemy(x, y) && p.b[x][y].kind != 'T')) {
+				add(f, r, x, y, false)
+			}
+		}
+	case 'S':
+		p.soldierMoves(f, r, add)
+	}
+}
+
+// bomberMoves: like a queen, over at most one friendly piece, never an enemy.
+func (p *refPosition) bomberMoves(f, r int, add refAdd) {
+	side := p.b[f][r].side
+	enemy := func(f, r int) bool { return p.enemy(f, r, side) }
+	empty := p.empty
+	for _, d := range refKing {
+		over := 0
+		for k := 1; ; k++ {
+			x, y := f+k*d[0], r+k*d[1]
+			if !refExists(x, y) {
+				break
+			}
+			if empty(x, y) {
+				add(f, r, x, y, false)
+				continue
+			}
+			if enemy(x, y) {
+				add(f, r, x, y, false)
+				break
+			}
+			over++
+			if over == 2 {
+				break
+			}
+		}
+	}
+}
+
+// tankMoves: one or two squares along a rank or file.
+func (p *refPosition) tankMoves(f, r int, add refAdd) {
+	side := p.b[f][r].side
+	enemy := func(f, r int) bool { return p.enemy(f, r, side) }
+	empty := p.empty
+	for _, d := range refRook {
+		x, y := f+d[0], r+d[1]
+		if !refExists(x, y) {
+			continue
+		}
+		if enemy(x, y) {
+			add(f, r, x, y, false)
+		}
+		if !empty(x, y) {
+			continue
+		}
+		add(f, r, x, y, false)
+		x2, y2 := x+d[0], y+d[1]
+		if refExists(x2, y2) && (empty(x2, y2) || enemy(x2, y2)) {
+			add(f, r, x2, y2, false)
+		}
+	}
+}
+
+// gunMoves: a step to an empty square, or a shot.
+func (p *refPosition) gunMoves(f, r int, add refAdd) {
+	pc := p.b[f][r]
+	side, fw := pc.side, refForward(pc.side)
+	enemy := func(f, r int) bool { return p.enemy(f, r, side) }
+	empty := p.empty
+	for _, d := range refKing {
+		if x, y := f+d[0], r+d[1]; refExists(x, y) && empty(x, y) {
+			add(f, r, x, y, false)
+		}
+	}
+	dirs, reach := [][2]int{{-1, 0}, {1, 0}, {0, fw}, {-1, fw}, {1, fw}}, 5
+	if pc.kind == 'M' {
+		dirs, reach = refKing, 3
+	}
+	for _, d := range dirs {
+		for k := 1; k <= reach; k++ {
+			x, y := f+k*d[0], r+k*d[1]
+			if !refExists(x, y) {
+				break
+			}
+			if empty(x, y) {
+				continue
+			}
+			if enemy(x, y) && !(pc.kind == 'M' && p.b[x][y].kind == 'T') {
+				add(f, r, x, y, true)
+			}
+			break
+		}
+	}
+}
+
+// soldierMoves: a step, a capture forward or sideways, or two from a light square.
+func (p *refPosition) soldierMoves(f, r int, add refAdd) {
+	side, fw := p.b[f][r].side, refForward(p.b[f][r].side)
+	enemy := func(f, r int) bool { return p.enemy(f, r, side) }
+	empty := p.empty
+	for _, d := range refKing {
+		x, y := f+d[0], r+d[1]
+		if !refExists(x, y) {
+			continue
+		}
+		capturing := d[1] == fw || d[1] == 0 // forward, diagonally forward, sideways
+		if empty(x, y) || (capturing && enemy(x, y) && p.b[x][y].kind != 'T') {
+			add(f, r, x, y, false)
+		}
+		x2, y2 := f+2*d[0], r+2*d[1]
+		if refLight(f, r) && empty(x, y) && refExists(x2, y2) && empty(x2, y2) {
+			add(f, r, x2, y2, false)
+		}
+	}
+}
+
 // expand gives each arrival of a soldier at the far end its removal
 // choices (C4); pseudo moves from p with side to move.
-func (p *refPos) expand(out []refMove, side int) []refMove {
+func (p *refPosition) expand(out []refMove, side int) []refMove {
 	far := 11
 	if side == 1 {
 		far = 0
@@ -201,7 +248,7 @@ func (p *refPos) expand(out []refMove, side int) []refMove {
 	return final
 }
 
-func (p *refPos) play(m refMove) refPos {
+func (p *refPosition) play(m refMove) refPosition {
 	n := *p
 	if m.shot {
 		n.b[m.f1][m.r1] = refPiece{}
@@ -225,7 +272,7 @@ func (p *refPos) play(m refMove) refPos {
 
 // hqAttacked reports whether side's headquarter could be taken or shot by
 // the other side.
-func (p *refPos) hqAttacked(side int) bool {
+func (p *refPosition) hqAttacked(side int) bool {
 	for _, m := range p.pseudo(1 - side) {
 		if q := p.b[m.f1][m.r1]; q.kind == 'H' && q.side == side {
 			return true
@@ -234,7 +281,7 @@ func (p *refPos) hqAttacked(side int) bool {
 	return false
 }
 
-func (p *refPos) legal() []refMove {
+func (p *refPosition) legal() []refMove {
 	var out []refMove
 	for _, m := range p.expand(p.pseudo(p.side), p.side) {
 		if n := p.play(m); !n.hqAttacked(p.side) {
@@ -244,7 +291,7 @@ func (p *refPos) legal() []refMove {
 	return out
 }
 
-func (p *refPos) perft(depth int) uint64 {
+func (p *refPosition) perft(depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
@@ -281,8 +328,8 @@ func refTexts(ms []refMove) []string {
 }
 
 // refFromEngine copies an engine position into the reference's form.
-func refFromEngine(p *pos) refPos {
-	var rp refPos
+func refFromEngine(p *position) refPosition {
+	var rp refPosition
 	for _, sq := range board.Squares() {
 		if c := p.cells[sq]; c != 0 {
 			f, r := board.Coords(sq)
@@ -294,7 +341,7 @@ func refFromEngine(p *pos) refPos {
 }
 
 // engineTexts writes the engine's legal moves the same way.
-func engineTexts(s *state) []string {
+func engineTexts(s *State) []string {
 	var out []string
 	for _, m := range s.moves {
 		sep := "-"

@@ -226,8 +226,8 @@ func TestC2_SoldierMoves(t *testing.T) {
 func TestC3_1_AShotIsAWholeMove(t *testing.T) {
 	s := setUp(t, "w", "Hg1 Gc4 hj12 sc8 mh4")
 	next, rep := play(t, s, "Gc4!c8")
-	if at(next, "c4") != "G" || at(next, "c8") != "" || next.ToMove() != rules.Black || next.p.quiet != 0 {
-		t.Errorf("after the shot: c4 %q, c8 %q, to move %v, quiet %d", at(next, "c4"), at(next, "c8"), next.ToMove(), next.p.quiet)
+	if at(next, "c4") != "G" || at(next, "c8") != "" || next.ToMove() != rules.Black || next.pos.quiet != 0 {
+		t.Errorf("after the shot: c4 %q, c8 %q, to move %v, quiet %d", at(next, "c4"), at(next, "c8"), next.ToMove(), next.pos.quiet)
 	}
 	if rep.Record[rules.ViewReferee] != "Gc4!c8" || !strings.Contains(strings.Join(rep.Notices[rules.ViewPublic], " "), "White's gun on c4 shot Red's soldier on c8 (C3).") {
 		t.Errorf("report %+v", rep)
@@ -241,7 +241,7 @@ func TestC3_1_AShotIsAWholeMove(t *testing.T) {
 }
 
 // shots lists the shots from a square.
-func shots(s *state, sq string) []string {
+func shots(s *State, sq string) []string {
 	var out []string
 	for _, m := range from(s, sq) {
 		if strings.Contains(m, "!") {
@@ -388,7 +388,7 @@ func TestC5_EndOfGame(t *testing.T) {
 			if s.Outcome().Over() {
 				t.Fatalf("over after %d moves", i)
 			}
-			s, _ = play(t, s.(*state), text)
+			s, _ = play(t, s.(*State), text)
 		}
 		if o := s.Outcome(); o.Status != rules.Draw || o.Reason != "threefold repetition" {
 			t.Errorf("outcome %+v", o)
@@ -399,7 +399,7 @@ func TestC5_EndOfGame(t *testing.T) {
 		// which a position can recur; captures and shots do.
 		var s rules.State = start(t)
 		for _, text := range []string{"Sd3-d4", "Sd10-d9", "Sd4-d3", "Sd9-d10", "Sd3-d4", "Sd10-d9", "Sd4-d3", "Sd9-d10"} {
-			s, _ = play(t, s.(*state), text)
+			s, _ = play(t, s.(*State), text)
 		}
 		if o := s.Outcome(); o.Reason != "threefold repetition" {
 			t.Errorf("outcome %+v", o)
@@ -407,20 +407,20 @@ func TestC5_EndOfGame(t *testing.T) {
 	})
 	t.Run("50 moves", func(t *testing.T) {
 		s := setUp(t, "w", "Hg1 Se4 hg12")
-		s.p.quiet = 99 // counters via the position string are tested below
+		s.pos.quiet = 99 // counters via the position string are tested below
 		pos99 := strings.Replace(s.Position(), " 99 1", " 99 80", 1)
 		st, err := Variant.New(rules.Options{Position: pos99})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s = st.(*state)
+		s = st.(*State)
 		quiet, _ := play(t, s, "Hg1-g2")
 		if o := quiet.Outcome(); o.Status != rules.Draw || o.Reason != "50 moves each without capture, shot or soldier move" || o.Ruling != "C5" {
 			t.Errorf("after the 100th quiet ply: %+v", o)
 		}
 		soldier, _ := play(t, s, "Se4-e5")
-		if soldier.Outcome().Over() || soldier.p.quiet != 0 {
-			t.Errorf("a soldier move should reset the count: %+v, %d", soldier.Outcome(), soldier.p.quiet)
+		if soldier.Outcome().Over() || soldier.pos.quiet != 0 {
+			t.Errorf("a soldier move should reset the count: %+v, %d", soldier.Outcome(), soldier.pos.quiet)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/bottlepost/bottlepost/rules"
 )
@@ -54,19 +55,28 @@ type history struct {
 	prev *history
 }
 
-// state is a game position with its repetition history; it is immutable.
-type state struct {
-	p       pos
+// State is the referee's full state of a Chess-Battle game (rules.State):
+// the position with its repetition history. It is immutable.
+type State struct {
+	pos     position
 	hist    *history
 	reps    int          // how often p has occurred in hist, itself included
 	moves   []rules.Move // legal moves, nil once the game is over
 	check   rules.Square // where the headquarter to move is attacked from, or NoSquare
 	outcome rules.Outcome
+	cache   *notationCache
+}
+
+// notationCache holds what Parse needs, each part built on first use.
+type notationCache struct {
+	exactOnce, spellOnce sync.Once
+	exact                map[string]rules.Move // canonical text → legal move
+	spells               []rules.Spelled       // the legal moves spelled out for notation.Match
 }
 
 // settle completes a state: repetitions, legal moves and the outcome (C5).
-func settle(p pos, h *history) *state {
-	s := &state{p: p, hist: h}
+func settle(p position, h *history) *State {
+	s := &State{pos: p, hist: h, cache: &notationCache{}}
 	for e := h; e != nil; e = e.prev {
 		if e.hash == p.hash {
 			s.reps++
@@ -89,33 +99,33 @@ func settle(p pos, h *history) *state {
 	return s
 }
 
-func (s *state) Variant() rules.Variant { return Variant }
-func (s *state) Ruleset() string        { return "standard" }
-func (s *state) ToMove() rules.Side     { return s.p.side }
-func (s *state) Ply() int               { return s.p.ply() }
-func (s *state) Outcome() rules.Outcome { return s.outcome }
+func (s *State) Variant() rules.Variant { return Variant }
+func (s *State) Ruleset() string        { return "standard" }
+func (s *State) ToMove() rules.Side     { return s.pos.side }
+func (s *State) Ply() int               { return s.pos.ply() }
+func (s *State) Outcome() rules.Outcome { return s.outcome }
 
 // Moves lists the legal moves: each choice of a piece to remove on arrival
 // at the far end is a move of its own (C4).
-func (s *state) Moves() []rules.Move { return append([]rules.Move(nil), s.moves...) }
+func (s *State) Moves() []rules.Move { return append([]rules.Move(nil), s.moves...) }
 
 // Position is the position string of the state (see New).
-func (s *state) Position() string { return s.p.String() }
+func (s *State) Position() string { return s.pos.String() }
 
 // Apply plays a legal move.
-func (s *state) Apply(m rules.Move) (rules.State, *rules.Report, error) {
+func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	if s.outcome.Over() {
 		return nil, nil, rules.Errorf(rules.GameOver, s.safeFormat(m), s.outcome.Ruling, "the game is over: %s", s.outcome.Describe(Variant.Sides()))
 	}
 	if !s.isLegal(m) {
 		text := s.safeFormat(m)
-		_, reason, ruling := s.diagnose(text)
+		_, reason, ruling := s.diagnose(text, notation.Read(text))
 		if reason == "" {
 			reason = "that is not a legal move here"
 		}
 		return nil, nil, &rules.MoveError{Input: text, Kind: rules.Illegal, Reason: reason, Ruling: ruling}
 	}
-	np, material := s.p.play(m)
+	np, material := s.pos.play(m)
 	h := &history{hash: np.hash, prev: s.hist}
 	if material {
 		h.prev = nil
@@ -124,7 +134,7 @@ func (s *state) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	return next, s.report(m, next), nil
 }
 
-func (s *state) isLegal(m rules.Move) bool {
+func (s *State) isLegal(m rules.Move) bool {
 	for _, l := range s.moves {
 		if l == m {
 			return true
@@ -134,23 +144,23 @@ func (s *state) isLegal(m rules.Move) bool {
 }
 
 // report describes m, played from s, leading to next.
-func (s *state) report(m rules.Move, next *state) *rules.Report {
+func (s *State) report(m rules.Move, next *State) *rules.Report {
 	sides := Variant.Sides()
-	me, them := sides[s.p.side], sides[s.p.side.Other()]
+	me, them := sides[s.pos.side], sides[s.pos.side.Other()]
 	text := s.Format(m)
 	record := text
 	var notes []string
-	target := s.p.cells[m.To]
+	target := s.pos.cells[m.To]
 	switch {
 	case m.Kind == kindShot:
 		notes = append(notes, fmt.Sprintf("%s's %s on %s shot %s's %s on %s (C3).", me, pieceNames[m.Piece], board.Name(m.From), them, pieceNames[typeOf(target)], board.Name(m.To)))
 	case target != 0:
 		notes = append(notes, fmt.Sprintf("%s's %s took %s's %s on %s.", me, pieceNames[m.Piece], them, pieceNames[typeOf(target)], board.Name(m.To)))
 	}
-	if m.Piece == pSoldier && board.Rank(m.To) == farRank[s.p.side] {
+	if m.Piece == pSoldier && board.Rank(m.To) == farRank[s.pos.side] {
 		n := fmt.Sprintf("%s's soldier reached %s and left the board", me, board.Name(m.To))
 		if m.Aux != rules.NoSquare {
-			n += fmt.Sprintf("; %s removed %s's %s on %s (C4).", me, them, pieceNames[typeOf(s.p.cells[m.Aux])], board.Name(m.Aux))
+			n += fmt.Sprintf("; %s removed %s's %s on %s (C4).", me, them, pieceNames[typeOf(s.pos.cells[m.Aux])], board.Name(m.Aux))
 		} else {
 			n += fmt.Sprintf("; %s has nothing but the headquarter, so nothing else is removed (C4).", them)
 		}
@@ -168,25 +178,25 @@ func (s *state) report(m rules.Move, next *state) *rules.Report {
 		record += "+"
 		notes = append(notes, fmt.Sprintf("%s's headquarter is in check from %s.", them, board.Name(next.check)))
 	}
-	rep := &rules.Report{Move: m, Mover: s.p.side, Text: text}
+	rep := &rules.Report{Move: m, Mover: s.pos.side, Text: text}
 	rep.SetAll(record, notes...)
 	return rep
 }
 
 // View shows every piece to every viewer: Chess-Battle hides nothing.
-func (s *state) View(v rules.Viewer) *rules.View {
+func (s *State) View(v rules.Viewer) *rules.View {
 	view := rules.NewView(s, v)
 	for _, sq := range board.Squares() {
-		if c := s.p.cells[sq]; c != 0 {
+		if c := s.pos.cells[sq]; c != 0 {
 			view.Cells[sq] = string(letterOf(c))
 		}
 	}
 	sides := Variant.Sides()
 	if !s.outcome.Over() && s.check != rules.NoSquare {
-		view.Status = append(view.Status, fmt.Sprintf("%s's headquarter on %s is in check from %s.", sides[s.p.side], board.Name(s.p.hq[s.p.side]), board.Name(s.check)))
+		view.Status = append(view.Status, fmt.Sprintf("%s's headquarter on %s is in check from %s.", sides[s.pos.side], board.Name(s.pos.hq[s.pos.side]), board.Name(s.check)))
 	}
 	view.Status = append(view.Status,
-		fmt.Sprintf("Move %d. Plies without capture, shot or soldier move: %d of 100 (C5).", s.p.move, s.p.quiet))
+		fmt.Sprintf("Move %d. Plies without capture, shot or soldier move: %d of 100 (C5).", s.pos.move, s.pos.quiet))
 	view.Legend = []string{
 		"H headquarter (royal)  B bomber  T tank  G gun  M machine-gun",
 		"C cavalry  S soldier; White in capitals, Red in small letters.",
@@ -206,7 +216,7 @@ type wire struct {
 }
 
 // MarshalBinary writes {"v":1,"ruleset":…,"position":…,"history":[…]}.
-func (s *state) MarshalBinary() ([]byte, error) {
+func (s *State) MarshalBinary() ([]byte, error) {
 	var keys []uint64
 	for e := s.hist; e != nil; e = e.prev {
 		keys = append(keys, e.hash)
@@ -218,7 +228,7 @@ func (s *state) MarshalBinary() ([]byte, error) {
 	// (TestMarshalMatchesJSON), because the playouts serialise every ply.
 	b := make([]byte, 0, 128+21*len(keys))
 	b = append(b, `{"v":1,"ruleset":"standard","position":"`...)
-	b = append(b, s.p.String()...)
+	b = append(b, s.pos.String()...)
 	b = append(b, `","history":[`...)
 	for i, k := range keys {
 		if i > 0 {
@@ -268,8 +278,8 @@ func (variant) Unmarshal(data []byte) (rules.State, error) {
 }
 
 // Check verifies the state's invariants.
-func (s *state) Check() error {
-	p := &s.p
+func (s *State) Check() error {
+	p := &s.pos
 	var count [2][numTypes]int
 	for sq := range boardSize {
 		c := p.cells[sq]

@@ -2,10 +2,10 @@ package chess
 
 import (
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
 // The standard perft table (chessprogramming.org "Perft Results"). The
@@ -25,8 +25,6 @@ var perftTable = []struct {
 	{"position5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", []uint64{44, 1486, 62379, 2103487, 89941194}, 3},
 	{"position6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", []uint64{46, 2079, 89890, 3894594, 164075551}, 3},
 }
-
-func long() bool { return os.Getenv("BOTTLEPOST_LONG") == "1" }
 
 func TestPerftTable(t *testing.T) {
 	for _, c := range perftTable {
@@ -50,7 +48,7 @@ func TestPerftTable(t *testing.T) {
 
 // TestPerftLong runs the depths past the table with BOTTLEPOST_LONG=1.
 func TestPerftLong(t *testing.T) {
-	if !long() {
+	if !rulestest.Long() {
 		t.Skip("set BOTTLEPOST_LONG=1 for perft(7) from the start and perft(6) of Kiwipete")
 	}
 	for _, c := range []struct {
@@ -108,10 +106,7 @@ func TestPerftAgainstReference(t *testing.T) {
 // the positions random play reaches (promotions, odd castling states, bare
 // kings…).
 func TestPerftReferenceRandomGames(t *testing.T) {
-	games := 40
-	if long() {
-		games = 400
-	}
+	games := rulestest.Size(10, 40, 400)
 	for g := range games {
 		r := rand.New(rand.NewPCG(7, uint64(g)))
 		var s rules.State

@@ -14,13 +14,7 @@ import (
 // Random play ends by the fifty-move rule, dead positions, repetitions,
 // and now and then a mate or stalemate.
 func TestPlayout(t *testing.T) {
-	games := 1000
-	if testing.Short() {
-		games = 100
-	}
-	if long() {
-		games = 10000
-	}
+	games := rulestest.Size(50, 1000, 10000)
 	start := time.Now()
 	st := rulestest.Playout(t, rulestest.Config{Variant: Variant, Games: games, Seed: 1,
 		// Half the time a capture when there is one: games reach their end

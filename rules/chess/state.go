@@ -65,8 +65,9 @@ func ParseFEN(fen string) (*State, error) {
 	return s, nil
 }
 
-// State is a game of chess: the position, the moves since the last capture
-// or pawn move (for repetitions), and the outcome. It is immutable.
+// State is the referee's full state of a chess game (rules.State): the
+// position, the moves since the last capture or pawn move (for
+// repetitions), and the outcome. It is immutable.
 type State struct {
 	start string   // the FEN the game started from
 	ply   int      // plies played since the start
@@ -80,6 +81,9 @@ type State struct {
 
 	sanOnce sync.Once
 	sans    []string // the SAN of each legal move, filled on first use
+
+	spellOnce sync.Once
+	spells    []rules.Spelled // the legal moves spelled out for notation.Match, filled on first use
 }
 
 // sanList returns the SAN of every legal move, in the order of legal. It

@@ -18,7 +18,7 @@
 // with full information (S8.3, S9). View decides what each viewer sees;
 // Report says what each learns of a move (S10).
 //
-// Files: geometry.go (tables), pos.go (pieces and the position),
+// Files: geometry.go (tables), pieces.go (pieces and the position),
 // movegen.go (moves and attacks), play.go (resolving a move with its
 // effects), state.go (the rules.State), notation.go (S11), report.go
 // (records and notices), view.go (boards), position.go (the position

@@ -165,7 +165,7 @@ func wantMoves(t testing.TB, s *State, prefix string, want ...string) {
 
 // at returns the cell text the referee sees on a square.
 func at(s *State, sq string) string {
-	return s.p.cellText(brd.MustParse(sq), everything)
+	return s.pos.cellText(brd.MustParse(sq), everything)
 }
 
 func sqr(name string) Square { return brd.MustParse(name) }

@@ -132,7 +132,7 @@ func TestSerialisationVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := back.(*State).p; !p.veiled[rules.White] || !p.veiled[rules.Black] {
+	if p := back.(*State).pos; !p.veiled[rules.White] || !p.veiled[rules.Black] {
 		t.Errorf("a version 1 state is read with veiled %v", p.veiled)
 	}
 	if got, _ := back.MarshalBinary(); !strings.Contains(string(got), `"v":2`) || !strings.Contains(string(got), " veiled=W,B") {
@@ -147,14 +147,14 @@ func TestCheckFindsCorruption(t *testing.T) {
 	}
 	corrupt := []func(c *State){
 		func(c *State) { c.hist = append(append([]uint64{}, c.hist...), 1) },
-		func(c *State) { c.p.king[rules.White] = sqr("a3") },
-		func(c *State) { c.p.nuw[rules.Black]++ },
-		func(c *State) { c.p.ply++ },
+		func(c *State) { c.pos.king[rules.White] = sqr("a3") },
+		func(c *State) { c.pos.nuw[rules.Black]++ },
+		func(c *State) { c.pos.ply++ },
 		func(c *State) { c.inCheck = !c.inCheck },
 		func(c *State) { c.outcome = rules.Outcome{Status: rules.Draw, Reason: "boredom"} },
-		func(c *State) { c.p.sq[sqr("a5")] = mk(boat, rules.White) },
-		func(c *State) { c.p.mine[sqr("d3")] = mineOf(rules.Black) },
-		func(c *State) { c.p.sq[1+1*12] = mk(boat, rules.White) }, // b2 does not exist
+		func(c *State) { c.pos.sq[sqr("a5")] = mk(boat, rules.White) },
+		func(c *State) { c.pos.mine[sqr("d3")] = mineOf(rules.Black) },
+		func(c *State) { c.pos.sq[1+1*12] = mk(boat, rules.White) }, // b2 does not exist
 	}
 	for i, f := range corrupt {
 		c := *s

@@ -73,7 +73,7 @@ func castlingOf(side rules.Side, k uint8) *castling {
 // commando ship). A mine blocks a line (S3.6); a submerged submarine does
 // not. Callers pass the position they judge from: the full one, or what a
 // side knows.
-func (p *pos) attacked(sq Square, by rules.Side) bool {
+func (p *position) attacked(sq Square, by rules.Side) bool {
 	// Boats capture diagonally forward: look back along those diagonals.
 	back := rules.S
 	if by == rules.Black {
@@ -163,8 +163,22 @@ func (p *pos) attacked(sq Square, by rules.Side) bool {
 // a carrier's horse move might block a line too, so horse moves are not
 // counted while any submarine is down. An enemy commando ship next to sq
 // can be neither blocked nor captured.
-func (p *pos) mayBeSafe(sq Square, by rules.Side, mines bool, subs int) bool {
-	n := 0
+func (p *position) mayBeSafe(sq Square, by rules.Side, mines bool, subs int) bool {
+	n, unstoppable := p.nearAttackers(sq, by)
+	if unstoppable || n > subs {
+		return false
+	}
+	n += p.carrierAttackers(sq, by, mines, subs)
+	if n > subs {
+		return false
+	}
+	return n+p.lineAttackers(sq, by, mines) <= subs
+}
+
+// nearAttackers counts by's boats, submarines (afloat or submerged) and
+// carriers one step from sq, for mayBeSafe; unstoppable reports an enemy
+// commando ship next to sq, which nothing can stop.
+func (p *position) nearAttackers(sq Square, by rules.Side) (n int, unstoppable bool) {
 	back := rules.S
 	if by == rules.Black {
 		back = rules.N
@@ -184,14 +198,20 @@ func (p *pos) mayBeSafe(sq Square, by rules.Side, mines bool, subs int) bool {
 	for _, t := range kingTo[sq] {
 		switch p.sq[t] {
 		case k:
-			return false
+			return n, true
 		case a:
 			n++
 		}
 	}
-	if n > subs {
-		return false
-	}
+	return n, false
+}
+
+// carrierAttackers counts, for mayBeSafe, by's carriers reaching sq by a
+// two-square step (when no hidden mine may block it), a horse move (when
+// no submarine is down) or the aircraft's outline.
+func (p *position) carrierAttackers(sq Square, by rules.Side, mines bool, subs int) int {
+	n := 0
+	a := mk(carrier, by)
 	if !mines {
 		for _, d := range rules.AllDirs {
 			s1 := brd.Next(sq, d)
@@ -215,9 +235,14 @@ func (p *pos) mayBeSafe(sq Square, by rules.Side, mines bool, subs int) bool {
 			n++
 		}
 	}
-	if n > subs {
-		return false
-	}
+	return n
+}
+
+// lineAttackers counts, for mayBeSafe, by's sliders and torpedo boats
+// whose line reaches sq (a line across an empty square only when no
+// hidden mine may block it).
+func (p *position) lineAttackers(sq Square, by rules.Side, mines bool) int {
+	n := 0
 	rookC, rookT, bishop := mk(cruiser, by), mk(torpedo, by), mk(destroyer, by)
 	for _, d := range rules.AllDirs {
 		for i, t := range brd.Ray(sq, d) {
@@ -251,12 +276,12 @@ func (p *pos) mayBeSafe(sq Square, by rules.Side, mines bool, subs int) bool {
 			n++
 		}
 	}
-	return n <= subs
+	return n
 }
 
 // torpedoes reports whether a loaded torpedo boat of side by on t may shoot
 // along diagonal d.
-func (p *pos) torpedoes(t Square, by rules.Side, d rules.Dir) bool {
+func (p *position) torpedoes(t Square, by rules.Side, d rules.Dir) bool {
 	if p.sq[t] != mk(torpedo, by) || p.attr[t]&attrLoaded == 0 {
 		return false
 	}
@@ -266,7 +291,7 @@ func (p *pos) torpedoes(t Square, by rules.Side, d rules.Dir) bool {
 
 // check reports whether side's commando ship is attacked in p, and whether
 // a submerged submarine is among the attackers (S5.8).
-func (p *pos) check(side rules.Side) (inCheck, bySub bool) {
+func (p *position) check(side rules.Side) (inCheck, bySub bool) {
 	k := p.king[side]
 	if k == noSq {
 		return false, false
@@ -284,7 +309,7 @@ func (p *pos) check(side rules.Side) (inCheck, bySub bool) {
 
 // visibleCheck reports whether a piece other than a submerged submarine
 // attacks side's commando ship.
-func (p *pos) visibleCheck(side rules.Side) bool {
+func (p *position) visibleCheck(side rules.Side) bool {
 	k := p.king[side]
 	if k == noSq {
 		return false
@@ -301,7 +326,7 @@ func (p *pos) visibleCheck(side rules.Side) bool {
 // from that side; called on the full position it is every move the
 // referee could accept. inCheck is the referee's announced check, which
 // rules castling out (S8.2).
-func (p *pos) pseudo(out []rules.Move, inCheck bool) []rules.Move {
+func (p *position) pseudo(out []rules.Move, inCheck bool) []rules.Move {
 	x := p.toMove
 	if c := p.airborne(x); c != noSq {
 		// S7.3: while the aircraft is in flight nothing else moves.
@@ -345,7 +370,7 @@ func (p *pos) pseudo(out []rules.Move, inCheck bool) []rules.Move {
 // free reports whether a piece of x may end a move on t: no piece of its
 // own floats there, nor the enemy commando ship, which is never captured
 // (S8.4), and it is not x's own mine (S3.4).
-func (p *pos) free(t Square, x rules.Side) bool {
+func (p *position) free(t Square, x rules.Side) bool {
 	c := p.sq[t]
 	return (c == 0 || takeable(c, x)) && !p.ownMine(t, x)
 }
@@ -357,7 +382,7 @@ func takeable(c cell, x rules.Side) bool {
 	return c.enemy(x) && c.kind() != commando
 }
 
-func (p *pos) slide(out []rules.Move, s Square, x rules.Side, pc kind, dirs []rules.Dir) []rules.Move {
+func (p *position) slide(out []rules.Move, s Square, x rules.Side, pc kind, dirs []rules.Dir) []rules.Move {
 	for _, d := range dirs {
 		for _, t := range brd.Ray(s, d) {
 			if p.ownMine(t, x) {
@@ -377,7 +402,7 @@ func (p *pos) slide(out []rules.Move, s Square, x rules.Side, pc kind, dirs []ru
 	return out
 }
 
-func (p *pos) genBoat(out []rules.Move, s Square, x rules.Side) []rules.Move {
+func (p *position) genBoat(out []rules.Move, s Square, x rules.Side) []rules.Move {
 	fwd := forward(x)
 	promote := func(out []rules.Move, m rules.Move) []rules.Move {
 		if brd.Rank(m.To) != lastRank(x) {
@@ -435,7 +460,7 @@ func (p *pos) genBoat(out []rules.Move, s Square, x rules.Side) []rules.Move {
 	return out
 }
 
-func (p *pos) genTorpedo(out []rules.Move, s Square, x rules.Side) []rules.Move {
+func (p *position) genTorpedo(out []rules.Move, s Square, x rules.Side) []rules.Move {
 	if p.attr[s]&attrLoaded == 0 {
 		return out
 	}
@@ -462,11 +487,11 @@ func (p *pos) genTorpedo(out []rules.Move, s Square, x rules.Side) []rules.Move 
 // diveable reports whether a submarine of x may end an underwater move on t
 // (S5.4): not under a destroyer, not onto its own mine or its own other
 // submerged submarine.
-func (p *pos) diveable(t Square, x rules.Side) bool {
+func (p *position) diveable(t Square, x rules.Side) bool {
 	return !p.sq[t].is(destroyer) && !p.ownMine(t, x) && p.uw[x][t] == 0
 }
 
-func (p *pos) genSub(out []rules.Move, s Square, x rules.Side) []rules.Move {
+func (p *position) genSub(out []rules.Move, s Square, x rules.Side) []rules.Move {
 	for _, t := range knightTo[s] {
 		if p.free(t, x) {
 			out = append(out, mv(mvNormal, submarine, s, t))
@@ -482,7 +507,7 @@ func (p *pos) genSub(out []rules.Move, s Square, x rules.Side) []rules.Move {
 	return out
 }
 
-func (p *pos) genUnder(out []rules.Move, s Square, x rules.Side) []rules.Move {
+func (p *position) genUnder(out []rules.Move, s Square, x rules.Side) []rules.Move {
 	for _, t := range knightTo[s] {
 		if p.diveable(t, x) {
 			out = append(out, mv(mvUnder, submarine, s, t))
@@ -499,7 +524,7 @@ func (p *pos) genUnder(out []rules.Move, s Square, x rules.Side) []rules.Move {
 	return out
 }
 
-func (p *pos) genCarrier(out []rules.Move, s Square, x rules.Side) []rules.Move {
+func (p *position) genCarrier(out []rules.Move, s Square, x rules.Side) []rules.Move {
 	for _, d := range rules.AllDirs {
 		s1 := brd.Next(s, d)
 		if s1 == noSq || !p.free(s1, x) {
@@ -526,7 +551,7 @@ func (p *pos) genCarrier(out []rules.Move, s Square, x rules.Side) []rules.Move 
 	return out
 }
 
-func (p *pos) genCommando(out []rules.Move, s Square, x rules.Side, inCheck bool) []rules.Move {
+func (p *position) genCommando(out []rules.Move, s Square, x rules.Side, inCheck bool) []rules.Move {
 	for _, t := range kingTo[s] {
 		if p.free(t, x) {
 			out = append(out, mv(mvNormal, commando, s, t))
@@ -549,7 +574,7 @@ func (p *pos) genCommando(out []rules.Move, s Square, x rules.Side, inCheck bool
 // empty squares, and no own mine on either path. Whether the commando
 // ship passes or lands on an attacked square is the referee's question
 // (pos.castleSafe), which a side's own board may answer wrongly.
-func (p *pos) castleOK(cs *castling, x rules.Side) bool {
+func (p *position) castleOK(cs *castling, x rules.Side) bool {
 	if p.castle&castleBit(x, cs.partner == torpedo) == 0 || p.sq[cs.king] != mk(commando, x) || p.sq[cs.from] != mk(cs.partner, x) {
 		return false
 	}

@@ -9,10 +9,8 @@ import (
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
-
-// long reports whether the long runs are asked for.
-func long() bool { return os.Getenv("BOTTLEPOST_LONG") == "1" }
 
 // TestNonInterference checks S10 on random games: two histories that differ
 // only in one side's hidden moves give the other side byte-identical views,
@@ -20,10 +18,7 @@ func long() bool { return os.Getenv("BOTTLEPOST_LONG") == "1" }
 // line, a notice, the public board, a refusal) has told them apart.
 func TestNonInterference(t *testing.T) {
 	t.Parallel()
-	games := 400
-	if long() {
-		games = 4000
-	}
+	games := rulestest.Size(40, 400, 4000)
 	var branches, compared, revealed, refusals int
 	for g := range games {
 		r := rand.New(rand.NewPCG(7, uint64(g)))
@@ -256,10 +251,7 @@ func sameForPublic(s *State, m rules.Move, ra *rules.Report, na *State) (*State,
 // Such differences last, so the histories run on for long.
 func TestNonInterferenceHiddenState(t *testing.T) {
 	t.Parallel()
-	games := 300
-	if long() {
-		games = 3000
-	}
+	games := rulestest.Size(30, 300, 3000)
 	var pairs, compared, revealed, refusals int
 	for g := range games {
 		r := rand.New(rand.NewPCG(11, uint64(g)))
@@ -282,7 +274,7 @@ func TestNonInterferenceHiddenState(t *testing.T) {
 			}
 			pairs++
 			where := fmt.Sprintf("game %d after %s, %v's hidden state changed:\n%s\n%s", g, strings.Join(played, " "),
-				x, a.p.formatPosition(), b.p.formatPosition())
+				x, a.pos.formatPosition(), b.pos.formatPosition())
 			c, rev, ref := compareHistories(t, r, a, b, nil, nil, x.Other(), where)
 			compared += c
 			revealed += rev
@@ -301,7 +293,7 @@ func TestNonInterferenceHiddenState(t *testing.T) {
 // hidden things, when the twin is a valid position the public cannot tell
 // from s.
 func hideElsewhere(r *rand.Rand, s *State, x rules.Side) (*State, *State, bool) {
-	q := s.p
+	q := s.pos
 	y := x.Other()
 	changed := false
 	empty := func(sq Square) bool {
@@ -329,7 +321,7 @@ func hideElsewhere(r *rand.Rand, s *State, x rules.Side) (*State, *State, bool) 
 		}
 	}
 	for _, sq := range brd.Squares() {
-		if u := s.p.uw[x][sq]; u != 0 && q.uw[x][sq] == u && r.IntN(2) == 0 {
+		if u := s.pos.uw[x][sq]; u != 0 && q.uw[x][sq] == u && r.IntN(2) == 0 {
 			t := randomEmpty()
 			if t == noSq {
 				continue
@@ -347,7 +339,7 @@ func hideElsewhere(r *rand.Rand, s *State, x rules.Side) (*State, *State, bool) 
 	if !changed || q.validate() != nil {
 		return nil, nil, false
 	}
-	a := fromParts(s.p, s.ruleset, []uint64{s.p.hash()})
+	a := fromParts(s.pos, s.ruleset, []uint64{s.pos.hash()})
 	b := fromParts(q, s.ruleset, []uint64{q.hash()})
 	if a.View(rules.ViewPublic).ASCII() != b.View(rules.ViewPublic).ASCII() || a.Outcome() != b.Outcome() {
 		return nil, nil, false

@@ -10,10 +10,10 @@ import (
 // Format writes m in S11's canonical notation, as the side to move writes
 // it: a capture is marked only where that side sees a piece to take.
 func (s *State) Format(m rules.Move) string {
-	return s.p.format(m)
+	return s.pos.format(m)
 }
 
-func (p *pos) format(m rules.Move) string {
+func (p *position) format(m rules.Move) string {
 	from, to := sqName(m.From), sqName(m.To)
 	pc := kind(m.Piece)
 	if pc > commando {
@@ -78,8 +78,8 @@ func (s *State) Parse(text string) (rules.Move, error) {
 			}
 		}
 	}
-	cands := s.candidates()
-	m, err := rules.Match(text, cands, s.diagnose)
+	moves := s.spelled()
+	m, err := notation.Match(text, moves, s.diagnose)
 	if err == nil {
 		return m, nil
 	}
@@ -89,7 +89,7 @@ func (s *State) Parse(text string) (rules.Move, error) {
 		// move and ignore the rest, so that a text can never test for what
 		// its writer cannot see.
 		if base := stripRecord(text); base != "" && base != strings.Join(strings.Fields(text), "") {
-			if m2, err2 := rules.Match(base, cands, nil); err2 == nil {
+			if m2, err2 := notation.Match(base, moves, nil); err2 == nil {
 				return m2, nil
 			}
 		}
@@ -125,65 +125,150 @@ func stripRecord(text string) string {
 	}
 }
 
-// candidates lists the moves with the texts that name them.
-func (s *State) candidates() []rules.Candidate {
+// notation is how Seachess moves are read (S11): the letter (a boat's may
+// be left out), from, - or x, to, =X; the torpedo's xt, the launch's xa
+// and the dive's v as separators; the other forms by special; record marks
+// (+, "(h)", e.p.) read past.
+var notation = rules.Notation{
+	Board:      brd,
+	Letters:    letters[1:],
+	Bare:       'B',
+	NeedLetter: true,
+	Promotions: letters[1:], // every letter, so that why can say which may not be
+	Seps:       [][3]string{{"xt", "xt", "x"}, {"xa", "xa", "x"}, {"v-", "v", ""}, {"v", "v", ""}},
+	Drop:       []string{"(h)", "e.p.", "ep"},
+	Special:    special,
+}
+
+// Marks of the moves outside the algebraic grammar, and of the torpedo,
+// the launch and the dive, which it reads with their separators.
+const (
+	markCastleT     = "O-O"
+	markCastleC     = "O-O-O"
+	markReturn      = "Aa-A"
+	markAirCapture  = "Aax"
+	markMine        = "M"
+	markUnder       = "sS"
+	markSurfaceMove = "sS^x"
+	markSurfaceHere = "sS^"
+	markTorpedo     = "xt"
+	markLaunch      = "xa"
+	markSubmerge    = "v"
+)
+
+// special reads the forms of S11 outside the algebraic grammar: castling,
+// the aircraft's return and capture (Aa-A, Aaxg1), a mine (Ce5-M) and the
+// submerged submarine's moves (sSe3-f5, sSe3-f5^x, sSc7xd9, sSf5^, sSf5^x).
+func special(t string) []rules.Written {
+	w := rules.NewWritten()
+	u := strings.ToUpper(t)
+	switch strings.ReplaceAll(u, "0", "O") {
+	case "O-O", "OO":
+		w.Mark = markCastleT
+		return []rules.Written{w}
+	case "O-O-O", "OOO":
+		w.Mark = markCastleC
+		return []rules.Written{w}
+	case "AA-A", "AAA":
+		w.Mark = markReturn
+		return []rules.Written{w}
+	}
+	if rest, ok := strings.CutPrefix(u, "AA"); ok {
+		rest = strings.TrimPrefix(rest, "X")
+		if sq, n := brd.ParsePrefix(rest); n > 0 && n == len(rest) {
+			w.Mark, w.To = markAirCapture, sq
+			return []rules.Written{w}
+		}
+	}
+	if rest, ok := strings.CutPrefix(u, "SS"); ok {
+		return underwater(rest)
+	}
+	if rest, ok := strings.CutPrefix(u, "C"); ok {
+		if sq, n := brd.ParsePrefix(rest); n > 0 && (rest[n:] == "-M" || rest[n:] == "M") {
+			w.Mark, w.From, w.To = markMine, sq, sq
+			return []rules.Written{w}
+		}
+	}
+	return nil
+}
+
+// underwater reads a submerged submarine's move after its "sS": the
+// square, then ^ (surfacing there, ^x taking), or - and the square reached
+// (^ or ^x after it, or x before it, surfacing there to capture).
+func underwater(u string) []rules.Written {
+	w := rules.NewWritten()
+	from, n := brd.ParsePrefix(u)
+	if n == 0 {
+		return nil
+	}
+	w.From, u = from, u[n:]
+	if u == "^" || u == "^X" {
+		w.Mark, w.To, w.Capture = markSurfaceHere, from, u == "^X"
+		return []rules.Written{w}
+	}
+	capture := strings.HasPrefix(u, "X")
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "-"), "X")
+	to, n := brd.ParsePrefix(u)
+	if n == 0 {
+		return nil
+	}
+	w.To, w.Mark = to, markUnder
+	switch u[n:] {
+	case "":
+		if capture {
+			w.Mark, w.Capture = markSurfaceMove, true // sSc7xd9 names the capture, not the dive under the piece
+		}
+	case "^", "^X":
+		w.Mark, w.Capture = markSurfaceMove, true
+	default:
+		return nil
+	}
+	return []rules.Written{w}
+}
+
+// marks are the Marks of the move kinds.
+var marks = map[uint8]string{
+	mvCastleT: markCastleT, mvCastleC: markCastleC, mvReturn: markReturn, mvAirCapture: markAirCapture,
+	mvMine: markMine, mvUnder: markUnder, mvSurfaceMove: markSurfaceMove, mvSurfaceHere: markSurfaceHere,
+	mvTorpedo: markTorpedo, mvLaunch: markLaunch, mvSubmerge: markSubmerge,
+}
+
+// spell is a move the side to move may submit with every part written,
+// as the readings of notation have them.
+func (s *State) spell(m rules.Move) rules.Written {
+	w := rules.NewWritten()
+	w.Mark = marks[m.Kind]
+	switch m.Kind {
+	case mvCastleT, mvCastleC, mvReturn:
+		return w
+	case mvAirCapture:
+		w.To = m.To
+		return w
+	case mvMine, mvUnder, mvSurfaceMove, mvSurfaceHere:
+		w.From, w.To = m.From, m.To
+		return w
+	}
+	w.Letter = kind(m.Piece).letter()[0]
+	w.From, w.To = m.From, m.To
+	w.Capture = m.Kind != mvSubmerge && (m.Kind == mvEnPassant || s.pos.sq[m.To].enemy(s.pos.toMove))
+	if m.Promo != 0 {
+		w.Promo = kind(m.Promo).letter()[0]
+	}
+	return w
+}
+
+// spelled lists the moves the side to move may submit, for notation.Match.
+func (s *State) spelled() []rules.Spelled {
 	c := s.known()
-	out := make([]rules.Candidate, len(c.moves))
+	out := make([]rules.Spelled, len(c.moves))
 	for i, m := range c.moves {
-		canon := c.texts[i]
-		forms := []string{canon}
-		switch m.Kind {
-		case mvNormal:
-			if m.Piece == uint8(boat) {
-				forms = append(forms, canon[1:])
-			}
-		case mvEnPassant:
-			forms = append(forms, canon[1:], canon+"ep", canon+"e.p.", canon[1:]+"ep", canon[1:]+"e.p.")
-		case mvSurfaceMove:
-			// "sSc7xd9" names the capture, not the dive under the piece.
-			from, to := sqName(m.From), sqName(m.To)
-			forms = append(forms, "sS"+from+"x"+to, "sS"+from+"x"+to+"^", "sS"+from+"-"+to+"^")
-		case mvCastleT:
-			forms = append(forms, "0-0")
-		case mvCastleC:
-			forms = append(forms, "0-0-0")
-		}
-		if hidden(m.Kind) {
-			forms = append(forms, canon+" (h)")
-		}
-		out[i] = rules.Candidate{Move: m, Forms: forms}
-	}
-	// SAN-style shortenings ("e4", "dxe3", "Cc7") for ordinary moves only.
-	var plain []rules.Candidate
-	var at []int
-	for i := range out {
-		if k := out[i].Move.Kind; k == mvNormal || k == mvEnPassant {
-			plain = append(plain, out[i])
-			at = append(at, i)
-		}
-	}
-	rules.Shortenings(plain, brd,
-		func(m rules.Move) string {
-			if m.Piece == uint8(boat) {
-				return ""
-			}
-			return kind(m.Piece).letter()
-		},
-		func(m rules.Move) bool { return m.Kind == mvEnPassant || s.p.sq[m.To].enemy(s.p.toMove) },
-		func(m rules.Move) string {
-			if m.Promo != 0 {
-				return "=" + kind(m.Promo).letter()
-			}
-			return ""
-		})
-	for j, i := range at {
-		out[i] = plain[j]
+		out[i] = rules.Spelled{Move: m, Text: c.texts[i], Parts: []rules.Written{s.spell(m)}}
 	}
 	return out
 }
 
 // intent is what a move text asks for, read without the position: the
-// base of Diagnose's explanations.
+// base of why's explanations.
 type intent struct {
 	kind     uint8
 	piece    kind
@@ -192,111 +277,32 @@ type intent struct {
 	capture  bool
 }
 
-// scan reads a move text's shape (S11). Trailing record marks ("+", "(h)",
-// reload and mine marks) are ignored.
-func scan(text string) (in intent, ok bool) {
-	t := strings.Join(strings.Fields(text), "")
-	t = strings.TrimSuffix(t, "(h)")
-	t = strings.TrimRight(t, "+#!?")
-	in = intent{from: noSq, to: noSq}
-	switch strings.ToUpper(t) {
-	case "O-O", "0-0", "OO", "00":
-		in.kind, in.piece = mvCastleT, commando
-		return in, true
-	case "O-O-O", "0-0-0", "OOO", "000":
-		in.kind, in.piece = mvCastleC, commando
-		return in, true
-	case "AA-A", "AAA":
-		in.kind, in.piece = mvReturn, carrier
-		return in, true
-	}
-	square := func() (Square, bool) {
-		sq, n := brd.ParsePrefix(t)
-		if n == 0 {
-			return noSq, false
-		}
-		t = t[n:]
-		return sq, true
-	}
-	eat := func(p string) bool {
-		if strings.HasPrefix(t, p) {
-			t = t[len(p):]
-			return true
-		}
-		return false
-	}
-	switch {
-	case strings.HasPrefix(t, "Aax") || strings.HasPrefix(t, "Aa") && len(t) > 2 && t[2] >= 'a' && t[2] <= 'l':
-		t = t[2:]
-		eat("x")
-		in.kind, in.piece, in.capture = mvAirCapture, carrier, true
-		if in.to, ok = square(); !ok {
-			return in, false
-		}
-		return in, true
-	case strings.HasPrefix(t, "sS") || strings.HasPrefix(t, "ss"):
-		t = t[2:]
-		in.piece = submarine
-		if in.from, ok = square(); !ok {
-			return in, false
-		}
-		if eat("^") {
-			in.kind, in.to = mvSurfaceHere, in.from
-			in.capture = eat("x")
-			return in, true
-		}
-		eat("-")
-		if in.to, ok = square(); !ok {
-			return in, false
-		}
-		in.kind = mvUnder
-		if eat("^") {
-			in.kind, in.capture = mvSurfaceMove, true
-		}
-		return in, true
-	}
-	if len(t) > 0 && strings.IndexByte("BCTSDAK", t[0]) >= 0 {
-		in.piece = kind(strings.IndexByte(letters, t[0]))
-		t = t[1:]
-	} else {
+// kindOfMark maps a reading's Mark back to its move kind and piece.
+var kindOfMark = map[string]struct {
+	kind  uint8
+	piece kind
+}{
+	"": {mvNormal, 0}, markCastleT: {mvCastleT, commando}, markCastleC: {mvCastleC, commando},
+	markReturn: {mvReturn, carrier}, markAirCapture: {mvAirCapture, carrier}, markMine: {mvMine, cruiser},
+	markUnder: {mvUnder, submarine}, markSurfaceMove: {mvSurfaceMove, submarine}, markSurfaceHere: {mvSurfaceHere, submarine},
+	markTorpedo: {mvTorpedo, 0}, markLaunch: {mvLaunch, 0}, markSubmerge: {mvSubmerge, 0},
+}
+
+// intentOf is a reading as why reads it: a move of a boat when no letter
+// was written.
+func intentOf(w rules.Written) intent {
+	k := kindOfMark[w.Mark]
+	in := intent{kind: k.kind, piece: k.piece, from: w.From, to: w.To, capture: w.Capture}
+	if in.piece == 0 {
 		in.piece = boat
-	}
-	if in.from, ok = square(); !ok {
-		return in, false
-	}
-	switch {
-	case in.piece == cruiser && (eat("-M") || eat("M")):
-		in.kind, in.to = mvMine, in.from
-		return in, true
-	case in.piece == submarine && eat("v"):
-		eat("-")
-		in.kind = mvSubmerge
-	case in.piece == torpedo && eat("xt"):
-		in.kind, in.capture = mvTorpedo, true
-	case in.piece == carrier && eat("xa"):
-		in.kind, in.capture = mvLaunch, true
-	default:
-		in.kind = mvNormal
-		if eat("x") {
-			in.capture = true
-		} else {
-			eat("-")
+		if w.Letter != 0 {
+			in.piece = kind(strings.IndexByte(letters, w.Letter))
 		}
 	}
-	if in.to, ok = square(); !ok {
-		return in, false
+	if w.Promo != 0 {
+		in.promo = kind(strings.IndexByte(letters, w.Promo))
 	}
-	if in.kind == mvNormal && eat("=") {
-		if len(t) == 0 {
-			return in, false
-		}
-		k := strings.IndexByte(letters, t[0]&^0x20)
-		if k <= 0 {
-			return in, false
-		}
-		in.promo = kind(k)
-	}
-	return in, true
+	return in
 }
 
 // pieceRule is how each piece moves, for players, with its ruling.
@@ -310,169 +316,32 @@ var pieceRule = [...]struct{ text, ruling string }{
 	commando:  {"a commando ship moves one square in any direction", "S8.1"},
 }
 
-// diagnose explains, for the player, why a text names no legal move.
-func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
-	in, ok := scan(input)
-	if !ok {
+// diagnose explains, for the player, why a text names no legal move: an
+// unreadable text here, anything else by why, of the text's readings the
+// first of the forms outside the grammar, else the first that names the
+// square left.
+func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, string, string) {
+	if len(readings) == 0 {
 		return rules.Unreadable, "write a move like Be2-e4, Cc1xc7, Ce5-M, Sd1v-e3, sSe3-f5, sSf5^x, Tj5xth7, Ad4xag7, Aaxg1, Aa-A or O-O", "S11"
 	}
-	x := s.p.toMove
-	w, inCheck := s.p.knowledge(s.inCheck)
-	if c := w.airborne(x); c != noSq && in.kind != mvAirCapture && in.kind != mvReturn {
-		return rules.Illegal, "your aircraft is in flight: it must capture on its carrier's outline (Aax…) or return (Aa-A), and nothing else may move", "S7.3"
-	}
-	switch in.kind {
-	case mvNormal, mvTorpedo, mvLaunch, mvAirCapture, mvSurfaceMove:
-		if in.to != noSq && w.sq[in.to] == mk(commando, x.Other()) {
-			return rules.Illegal, "a commando ship is never captured: a move onto its square is not a legal move", "S8.4"
+	w := readings[0]
+	for _, r := range readings {
+		if r.From != noSq || r.Mark != "" {
+			w = r
+			break
 		}
 	}
-	// Is it a move of the right shape that only the check test rules out?
-	for _, m := range w.pseudo(nil, inCheck) {
-		if m.Kind == in.kind && m.Piece == uint8(in.piece) && (in.from == noSq || m.From == in.from) && (in.to == noSq || m.To == in.to) &&
-			(in.promo == 0 || m.Promo == uint8(in.promo)) {
-			if in.kind == mvCastleT || in.kind == mvCastleC {
-				return rules.Illegal, "your commando ship may not castle out of, through or into check, and nothing hidden from you could shield it", "S8.2"
-			}
-			return rules.Illegal, "your commando ship would be in check, and nothing hidden from you could shield it", "S8.3"
+	in := intentOf(w)
+	for _, sq := range []Square{in.from, in.to} {
+		if sq != noSq && !brd.Exists(sq) {
+			return rules.Illegal, sqName(sq) + " is not a square of the board: ranks 1, 2, 11 and 12 have only the files c to j", "S1.1"
 		}
 	}
-	switch in.kind {
-	case mvCastleT, mvCastleC:
-		cs := castlingOf(x, in.kind)
-		switch {
-		case w.castle&castleBit(x, in.kind == mvCastleT) == 0:
-			return rules.Illegal, "you may no longer castle on that side: the commando ship or its partner has moved", "S8.2"
-		case inCheck:
-			return rules.Illegal, "you may not castle while in check", "S8.2"
-		}
-		for _, t := range cs.empty {
-			if w.sq[t] != 0 {
-				return rules.Illegal, "the squares between the commando ship and its partner must be empty", "S8.2"
-			}
-		}
-		for _, t := range append(append([]Square{}, cs.pass...), cs.partnerPath...) {
-			if w.ownMine(t, x) {
-				return rules.Illegal, "you may not castle across your own mine", "S3.4"
-			}
-		}
-		return rules.Illegal, "your commando ship may not pass or land on an attacked square", "S8.2"
-	case mvReturn:
-		return rules.Illegal, "your aircraft is not in flight", "S7.3"
-	case mvAirCapture:
-		if w.airborne(x) == noSq {
-			return rules.Illegal, "your aircraft is not in flight: launch it from its carrier (Ad4xag7)", "S7.2"
-		}
-		return rules.Illegal, "the aircraft captures only an enemy piece on its carrier's outline, three squares away", "S7.2, S7.5"
-	case mvUnder, mvSurfaceMove, mvSurfaceHere:
-		if w.uw[x][in.from] == 0 {
-			return rules.Illegal, "you have no submerged submarine on " + sqName(in.from), "S5.2"
-		}
-		if in.kind == mvSurfaceHere {
-			c := w.sq[in.from]
-			switch {
-			case c != 0 && c.side() == x:
-				return rules.Illegal, "a submarine may not surface under your own piece", "S5.5"
-			case c.is(commando):
-				return rules.Illegal, "a submarine may not surface under a commando ship", "S5.5"
-			case w.ownMine(in.from, x):
-				return rules.Illegal, "a submarine may not surface onto your own mine", "S3.4"
-			}
-			return rules.Illegal, "that is not a legal surfacing here", "S5.5"
-		}
-		if !knightLeap(in.from, in.to) {
-			return rules.Illegal, "a submarine moves like a knight, underwater too", "S5.1, S5.4"
-		}
-		if in.kind == mvSurfaceMove {
-			c := w.sq[in.to]
-			if !c.enemy(x) {
-				return rules.Illegal, "a submarine surfaces by moving only onto an enemy piece, which it captures; to come up on an empty square, surface in place (sSf5^)", "S5.5"
-			}
-			return rules.Illegal, "a submarine cannot capture a destroyer", "S5.5"
-		}
-		return diagnoseDive(&w, in.to, x)
+	if in.kind == mvNormal && in.from == noSq {
+		return rules.Illegal, "no " + in.piece.String() + " of yours can move to " + sqName(in.to) + " here; write the move in full, such as Be2-e4, to be told why", "S11"
 	}
-	c := w.sq[in.from]
-	switch {
-	case c == 0:
-		return rules.Illegal, "there is no piece of yours on " + sqName(in.from), ""
-	case c.side() != x:
-		return rules.Illegal, "the piece on " + sqName(in.from) + " is not yours", ""
-	case c.kind() != in.piece:
-		return rules.Illegal, "the piece on " + sqName(in.from) + " is a " + c.kind().String() + ", not a " + in.piece.String(), ""
-	}
-	switch in.kind {
-	case mvMine:
-		if w.attr[in.from]&attrLoaded == 0 {
-			return rules.Illegal, "this cruiser has laid its mine; it reloads by ending a move in your haven", "S3.2"
-		}
-		return rules.Illegal, "there is a mine on this square already", "S3.2"
-	case mvTorpedo:
-		if w.attr[in.from]&attrLoaded == 0 {
-			return rules.Illegal, "this torpedo boat has fired; it reloads by ending a move in your haven", "S4.3"
-		}
-		return rules.Illegal, "a torpedo hits an enemy piece one or two squares away on a forward diagonal (forward: the way the boat last moved, now " +
-			facing(w.attr[in.from]).String() + "), with no piece in between; it cannot hit a submerged submarine", "S4.2, S4.3"
-	case mvSubmerge:
-		if v := w.attr[in.from]; endurance(v) < 1 {
-			return rules.Illegal, "this submarine may not dive yet: it must first be visible for 2 of your turns", "S5.3"
-		}
-		if !knightLeap(in.from, in.to) {
-			return rules.Illegal, "a submarine moves like a knight, underwater too", "S5.1, S5.4"
-		}
-		return diagnoseDive(&w, in.to, x)
-	case mvLaunch:
-		if !onOutline(in.from, in.to) {
-			return rules.Illegal, "the aircraft captures only on its carrier's outline, exactly three squares away", "S7.2"
-		}
-		return rules.Illegal, "the aircraft captures only an enemy piece, never a submerged submarine", "S7.2, S7.5"
-	}
-	// An ordinary move.
-	if t := w.sq[in.to]; t != 0 && t.side() == x {
-		return rules.Illegal, "you cannot capture your own piece", ""
-	}
-	if w.ownMine(in.to, x) {
-		return rules.Illegal, "you may never move onto your own mine", "S3.4"
-	}
-	if in.piece == boat && brd.Rank(in.to) == lastRank(x) && in.promo == 0 {
-		return rules.Illegal, "a boat reaching the last rank must promote: add =C, =T, =S, =D or =A", "S2.4"
-	}
-	if in.promo == boat || in.promo == commando {
-		return rules.Illegal, "a boat promotes to a cruiser, torpedo boat, submarine, destroyer or aircraft carrier", "S2.4"
-	}
-	if d, ok := lineDir(in.from, in.to); ok {
-		for t := brd.Next(in.from, d); t != noSq && t != in.to; t = brd.Next(t, d) {
-			if w.ownMine(t, x) {
-				return rules.Illegal, "nothing may move across your own mine", "S3.4"
-			}
-			if w.sq[t] != 0 && in.piece != commando {
-				if in.piece == boat || in.piece == carrier || movesLike(in.piece, in.from, in.to) {
-					return rules.Illegal, "the way is blocked on " + sqName(t), pieceRule[in.piece].ruling
-				}
-				break
-			}
-		}
-	}
-	if in.piece == boat && brd.Next(in.from, forward(x)) == noSq {
-		return rules.Illegal, "a boat that cannot move forward may step sideways one square toward the centre, onto an empty square, and still captures diagonally", "S2.5"
-	}
-	if in.piece == boat && in.capture {
-		return rules.Illegal, "a boat captures one square diagonally forward, en passant only onto the square just passed by an enemy boat's first move", "S2.2, S2.3"
-	}
-	return rules.Illegal, pieceRule[in.piece].text, pieceRule[in.piece].ruling
-}
-
-// diagnoseDive explains why a submarine may not end underwater on to (S5.4).
-func diagnoseDive(w *pos, to Square, x rules.Side) (rules.ErrorKind, string, string) {
-	switch {
-	case w.sq[to].is(destroyer):
-		return rules.Illegal, "a submarine may not end underwater under a destroyer", "S5.4"
-	case w.ownMine(to, x):
-		return rules.Illegal, "a submarine may not end on your own mine", "S5.4"
-	case w.uw[x][to] != 0:
-		return rules.Illegal, "another of your submerged submarines is there", "S5.4"
-	}
-	return rules.Illegal, "that is not a legal underwater move here", "S5.4"
+	reason, ruling := s.why(in)
+	return rules.Illegal, reason, ruling
 }
 
 func knightLeap(a, b Square) bool {

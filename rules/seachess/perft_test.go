@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
 // BenchmarkPerft4 is perft to depth 4 from the start, for
@@ -63,7 +64,7 @@ func TestPerft(t *testing.T) {
 			}
 		}
 	}
-	if long() {
+	if rulestest.Long() {
 		if got := rules.Perft(s, 4); got != 2029880 {
 			t.Errorf("perft(4) = %d", got)
 		}
@@ -78,7 +79,9 @@ type refPiece struct {
 	loaded bool
 }
 
-type refBoard map[[2]int]refPiece
+// refPosition is the reference generator's position: the pieces by
+// (file, rank); the side to move is passed beside it.
+type refPosition map[[2]int]refPiece
 
 // refExists is S1.1 read directly: ranks 3–10 on all twelve files, c–j on
 // ranks 1, 2, 11, 12 (zero-based coordinates).
@@ -86,8 +89,8 @@ func refExists(f, r int) bool {
 	return f >= 0 && f < 12 && r >= 0 && r < 12 && ((r >= 2 && r <= 9) || (f >= 2 && f <= 9))
 }
 
-func refStart() refBoard {
-	b := refBoard{}
+func refStart() refPosition {
+	b := refPosition{}
 	for i, k := range "CSDAKDST" {
 		b[[2]int{2 + i, 0}] = refPiece{byte(k), rules.White, k == 'C'}
 		b[[2]int{2 + i, 11}] = refPiece{byte(k), rules.Black, k == 'C'}
@@ -102,7 +105,7 @@ func refStart() refBoard {
 // leaps, the carrier's moves and the cruiser's mine. Submerging needs two
 // earlier turns afloat, checks and castling cannot arise so early, so
 // they are left out: the count is only valid up to depth 3.
-func refPerft(b refBoard, side rules.Side, depth int) uint64 {
+func refPerft(b refPosition, side rules.Side, depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
@@ -112,7 +115,7 @@ func refPerft(b refBoard, side rules.Side, depth int) uint64 {
 			continue
 		}
 		for _, to := range refTargets(b, from, p) {
-			nb := refBoard{}
+			nb := refPosition{}
 			for k, v := range b {
 				nb[k] = v
 			}
@@ -129,7 +132,7 @@ func refPerft(b refBoard, side rules.Side, depth int) uint64 {
 	return n
 }
 
-func refTargets(b refBoard, from [2]int, p refPiece) [][2]int {
+func refTargets(b refPosition, from [2]int, p refPiece) [][2]int {
 	var out [][2]int
 	f, r := from[0], from[1]
 	free := func(f, r int) bool { _, ok := b[[2]int{f, r}]; return refExists(f, r) && !ok }
@@ -227,7 +230,7 @@ func BenchmarkSubmittable(b *testing.B) {
 	var n int
 	cpu := cpuTime(b)
 	for b.Loop() {
-		n = len(s.p.submittable(s.inCheck))
+		n = len(s.pos.submittable(s.inCheck))
 	}
 	b.ReportMetric(float64(n), "moves")
 	b.ReportMetric(float64((cpuTime(b)-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")

@@ -46,7 +46,7 @@ type effects struct {
 }
 
 // remove takes the piece on sq off the board as a capture.
-func (p *pos) remove(sq Square, fx *effects) cell {
+func (p *position) remove(sq Square, fx *effects) cell {
 	c, a := p.lift(sq)
 	if c == 0 {
 		return 0
@@ -64,7 +64,7 @@ func (p *pos) remove(sq Square, fx *effects) cell {
 // arrive ends a piece's travel on t: it captures the enemy piece floating
 // there, a destroyer also a submerged enemy submarine (S6.1), and a mine
 // destroys it (S3.3). It reports whether the piece survived.
-func (p *pos) arrive(t Square, c cell, attr uint8, fx *effects) bool {
+func (p *position) arrive(t Square, c cell, attr uint8, fx *effects) bool {
 	x := c.side()
 	if p.sq[t] != 0 {
 		if v := p.remove(t, fx); fx != nil {
@@ -97,7 +97,7 @@ func (p *pos) arrive(t Square, c cell, attr uint8, fx *effects) bool {
 // travel moves a lifted piece from `from` toward `to`: along a line it
 // stops on the first mine (S3.4); a leap only meets its landing square. It
 // returns the square where it ended and whether it survived.
-func (p *pos) travel(from, to Square, c cell, attr uint8, fx *effects) (Square, bool) {
+func (p *position) travel(from, to Square, c cell, attr uint8, fx *effects) (Square, bool) {
 	if d, ok := lineDir(from, to); ok {
 		for t := brd.Next(from, d); t != noSq; t = brd.Next(t, d) {
 			if t == to || p.mine[t] != 0 {
@@ -111,7 +111,7 @@ func (p *pos) travel(from, to Square, c cell, attr uint8, fx *effects) (Square, 
 // surface brings the submerged submarine of side on sq up (S5.6, S6.2): the
 // piece above is captured whatever its colour, except a commando ship,
 // under which the submarine is lost; a mine there destroys it.
-func (p *pos) surface(sq Square, side rules.Side, cause int, fx *effects) surfacing {
+func (p *position) surface(sq Square, side rules.Side, cause int, fx *effects) surfacing {
 	p.uw[side][sq] = 0
 	p.nuw[side]--
 	sf := surfacing{sq: sq, side: side, cause: cause}
@@ -139,12 +139,12 @@ func (p *pos) surface(sq Square, side rules.Side, cause int, fx *effects) surfac
 // called on the full position it is the referee's judgement, on a side's
 // projection it is what that side foresees. It ends with the start of the
 // opponent's turn (S5.6). fx may be nil.
-func (p *pos) resolve(m rules.Move, fx *effects) { p.play(m, fx, true) }
+func (p *position) resolve(m rules.Move, fx *effects) { p.play(m, fx, true) }
 
 // play is resolve; without book it skips what cannot change whether the
 // mover's commando ship is in check (the submarines' counts, castling
 // rights, the clock), for the check test of pos.legal.
-func (p *pos) play(m rules.Move, fx *effects, book bool) {
+func (p *position) play(m rules.Move, fx *effects, book bool) {
 	x := p.toMove
 	y := x.Other()
 	p.gone = 0
@@ -168,6 +168,7 @@ func (p *pos) play(m rules.Move, fx *effects, book bool) {
 
 	switch m.Kind {
 	case mvNormal, mvEnPassant:
+		// (Inline: this is perft's most frequent move, and a call here costs it.)
 		c, a := p.lift(m.From)
 		if m.Kind == mvEnPassant {
 			if v := p.remove(m.Aux, fx); fx != nil {
@@ -201,16 +202,7 @@ func (p *pos) play(m rules.Move, fx *effects, book bool) {
 			}
 		}
 	case mvCastleT, mvCastleC:
-		cs := castlingOf(x, m.Kind)
-		k, ka := p.lift(cs.king)
-		pc, pa := p.lift(cs.from)
-		p.travel(cs.king, cs.kingTo, k, ka, fx) // S3.5: the commando ship first
-		if pc.is(torpedo) {
-			pa = withFacing(pa, rules.W) // S4.2: castling is a move along the rank
-		}
-		if end, alive := p.travel(cs.from, cs.to, pc, pa, fx); alive {
-			p.reload(end, fx)
-		}
+		p.playCastle(m, fx)
 	case mvMine:
 		p.mine[m.From] = mineOf(x)
 		p.attr[m.From] &^= attrLoaded
@@ -220,25 +212,7 @@ func (p *pos) play(m rules.Move, fx *effects, book bool) {
 		}
 		p.attr[m.From] &^= attrLoaded
 	case mvSubmerge, mvUnder:
-		var left uint8
-		if m.Kind == mvSubmerge {
-			p.lift(m.From)
-			p.nuw[x]++
-			left = dive // 1 + further turns: the diving turn is the first of N
-		} else {
-			left = p.uw[x][m.From]
-			p.uw[x][m.From] = 0
-		}
-		if mn := p.mine[m.To]; mn != 0 { // S5.4: onto an enemy mine
-			p.mine[m.To] = 0
-			p.nuw[x]--
-			p.gone += 2
-			if fx != nil {
-				fx.strikes = append(fx.strikes, strike{m.To, mk(submarine, x), rules.Side(mn - 1)})
-			}
-		} else {
-			p.uw[x][m.To] = left
-		}
+		p.playUnder(m, dive, fx)
 	case mvSurfaceMove, mvSurfaceHere:
 		p.uw[x][m.From] = 0
 		p.nuw[x]--
@@ -252,9 +226,78 @@ func (p *pos) play(m rules.Move, fx *effects, book bool) {
 		p.attr[m.From] &^= attrAirborne
 	}
 
-	// S6.2: a submerged submarine next to an enemy destroyer comes up. Only a
-	// destroyer that has just ended its move or a submarine that has just
-	// ended its own can make this true, so one sweep applies the rule.
+	if p.nuw[0]+p.nuw[1] != 0 {
+		p.forceSurfacing(fx)
+	}
+
+	p.toMove = y
+	p.ply++
+
+	if p.nuw[y] != 0 {
+		p.surfaceInTime(fx)
+	}
+	if p.ep != noSq && p.sq[p.ep] != mk(boat, x) {
+		p.ep = noSq // the boat was taken by a surfacing submarine
+	}
+	if !book {
+		return
+	}
+	if m.Kind == mvMine || m.Kind == mvUnder {
+		p.veiled[x] = true
+	}
+	p.updateCastling()
+	if p.gone > 0 || boatMoved {
+		p.clock = 0
+	} else {
+		p.clock++
+	}
+}
+
+// playCastle plays castling: the commando ship first, then its partner
+// (S3.5, S8.2).
+func (p *position) playCastle(m rules.Move, fx *effects) {
+	cs := castlingOf(p.toMove, m.Kind)
+	k, ka := p.lift(cs.king)
+	pc, pa := p.lift(cs.from)
+	p.travel(cs.king, cs.kingTo, k, ka, fx) // S3.5: the commando ship first
+	if pc.is(torpedo) {
+		pa = withFacing(pa, rules.W) // S4.2: castling is a move along the rank
+	}
+	if end, alive := p.travel(cs.from, cs.to, pc, pa, fx); alive {
+		p.reload(end, fx)
+	}
+}
+
+// playUnder plays a dive or a move under water (S5.3, S5.4): dive is the
+// endurance a diving submarine starts with.
+func (p *position) playUnder(m rules.Move, dive uint8, fx *effects) {
+	x := p.toMove
+	var left uint8
+	if m.Kind == mvSubmerge {
+		p.lift(m.From)
+		p.nuw[x]++
+		left = dive // 1 + further turns: the diving turn is the first of N
+	} else {
+		left = p.uw[x][m.From]
+		p.uw[x][m.From] = 0
+	}
+	if mn := p.mine[m.To]; mn != 0 { // S5.4: onto an enemy mine
+		p.mine[m.To] = 0
+		p.nuw[x]--
+		p.gone += 2
+		if fx != nil {
+			fx.strikes = append(fx.strikes, strike{m.To, mk(submarine, x), rules.Side(mn - 1)})
+		}
+	} else {
+		p.uw[x][m.To] = left
+	}
+}
+
+// forceSurfacing brings up every submerged submarine next to an enemy
+// destroyer (S6.2). Only a destroyer that has just ended its move or a
+// submarine that has just ended its own can make this true, so one sweep
+// applies the rule.
+func (p *position) forceSurfacing(fx *effects) {
 	for _, s := range brd.Squares() {
 		if p.nuw[0]+p.nuw[1] == 0 {
 			break
@@ -274,11 +317,12 @@ func (p *pos) play(m rules.Move, fx *effects, book bool) {
 			}
 		}
 	}
+}
 
-	p.toMove = y
-	p.ply++
-
-	// S5.6: the start of y's turn: submarines whose time is up surface.
+// surfaceInTime is the start of the side to move's turn: its submarines
+// whose time is up surface (S5.6).
+func (p *position) surfaceInTime(fx *effects) {
+	y := p.toMove
 	for _, s := range brd.Squares() {
 		if p.nuw[y] == 0 {
 			break
@@ -294,26 +338,11 @@ func (p *pos) play(m rules.Move, fx *effects, book bool) {
 			p.uw[y][s]--
 		}
 	}
-	if p.ep != noSq && p.sq[p.ep] != mk(boat, x) {
-		p.ep = noSq // the boat was taken by a surfacing submarine
-	}
-	if !book {
-		return
-	}
-	if m.Kind == mvMine || m.Kind == mvUnder {
-		p.veiled[x] = true
-	}
-	p.updateCastling()
-	if p.gone > 0 || boatMoved {
-		p.clock = 0
-	} else {
-		p.clock++
-	}
 }
 
 // reload refills a cruiser or torpedo boat that ended a move in its own
 // haven (S3.2, S4.3).
-func (p *pos) reload(sq Square, fx *effects) {
+func (p *position) reload(sq Square, fx *effects) {
 	c := p.sq[sq]
 	if (!c.is(cruiser) && !c.is(torpedo)) || !haven(sq, c.side()) || p.attr[sq]&attrLoaded != 0 {
 		return
@@ -330,7 +359,7 @@ func (p *pos) reload(sq Square, fx *effects) {
 
 // updateCastling drops the rights of pieces no longer on their home
 // squares (S8.2): a right, once lost, never comes back.
-func (p *pos) updateCastling() {
+func (p *position) updateCastling() {
 	for side := rules.White; side <= rules.Black; side++ {
 		for i := range castlings[side] {
 			cs := &castlings[side][i]
@@ -347,20 +376,20 @@ func (p *pos) updateCastling() {
 // castling commando ship must not start in check nor pass or land on an
 // attacked square (S8.2). A commando ship lost to a mine is not a refusal:
 // the move stands and loses (S3.5). inCheck is the mover's check status in p.
-func (p *pos) judge(m rules.Move, inCheck bool, fx *effects) (pos, bool) {
+func (p *position) judge(m rules.Move, inCheck bool, fx *effects) (position, bool) {
 	if !p.castleSafe(m, inCheck) {
-		return pos{}, false
+		return position{}, false
 	}
 	q := *p
 	q.resolve(m, fx)
 	if k := q.king[p.toMove]; k != noSq && q.attacked(k, p.toMove.Other()) {
-		return pos{}, false
+		return position{}, false
 	}
 	return q, true
 }
 
 // legal is judge's verdict alone.
-func (p *pos) legal(m rules.Move, inCheck bool) bool {
+func (p *position) legal(m rules.Move, inCheck bool) bool {
 	if !p.castleSafe(m, inCheck) {
 		return false
 	}
@@ -372,7 +401,7 @@ func (p *pos) legal(m rules.Move, inCheck bool) bool {
 
 // castleSafe checks S8.2's conditions on check before castling: not in
 // check, no attacked square passed or landed on.
-func (p *pos) castleSafe(m rules.Move, inCheck bool) bool {
+func (p *position) castleSafe(m rules.Move, inCheck bool) bool {
 	if m.Kind != mvCastleT && m.Kind != mvCastleC {
 		return true
 	}

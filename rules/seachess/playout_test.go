@@ -15,10 +15,7 @@ import (
 // and that every viewer's board renders. Games are split over parallel
 // runs; captures are favoured a little so that games end sooner.
 func TestPlayouts(t *testing.T) {
-	games, runs := 1000, 4
-	if long() {
-		games = 5000
-	}
+	games, runs := rulestest.Size(40, 1000, 5000), 4
 	for run := range runs {
 		t.Run(fmt.Sprint("run", run), func(t *testing.T) {
 			t.Parallel()
@@ -38,7 +35,7 @@ func TestPlayouts(t *testing.T) {
 
 // preferCaptures tries a capture first four times in five.
 func preferCaptures(r *rand.Rand, s rules.State, moves []rules.Move) int {
-	p := &s.(*State).p
+	p := &s.(*State).pos
 	var caps []int
 	for i, m := range moves {
 		if !hidden(m.Kind) && m.Kind != mvReturn && p.sq[m.To].enemy(p.toMove) {

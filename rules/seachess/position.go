@@ -50,7 +50,7 @@ const StartPosition = "csdakdst/bbbbbbbb/12/12/12/12/12/12/12/12/BBBBBBBB/CSDAKD
 var placement = rules.Placement{Board: brd}
 
 // formatPosition writes p in the position notation.
-func (p *pos) formatPosition() string {
+func (p *position) formatPosition() string {
 	var b strings.Builder
 	b.WriteString(placement.Format(func(sq Square) string { return p.cellText(sq, everything) }))
 	b.WriteString(" " + "wb"[p.toMove:p.toMove+1] + " ")
@@ -111,7 +111,7 @@ func (p *pos) formatPosition() string {
 // the sides for which sees is true finds on sq: the piece letter, "*" for a
 // cruiser on its own mine or "M"/"m" for a mine on an empty square, then
 // "U"/"u" for submerged submarines.
-func (p *pos) cellText(sq Square, sees func(rules.Side) bool) string {
+func (p *position) cellText(sq Square, sees func(rules.Side) bool) string {
 	t := ""
 	c := p.sq[sq]
 	if c != 0 {
@@ -140,8 +140,8 @@ func (p *pos) cellText(sq Square, sees func(rules.Side) bool) string {
 func everything(rules.Side) bool { return true }
 
 // parsePosition reads the position notation and validates the result.
-func parsePosition(text string) (pos, error) {
-	var p pos
+func parsePosition(text string) (position, error) {
+	var p position
 	p.king = [2]Square{noSq, noSq}
 	p.ep = noSq
 	fields := strings.Fields(text)
@@ -235,7 +235,7 @@ func parsePosition(text string) (pos, error) {
 }
 
 // setCell fills sq from a cell token.
-func (p *pos) setCell(sq Square, tok string) error {
+func (p *position) setCell(sq Square, tok string) error {
 	if tok == "" {
 		return errors.New("empty cell")
 	}
@@ -274,7 +274,7 @@ func (p *pos) setCell(sq Square, tok string) error {
 	return nil
 }
 
-func (p *pos) setExtra(key, item string) error {
+func (p *position) setExtra(key, item string) error {
 	name, val, hasVal := strings.Cut(item, ":")
 	side := -1
 	if key == "left" && name != "" {
@@ -329,7 +329,7 @@ func (p *pos) setExtra(key, item string) error {
 }
 
 // setVeiled reads one side of the veiled extra: W or B.
-func (p *pos) setVeiled(item string) error {
+func (p *position) setVeiled(item string) error {
 	switch item {
 	case "W":
 		p.veiled[rules.White] = true
@@ -344,113 +344,158 @@ func (p *pos) setVeiled(item string) error {
 // initial counts per kind (S1.2), for the promotion bound.
 var initial = [...]int{boat: 8, cruiser: 1, torpedo: 1, submarine: 2, destroyer: 2, carrier: 1, commando: 1}
 
-// validate checks the invariants every reachable position keeps.
-func (p *pos) validate() error {
-	var count [2][8]int
-	var air, nuw [2]int
-	kings := [2]Square{noSq, noSq}
+// attrValid says which attributes a piece of each kind may carry.
+var attrValid = [...]func(a uint8) bool{
+	boat:      func(a uint8) bool { return a == 0 },
+	cruiser:   func(a uint8) bool { return a&^attrLoaded == 0 },
+	torpedo:   func(a uint8) bool { return a < 8 },
+	submarine: func(a uint8) bool { return a <= vMax },
+	carrier:   func(a uint8) bool { return a&^attrAirborne == 0 },
+	destroyer: func(a uint8) bool { return a == 0 },
+	commando:  func(a uint8) bool { return a == 0 },
+}
+
+// tally is what validate counts on its way over the squares.
+type tally struct {
+	count    [2][8]int
+	air, nuw [2]int
+	kings    [2]Square
+}
+
+// validate checks the invariants every reachable position keeps: each
+// square's (validSquare), each side's (validSides), then the check, the
+// castling rights, the en passant square and the counters.
+func (p *position) validate() error {
+	t := tally{kings: [2]Square{noSq, noSq}}
 	for sq := range Square(nSq) {
-		if !brd.Exists(sq) {
-			if p.sq[sq] != 0 || p.attr[sq] != 0 || p.mine[sq] != 0 || p.uw[0][sq] != 0 || p.uw[1][sq] != 0 {
-				return fmt.Errorf("seachess: something on the missing cell %d", sq)
-			}
-			continue
-		}
-		name := sqName(sq)
-		c, a := p.sq[sq], p.attr[sq]
-		if c&^15 != 0 || (c != 0 && (c.kind() == noPiece)) {
-			return fmt.Errorf("seachess: bad piece code on %s", name)
-		}
-		if c != 0 {
-			x := c.side()
-			count[x][c.kind()]++
-			ok := false
-			switch c.kind() {
-			case boat:
-				r := brd.Rank(sq)
-				if r == 0 || r == 11 || r == lastRank(x) {
-					return fmt.Errorf("seachess: a boat cannot stand on %s", name)
-				}
-				ok = a == 0
-			case cruiser:
-				ok = a&^attrLoaded == 0
-			case torpedo:
-				ok = a < 8
-			case submarine:
-				ok = a <= vMax
-			case carrier:
-				ok = a&^attrAirborne == 0
-				if a&attrAirborne != 0 {
-					air[x]++
-				}
-			case destroyer:
-				ok = a == 0
-			case commando:
-				ok = a == 0
-				if kings[x] != noSq {
-					return fmt.Errorf("seachess: %s has two commando ships", sideNames[x])
-				}
-				kings[x] = sq
-			}
-			if !ok {
-				return fmt.Errorf("seachess: bad attributes for the piece on %s", name)
-			}
-		}
-		if m := p.mine[sq]; m > 2 {
-			return fmt.Errorf("seachess: bad mine on %s", name)
-		} else if m != 0 && !p.veiled[m-1] {
-			return fmt.Errorf("seachess: a mine on %s, but its side has made no hidden move that could lay it", name)
-		} else if m != 0 && c != 0 && (c != mk(cruiser, rules.Side(m-1)) || a&attrLoaded != 0) {
-			return fmt.Errorf("seachess: only the cruiser that laid it may float on a mine (%s)", name)
-		}
-		for side := rules.White; side <= rules.Black; side++ {
-			u := p.uw[side][sq]
-			if u == 0 {
-				continue
-			}
-			if u > 4 {
-				return fmt.Errorf("seachess: bad submerged submarine on %s", name)
-			}
-			count[side][submarine]++
-			nuw[side]++
-			if c == mk(destroyer, side.Other()) {
-				return fmt.Errorf("seachess: a submarine cannot be submerged under an enemy destroyer (%s, S5.4)", name)
-			}
-			for _, t := range orthAdj[sq] {
-				if p.sq[t] == mk(destroyer, side.Other()) {
-					return fmt.Errorf("seachess: a submarine submerged on %s next to an enemy destroyer would have surfaced (S6.2)", name)
-				}
-			}
+		if err := p.validSquare(sq, &t); err != nil {
+			return err
 		}
 	}
+	if err := p.validSides(&t); err != nil {
+		return err
+	}
+	return p.validRest(&t)
+}
+
+// validSquare checks what floats on sq, is mined there and submerged
+// there, and counts it in t.
+func (p *position) validSquare(sq Square, t *tally) error {
+	if !brd.Exists(sq) {
+		if p.sq[sq] != 0 || p.attr[sq] != 0 || p.mine[sq] != 0 || p.uw[0][sq] != 0 || p.uw[1][sq] != 0 {
+			return fmt.Errorf("seachess: something on the missing cell %d", sq)
+		}
+		return nil
+	}
+	name := sqName(sq)
+	c, a := p.sq[sq], p.attr[sq]
+	if c&^15 != 0 || (c != 0 && (c.kind() == noPiece)) {
+		return fmt.Errorf("seachess: bad piece code on %s", name)
+	}
+	if c != 0 {
+		if err := p.validPiece(sq, c, a, t); err != nil {
+			return err
+		}
+	}
+	if m := p.mine[sq]; m > 2 {
+		return fmt.Errorf("seachess: bad mine on %s", name)
+	} else if m != 0 && !p.veiled[m-1] {
+		return fmt.Errorf("seachess: a mine on %s, but its side has made no hidden move that could lay it", name)
+	} else if m != 0 && c != 0 && (c != mk(cruiser, rules.Side(m-1)) || a&attrLoaded != 0) {
+		return fmt.Errorf("seachess: only the cruiser that laid it may float on a mine (%s)", name)
+	}
+	for side := rules.White; side <= rules.Black; side++ {
+		if err := p.validSubmerged(sq, side, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validPiece checks the piece c with attributes a on sq, and counts it.
+func (p *position) validPiece(sq Square, c cell, a uint8, t *tally) error {
+	name := sqName(sq)
+	x, k := c.side(), c.kind()
+	t.count[x][k]++
+	if r := brd.Rank(sq); k == boat && (r == 0 || r == 11 || r == lastRank(x)) {
+		return fmt.Errorf("seachess: a boat cannot stand on %s", name)
+	}
+	if k == carrier && a&attrAirborne != 0 {
+		t.air[x]++
+	}
+	if k == commando {
+		if t.kings[x] != noSq {
+			return fmt.Errorf("seachess: %s has two commando ships", sideNames[x])
+		}
+		t.kings[x] = sq
+	}
+	if !attrValid[k](a) {
+		return fmt.Errorf("seachess: bad attributes for the piece on %s", name)
+	}
+	return nil
+}
+
+// validSubmerged checks side's submerged submarine on sq, if any, and
+// counts it.
+func (p *position) validSubmerged(sq Square, side rules.Side, t *tally) error {
+	u := p.uw[side][sq]
+	if u == 0 {
+		return nil
+	}
+	name := sqName(sq)
+	if u > 4 {
+		return fmt.Errorf("seachess: bad submerged submarine on %s", name)
+	}
+	t.count[side][submarine]++
+	t.nuw[side]++
+	if p.sq[sq] == mk(destroyer, side.Other()) {
+		return fmt.Errorf("seachess: a submarine cannot be submerged under an enemy destroyer (%s, S5.4)", name)
+	}
+	for _, n := range orthAdj[sq] {
+		if p.sq[n] == mk(destroyer, side.Other()) {
+			return fmt.Errorf("seachess: a submarine submerged on %s next to an enemy destroyer would have surfaced (S6.2)", name)
+		}
+	}
+	return nil
+}
+
+// validSides checks each side's counts against promotion, its submerged
+// submarines, its aircraft and its commando ship.
+func (p *position) validSides(t *tally) error {
 	for side := rules.White; side <= rules.Black; side++ {
 		extra, total := 0, 0
 		for k := boat; k <= commando; k++ {
-			total += count[side][k]
-			if k != boat && count[side][k] > initial[k] {
-				extra += count[side][k] - initial[k]
+			total += t.count[side][k]
+			if k != boat && t.count[side][k] > initial[k] {
+				extra += t.count[side][k] - initial[k]
 			}
 		}
-		if count[side][boat]+extra > 8 || total > 16 {
+		if t.count[side][boat]+extra > 8 || total > 16 {
 			return fmt.Errorf("seachess: %s has more pieces than promotion allows", sideNames[side])
 		}
-		if nuw[side] != int(p.nuw[side]) {
+		if t.nuw[side] != int(p.nuw[side]) {
 			return fmt.Errorf("seachess: %s's submerged submarines are miscounted", sideNames[side])
 		}
-		if air[side] > 1 {
+		if t.air[side] > 1 {
 			return fmt.Errorf("seachess: %s has two aircraft in flight", sideNames[side])
 		}
-		if kings[side] != p.king[side] {
+		if t.kings[side] != p.king[side] {
 			return fmt.Errorf("seachess: %s's commando ship is not where it is recorded", sideNames[side])
 		}
 	}
+	return nil
+}
+
+// validRest checks the check, the castling rights, the en passant square
+// and the counters.
+func (p *position) validRest(t *tally) error {
 	y := p.toMove.Other()
 	switch {
-	case kings[p.toMove] == noSq:
+	case t.kings[p.toMove] == noSq:
 		return fmt.Errorf("seachess: %s, to move, has no commando ship", sideNames[p.toMove])
-	case kings[y] == noSq:
+	case t.kings[y] == noSq:
 		// The side that just moved lost its commando ship to a mine (S3.5).
-	case p.attacked(kings[y], p.toMove):
+	case p.attacked(t.kings[y], p.toMove):
 		return fmt.Errorf("seachess: %s, not to move, is in check", sideNames[y])
 	}
 	for side := rules.White; side <= rules.Black; side++ {
@@ -495,12 +540,12 @@ func (s *State) MarshalBinary() ([]byte, error) {
 	// the position notation use no character JSON would escape, and this
 	// runs after every move.
 	c := s.cache
-	c.posOnce.Do(func() { c.pos = s.p.formatPosition() })
-	b := make([]byte, 0, 64+len(c.pos)+19*len(s.hist))
+	c.notationOnce.Do(func() { c.notation = s.pos.formatPosition() })
+	b := make([]byte, 0, 64+len(c.notation)+19*len(s.hist))
 	b = append(b, `{"v":2,"ruleset":"`...)
 	b = append(b, s.ruleset...)
 	b = append(b, `","position":"`...)
-	b = append(b, c.pos...)
+	b = append(b, c.notation...)
 	b = append(b, `","history":[`...)
 	for i, h := range s.hist {
 		if i > 0 {
@@ -557,8 +602,8 @@ func unmarshal(data []byte) (*State, error) {
 }
 
 // fromParts builds a state from a position and its history as given.
-func fromParts(p pos, ruleset string, hist []uint64) *State {
-	s := &State{p: p, ruleset: ruleset, hist: hist, cache: &moveCache{}}
+func fromParts(p position, ruleset string, hist []uint64) *State {
+	s := &State{pos: p, ruleset: ruleset, hist: hist, cache: &moveCache{}}
 	s.inCheck, s.subCheck = p.check(p.toMove)
 	s.outcome = s.computeOutcome()
 	return s
@@ -569,19 +614,19 @@ func fromParts(p pos, ruleset string, hist []uint64) *State {
 // destroyers, castling and en passant rights, the side not to move not in
 // check), the history's, and that the outcome follows from them.
 func (s *State) Check() error {
-	if err := s.p.validate(); err != nil {
+	if err := s.pos.validate(); err != nil {
 		return err
 	}
-	if len(s.hist) == 0 || len(s.hist) > s.p.clock+1 || s.hist[len(s.hist)-1] != s.p.hash() {
+	if len(s.hist) == 0 || len(s.hist) > s.pos.clock+1 || s.hist[len(s.hist)-1] != s.pos.hash() {
 		return errors.New("seachess: the repetition history does not match the position")
 	}
-	if c, sub := s.p.check(s.p.toMove); c != s.inCheck || sub != s.subCheck {
+	if c, sub := s.pos.check(s.pos.toMove); c != s.inCheck || sub != s.subCheck {
 		return errors.New("seachess: the recorded check does not match the position")
 	}
 	if s.outcome != s.computeOutcome() {
 		return errors.New("seachess: the outcome does not follow from the position")
 	}
-	if !s.outcome.Over() && (s.p.king[0] == noSq || s.p.king[1] == noSq) {
+	if !s.outcome.Over() && (s.pos.king[0] == noSq || s.pos.king[1] == noSq) {
 		return errors.New("seachess: a commando ship is missing while the game goes on")
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
 // The reproductions of issue 16: whole games found by comparing the engine
@@ -47,8 +48,8 @@ func looksLikeCheck(t testing.TB, s *State, text string) bool {
 	if err != nil {
 		t.Fatalf("%s: %v", text, err)
 	}
-	x := s.p.toMove
-	w := s.p.project(x)
+	x := s.pos.toMove
+	w := s.pos.project(x)
 	to := m.To
 	if m.Kind == mvNormal && m.Piece == uint8(commando) {
 		return w.attacked(to, x.Other()) // before it strikes anything
@@ -91,14 +92,14 @@ func TestS8_3_SurfacingSubmarineBlocksCheck(t *testing.T) {
 func TestS8_3_UnseenMineBlocksCheck(t *testing.T) {
 	s := replay(t, reproUnseenMine)
 	n, _ := acceptListedMove(t, s, "Kh6-g7")
-	if n.Outcome().Over() || n.p.king[rules.White] != sqr("g7") {
-		t.Errorf("after Kh6-g7: outcome %v, White's commando ship on %s", n.Outcome(), sqName(n.p.king[rules.White]))
+	if n.Outcome().Over() || n.pos.king[rules.White] != sqr("g7") {
+		t.Errorf("after Kh6-g7: outcome %v, White's commando ship on %s", n.Outcome(), sqName(n.pos.king[rules.White]))
 	}
 }
 
 func TestS3_5_CommandoShipOntoUnseenMineLoses(t *testing.T) {
 	s := replay(t, reproShipOntoMine)
-	if s.p.mine[sqr("g12")] != mineOf(rules.White) {
+	if s.pos.mine[sqr("g12")] != mineOf(rules.White) {
 		t.Fatalf("no White mine on g12:\n%s", s.View(rules.ViewReferee).ASCII())
 	}
 	n, rep := acceptListedMove(t, s, "Kh11-g12")
@@ -162,7 +163,7 @@ func TestS9_RepetitionIgnoresUntakeableEnPassant(t *testing.T) {
 	// submarines have counted to 8 already, S5.3, so nothing else differs.)
 	shuffle := []string{"Sd12-c10", "Sd1-c3", "Sc10-d12", "Sc3-d1"}
 	s = play(t, setup(t, "K@g1 S@d1 B@e2 k@g12 s@d12 b@f4", "w", "v=d1:8,d12:8"), "Be2-e4")
-	if s.p.epRight() != sqr("e4") {
+	if s.pos.epRight() != sqr("e4") {
 		t.Fatalf("the en passant right on e4 does not count")
 	}
 	for range 3 {
@@ -179,7 +180,7 @@ func TestS9_RepetitionIgnoresUntakeableEnPassant(t *testing.T) {
 	// A boat that could take en passant only by leaving its commando ship
 	// in check has no en passant right.
 	s = play(t, setup(t, "K@g1 S@d1 B@e2 k@h4 s@d12 b@f4 C@a4", "w"), "Be2-e4")
-	if s.p.epRight() != noSq {
+	if s.pos.epRight() != noSq {
 		t.Errorf("a pinned boat's en passant capture counts")
 	}
 }
@@ -189,8 +190,8 @@ func TestS9_RepetitionIgnoresUntakeableEnPassant(t *testing.T) {
 // whatever the attacks (the referee judges them), each judged (S8.3).
 func refereeAccepts(s *State) []rules.Move {
 	var out []rules.Move
-	for _, m := range s.p.pseudo(nil, false) {
-		if s.p.legal(m, s.inCheck) {
+	for _, m := range s.pos.pseudo(nil, false) {
+		if s.pos.legal(m, s.inCheck) {
 			out = append(out, m)
 		}
 	}
@@ -204,10 +205,7 @@ func refereeAccepts(s *State) []rules.Move {
 // referee accepts none (S8.3, S9), and that every refusal is S8.3's.
 func TestS8_3_ListHoldsEveryAcceptedMove(t *testing.T) {
 	t.Parallel()
-	games := 240
-	if long() {
-		games = 2000
-	}
+	games := rulestest.Size(24, 240, 2000)
 	var plies, lookLikeCheck, refused int
 	outcomes := map[string]int{}
 	for g := range games {
@@ -231,7 +229,7 @@ func TestS8_3_ListHoldsEveryAcceptedMove(t *testing.T) {
 			}
 			// With no mine and no submarine to allow for, mayBeSafe is the
 			// attack test itself.
-			w := s.p.project(s.ToMove())
+			w := s.pos.project(s.ToMove())
 			for _, sq := range []Square{w.king[s.ToMove()], brd.Squares()[r.IntN(len(brd.Squares()))]} {
 				if w.attacked(sq, s.ToMove().Other()) == w.mayBeSafe(sq, s.ToMove().Other(), false, 0) {
 					t.Fatalf("%s: attacked and mayBeSafe disagree on %s", where(), sqName(sq))

@@ -11,7 +11,7 @@ var sideNames = [2]string{"White", "Black"}
 // report writes what each viewer learns of m, played from s to next with
 // effects fx (S10): the records of S11 and notices phrased for players.
 func (s *State) report(m rules.Move, next *State, fx *effects) *rules.Report {
-	x := s.p.toMove
+	x := s.pos.toMove
 	text := s.Format(m)
 	secret := hidden(m.Kind)
 	rep := &rules.Report{Move: m, Mover: x, Text: text, Secret: secret}
@@ -97,7 +97,7 @@ func owner(v rules.Viewer, side rules.Side) string {
 // notices are viewer v's sentences about the move (S10): hidden moves only
 // as such, every mine strike, surfacing and check.
 func notices(v rules.Viewer, s *State, m rules.Move, text string, next *State, fx *effects) []string {
-	x := s.p.toMove
+	x := s.pos.toMove
 	mover := v == rules.ViewerOf(x)
 	var out []string
 	add := func(t string) { out = append(out, t) }
@@ -162,8 +162,8 @@ func notices(v rules.Viewer, s *State, m rules.Move, text string, next *State, f
 		add(surfaceNotice(v, sf, "surfaced, its time underwater being up", "S5.6"))
 	}
 	if next.inCheck {
-		y := next.p.toMove
-		visible := next.p.visibleCheck(y)
+		y := next.pos.toMove
+		visible := next.pos.visibleCheck(y)
 		what := "check"
 		switch {
 		case next.subCheck && visible:

@@ -56,14 +56,14 @@ func TestS1_2_Setup(t *testing.T) {
 		want[string(f)+"11"] = "b"
 	}
 	for _, sq := range brd.Squares() {
-		if got := s.p.cellText(sq, everything); got != want[sqName(sq)] {
+		if got := s.pos.cellText(sq, everything); got != want[sqName(sq)] {
 			t.Errorf("%s: %q, want %q", sqName(sq), got, want[sqName(sq)])
 		}
 	}
 	if s.ToMove() != rules.White {
 		t.Error("White moves first")
 	}
-	if got := s.p.formatPosition(); got != StartPosition {
+	if got := s.pos.formatPosition(); got != StartPosition {
 		t.Errorf("start position %q", got)
 	}
 }
@@ -129,21 +129,21 @@ func TestS2_4_Promotion(t *testing.T) {
 	}
 	// The new piece is fresh: a torpedo boat loaded and facing the enemy.
 	n := play(t, s, "Be11-e12=T")
-	if a := n.p.attr[sqr("e12")]; a&attrLoaded == 0 || facing(a) != rules.N {
+	if a := n.pos.attr[sqr("e12")]; a&attrLoaded == 0 || facing(a) != rules.N {
 		t.Errorf("promoted torpedo boat attr %b", a)
 	}
 	n = play(t, s, "Be11-e12=C")
-	if n.p.attr[sqr("e12")]&attrLoaded == 0 {
+	if n.pos.attr[sqr("e12")]&attrLoaded == 0 {
 		t.Error("promoted cruiser not loaded")
 	}
 	n = play(t, s, "Be11-e12=S")
-	if n.p.attr[sqr("e12")] != 0 {
+	if n.pos.attr[sqr("e12")] != 0 {
 		t.Error("promoted submarine's V is not 0")
 	}
 	// Black promotes on rank 1; a Black torpedo boat faces south.
 	s = setup(t, "K@g1 k@g12 b@d2", "b")
 	n = play(t, s, "Bd2-d1=T")
-	if a := n.p.attr[sqr("d1")]; a&attrLoaded == 0 || facing(a) != rules.S || at(n, "d1") != "t" {
+	if a := n.pos.attr[sqr("d1")]; a&attrLoaded == 0 || facing(a) != rules.S || at(n, "d1") != "t" {
 		t.Errorf("Black's promoted torpedo boat: %q attr %b", at(n, "d1"), a)
 	}
 }
@@ -169,8 +169,8 @@ func TestS2_5_SidewaysStep(t *testing.T) {
 func TestS2_3_EnPassantAfterSurfacing(t *testing.T) {
 	s := setup(t, "K@g1 k@g12 B@e2 b@d4 u@e5", "w")
 	n, rep := step(t, s, "Be2-e5")
-	if at(n, "e5") != "s" || n.p.ep != noSq || len(kindMoves(n, mvEnPassant)) != 0 {
-		t.Errorf("e5 %q, ep %v, %v", at(n, "e5"), n.p.ep, rep.Record[rules.ViewPublic])
+	if at(n, "e5") != "s" || n.pos.ep != noSq || len(kindMoves(n, mvEnPassant)) != 0 {
+		t.Errorf("e5 %q, ep %v, %v", at(n, "e5"), n.pos.ep, rep.Record[rules.ViewPublic])
 	}
 	if err := n.Check(); err != nil {
 		t.Error(err)

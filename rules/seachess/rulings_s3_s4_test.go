@@ -16,7 +16,7 @@ func TestS3_1_CruiserMovesLikeRook(t *testing.T) {
 func TestS3_2_MineAndReload(t *testing.T) {
 	s := setup(t, "K@g1 k@g12 C@e5", "w")
 	s, rep := step(t, s, "Ce5-M")
-	if at(s, "e5") != "C*" || s.p.attr[sqr("e5")]&attrLoaded != 0 {
+	if at(s, "e5") != "C*" || s.pos.attr[sqr("e5")]&attrLoaded != 0 {
 		t.Fatalf("after Ce5-M: %q", at(s, "e5"))
 	}
 	if !rep.Secret || rep.Text != "Ce5-M" {
@@ -44,7 +44,7 @@ func TestS3_2_MineAndReload(t *testing.T) {
 	// Black's cruiser reloads in Black's haven, not White's.
 	s = setup(t, "K@g1 k@g12 c@e5 B@a9", "b", "spent=e5")
 	s = play(t, s, "Ce5-e2", "Ba9-a10", "Ce2-e11")
-	if s.p.attr[sqr("e11")]&attrLoaded == 0 {
+	if s.pos.attr[sqr("e11")]&attrLoaded == 0 {
 		t.Error("Black's cruiser did not reload in its own haven")
 	}
 }
@@ -60,7 +60,7 @@ func TestS3_3_MineCapturesAnyPiece(t *testing.T) {
 	if got := rep.Record[rules.ViewReferee]; got != "Ce9xe5-Mx" {
 		t.Errorf("record %q", got)
 	}
-	if s.p.clock != 0 {
+	if s.pos.clock != 0 {
 		t.Error("a capture by a mine must reset the move count")
 	}
 	// Any piece of the other side moving onto a mine is captured with it.
@@ -76,7 +76,7 @@ func TestS3_3_MineCapturesAnyPiece(t *testing.T) {
 		}
 		s := setup(t, cell+king+" k@g12 m@d4", "w")
 		n, rep := step(t, s, move)
-		if at(n, "d4") != "" || n.p.mine[sqr("d4")] != 0 {
+		if at(n, "d4") != "" || n.pos.mine[sqr("d4")] != 0 {
 			t.Errorf("%s: d4 holds %q", move, at(n, "d4"))
 		}
 		if got := rep.Record[rules.ViewPublic]; got != move+"-Mx" {
@@ -217,15 +217,15 @@ func TestS4_2_TorpedoForwardDiagonals(t *testing.T) {
 	// Forward is the way it last moved: east after Te5-h5.
 	s = setup(t, "K@g1 k@g12 T@e5 b@i6 b@j3 b@g6 b@g4", "w")
 	s = play(t, s, "Te5-h5", "Kg12-f12")
-	if facing(s.p.attr[sqr("h5")]) != rules.E {
-		t.Errorf("facing %v after moving east", facing(s.p.attr[sqr("h5")]))
+	if facing(s.pos.attr[sqr("h5")]) != rules.E {
+		t.Errorf("facing %v after moving east", facing(s.pos.attr[sqr("h5")]))
 	}
 	wantMoves(t, s, "Th5xt", "Th5xti6", "Th5xtj3")
 	// Castling counts as a move along the rank: west.
 	s = setup(t, "K@g1 T@j1 k@g12 b@f3", "w", "castle:T")
 	s = play(t, s, "O-O", "Kg12-f12")
-	if facing(s.p.attr[sqr("h1")]) != rules.W {
-		t.Errorf("facing %v after O-O", facing(s.p.attr[sqr("h1")]))
+	if facing(s.pos.attr[sqr("h1")]) != rules.W {
+		t.Errorf("facing %v after O-O", facing(s.pos.attr[sqr("h1")]))
 	}
 	wantMoves(t, s, "Th1xt", "Th1xtf3")
 	// Black's faces south at first.

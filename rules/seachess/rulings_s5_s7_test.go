@@ -40,7 +40,7 @@ func TestS5_3_EnduranceFromVisibleTurns(t *testing.T) {
 		t.Error("a dive at V=0")
 	}
 	s = play(t, s, "Bc2-c3", "Bc11-c10")
-	if v := s.p.attr[sqr("d1")]; v != 1 || len(kindMoves(s, mvSubmerge)) != 0 {
+	if v := s.pos.attr[sqr("d1")]; v != 1 || len(kindMoves(s, mvSubmerge)) != 0 {
 		t.Errorf("V=%d after one turn; dives %v", v, kindMoves(s, mvSubmerge))
 	}
 	s = play(t, s, "Bd2-d3", "Bd11-d10")
@@ -75,31 +75,31 @@ func TestS5_3_EnduranceFromVisibleTurns(t *testing.T) {
 			t.Errorf("V=%s: down for %d turns, want %d", c.v, turns, c.down)
 		}
 		// It came up at the start of White's turn: that turn counts.
-		if s.p.attr[sqr("e6")] != 0 {
-			t.Errorf("V=%s: V=%d on surfacing", c.v, s.p.attr[sqr("e6")])
+		if s.pos.attr[sqr("e6")] != 0 {
+			t.Errorf("V=%s: V=%d on surfacing", c.v, s.pos.attr[sqr("e6")])
 		}
 		s = play(t, s, whiteWaits(s))
-		if s.p.attr[sqr("e6")] != 1 {
-			t.Errorf("V=%s: V=%d after the turn it surfaced on, want 1", c.v, s.p.attr[sqr("e6")])
+		if s.pos.attr[sqr("e6")] != 1 {
+			t.Errorf("V=%s: V=%d after the turn it surfaced on, want 1", c.v, s.pos.attr[sqr("e6")])
 		}
 	}
 	// Surfacing by its own move: that turn does not count.
 	s = setup(t, "K@g1 k@g12 S@d4", "w", "v=d4:4")
 	s = play(t, s, "Sd4v-e6")
 	s = play(t, s, blackWaits(s), "sSe6^")
-	if s.p.attr[sqr("e6")] != 0 {
-		t.Errorf("V=%d after surfacing by its own move, want 0", s.p.attr[sqr("e6")])
+	if s.pos.attr[sqr("e6")] != 0 {
+		t.Errorf("V=%d after surfacing by its own move, want 0", s.pos.attr[sqr("e6")])
 	}
 	s = play(t, s, blackWaits(s))
 	s = play(t, s, whiteWaits(s))
-	if s.p.attr[sqr("e6")] != 1 {
-		t.Errorf("V=%d a turn later, want 1", s.p.attr[sqr("e6")])
+	if s.pos.attr[sqr("e6")] != 1 {
+		t.Errorf("V=%d a turn later, want 1", s.pos.attr[sqr("e6")])
 	}
 	// V is counted up to 8.
 	s = setup(t, "K@g1 k@g12 S@d4", "w", "v=d4:8")
 	s = play(t, s, whiteWaits(s))
-	if s.p.attr[sqr("d4")] != 8 {
-		t.Errorf("V=%d, want it kept at 8", s.p.attr[sqr("d4")])
+	if s.pos.attr[sqr("d4")] != 8 {
+		t.Errorf("V=%d, want it kept at 8", s.pos.attr[sqr("d4")])
 	}
 }
 
@@ -118,7 +118,7 @@ func TestS5_4_UnderwaterMoves(t *testing.T) {
 	s := setup(t, "K@g1 k@g12 U@e5 d@d7 M@f7 U@g6 m@g4 B@c6 b@c4", "w", "left=Ue5:3,Ug6:3")
 	wantMoves(t, s, "sSe5-", "sSe5-c4", "sSe5-c6", "sSe5-d3", "sSe5-f3", "sSe5-g4", "sSe5-c4^x")
 	n, rep := step(t, s, "sSe5-g4")
-	if at(n, "g4") != "" || n.p.nuw[rules.White] != 1 {
+	if at(n, "g4") != "" || n.pos.nuw[rules.White] != 1 {
 		t.Errorf("after sSe5-g4 onto a mine: g4 %q", at(n, "g4"))
 	}
 	if rep.Record[rules.ViewBlack] != "(h)-Mx(g4)" || rep.Record[rules.ViewWhite] != "sSe5-g4-Mx (h)" {
@@ -135,7 +135,7 @@ func TestS5_5_Surfacing(t *testing.T) {
 	wantMoves(t, s, "sSe5^", "sSe5^")
 	wantMoves(t, s, "sSe5-c4^", "sSe5-c4^x") // onto an enemy piece, not a destroyer nor an own piece
 	n, rep := step(t, s, "sSe5-c4^x")
-	if at(n, "c4") != "S" || n.p.attr[sqr("c4")] != 0 || n.p.nuw[rules.White] != 0 || rep.Secret {
+	if at(n, "c4") != "S" || n.pos.attr[sqr("c4")] != 0 || n.pos.nuw[rules.White] != 0 || rep.Secret {
 		t.Errorf("after sSe5-c4^x: c4 %q secret %v", at(n, "c4"), rep.Secret)
 	}
 	if rep.Record[rules.ViewBlack] != "sSe5-c4^x" {
@@ -307,7 +307,7 @@ func TestS7_2_AircraftLaunch(t *testing.T) {
 	s := setup(t, "K@g1 k@g12 A@e5 b@h8 b@e8 b@g7 b@b5", "w")
 	wantMoves(t, s, "Ae5xa", "Ae5xab5", "Ae5xae8", "Ae5xah8")
 	n, rep := step(t, s, "Ae5xah8")
-	if at(n, "h8") != "" || n.p.attr[sqr("e5")]&attrAirborne == 0 || rep.Secret {
+	if at(n, "h8") != "" || n.pos.attr[sqr("e5")]&attrAirborne == 0 || rep.Secret {
 		t.Errorf("after the launch: h8 %q", at(n, "h8"))
 	}
 }
@@ -322,7 +322,7 @@ func TestS7_3_AircraftInFlight(t *testing.T) {
 		t.Errorf("another piece moved while the aircraft flies: %v", k)
 	}
 	s = play(t, s, "Aaxe8", "Kf12-g12", "Aa-A", "Kg12-f12")
-	if s.p.attr[sqr("e5")]&attrAirborne != 0 || !has(s, "Bc2-c3") || !has(s, "Ae5xab5") {
+	if s.pos.attr[sqr("e5")]&attrAirborne != 0 || !has(s, "Bc2-c3") || !has(s, "Ae5xab5") {
 		t.Errorf("after the return: %v", texts(s))
 	}
 	// The carrier captured in flight: the aircraft is lost, White moves freely.

@@ -20,8 +20,8 @@ func TestS8_2_Castling(t *testing.T) {
 	s := setup(t, base, "w", "castle:TC")
 	wantMoves(t, s, "O-O", "O-O", "O-O-O")
 	n := play(t, s, "O-O")
-	if at(n, "i1") != "K" || at(n, "h1") != "T" || n.p.castle != 0 {
-		t.Errorf("after O-O: h1 %q i1 %q rights %b", at(n, "h1"), at(n, "i1"), n.p.castle)
+	if at(n, "i1") != "K" || at(n, "h1") != "T" || n.pos.castle != 0 {
+		t.Errorf("after O-O: h1 %q i1 %q rights %b", at(n, "h1"), at(n, "i1"), n.pos.castle)
 	}
 	n = play(t, s, "O-O-O")
 	if at(n, "e1") != "K" || at(n, "f1") != "C" {
@@ -53,7 +53,7 @@ func TestS8_2_Castling(t *testing.T) {
 	// Black castles on rank 12.
 	s = setup(t, "K@g1 k@g12 t@j12 c@c12", "b", "castle:tc")
 	n = play(t, s, "O-O")
-	if at(n, "i12") != "k" || at(n, "h12") != "t" || facing(n.p.attr[sqr("h12")]) != rules.W {
+	if at(n, "i12") != "k" || at(n, "h12") != "t" || facing(n.pos.attr[sqr("h12")]) != rules.W {
 		t.Errorf("Black's O-O: h12 %q i12 %q", at(n, "h12"), at(n, "i12"))
 	}
 }

@@ -10,7 +10,7 @@ import (
 // State is the referee's full state of a Seachess game (rules.State). It is
 // immutable: Apply returns a new one.
 type State struct {
-	p       pos
+	pos     position
 	ruleset string
 	// hist holds the position hashes since the last removal or boat move,
 	// the current one last (S9's repetition).
@@ -27,17 +27,17 @@ type moveCache struct {
 	once  sync.Once
 	moves []rules.Move
 	texts []string
-	// pos is the position notation, written once for MarshalBinary.
-	posOnce sync.Once
-	pos     string
+	// notation is the position notation, written once for MarshalBinary.
+	notationOnce sync.Once
+	notation     string
 }
 
 var _ rules.State = (*State)(nil)
 
 // newState wraps a position: it works out the check status, the repetition
 // history and the outcome.
-func newState(p pos, ruleset string, prev []uint64) *State {
-	s := &State{p: p, ruleset: ruleset, cache: &moveCache{}}
+func newState(p position, ruleset string, prev []uint64) *State {
+	s := &State{pos: p, ruleset: ruleset, cache: &moveCache{}}
 	s.inCheck, s.subCheck = p.check(p.toMove)
 	h := p.hash()
 	if p.clock == 0 || len(prev) == 0 {
@@ -56,10 +56,10 @@ func (s *State) Variant() rules.Variant { return Variant }
 func (s *State) Ruleset() string { return s.ruleset }
 
 // ToMove is the side whose turn it is.
-func (s *State) ToMove() rules.Side { return s.p.toMove }
+func (s *State) ToMove() rules.Side { return s.pos.toMove }
 
 // Ply counts the moves played.
-func (s *State) Ply() int { return s.p.ply }
+func (s *State) Ply() int { return s.pos.ply }
 
 // Outcome says whether the game is over.
 func (s *State) Outcome() rules.Outcome { return s.outcome }
@@ -69,7 +69,7 @@ func (s *State) Outcome() rules.Outcome { return s.outcome }
 func (s *State) known() *moveCache {
 	c := s.cache
 	c.once.Do(func() {
-		c.moves = s.p.submittable(s.inCheck)
+		c.moves = s.pos.submittable(s.inCheck)
 		c.texts = make([]string, len(c.moves))
 		for i, m := range c.moves {
 			c.texts[i] = s.Format(m)
@@ -87,7 +87,7 @@ func (s *State) known() *moveCache {
 // whether the opponent has ever made a hidden move that changed nothing on
 // the public board, which is how a mine is laid (pos.veiled). Nothing else
 // of the opponent's hidden state enters, so the list tells nothing (S10).
-func (p *pos) submittable(announced bool) []rules.Move {
+func (p *position) submittable(announced bool) []rules.Move {
 	x := p.toMove
 	y := x.Other()
 	w := p.project(x)
@@ -109,7 +109,7 @@ func (p *pos) submittable(announced bool) []rules.Move {
 // move it drops would be refused whatever the hidden state. A commando
 // ship that may step onto an unseen mine may stand: the mine strikes first
 // and its side loses (S3.5).
-func (w *pos) mayStand(m rules.Move, announced, mines bool, subs int) bool {
+func (w *position) mayStand(m rules.Move, announced, mines bool, subs int) bool {
 	x := w.toMove
 	y := x.Other()
 	switch {
@@ -141,7 +141,7 @@ func (w *pos) mayStand(m rules.Move, announced, mines bool, subs int) bool {
 // knowledge is the position as the side to move knows it (pos.project)
 // and whether it knows itself in check: attacked there, or told so
 // (announced). The diagnosis of a refused text starts from it.
-func (p *pos) knowledge(announced bool) (pos, bool) {
+func (p *position) knowledge(announced bool) (position, bool) {
 	x := p.toMove
 	w := p.project(x)
 	return w, announced || (w.king[x] != noSq && w.attacked(w.king[x], x.Other()))
@@ -161,7 +161,7 @@ func (s *State) Moves() []rules.Move {
 func (s *State) anyAccepted() bool {
 	// Most often the first move tried is accepted.
 	for _, m := range s.known().moves {
-		if s.p.legal(m, s.inCheck) {
+		if s.pos.legal(m, s.inCheck) {
 			return true
 		}
 	}
@@ -185,21 +185,21 @@ const drawClock = 150
 
 func (s *State) computeOutcome() rules.Outcome {
 	for side := rules.White; side <= rules.Black; side++ {
-		if s.p.king[side] == noSq {
+		if s.pos.king[side] == noSq {
 			return rules.Outcome{Status: rules.Win, Winner: side.Other(),
 				Reason: "commando ship lost to a mine", Ruling: "S3.5"}
 		}
 	}
 	if !s.anyAccepted() {
 		if s.inCheck {
-			return rules.Outcome{Status: rules.Win, Winner: s.p.toMove.Other(), Reason: "checkmate", Ruling: "S9"}
+			return rules.Outcome{Status: rules.Win, Winner: s.pos.toMove.Other(), Reason: "checkmate", Ruling: "S9"}
 		}
 		return rules.Outcome{Status: rules.Draw, Reason: "stalemate", Ruling: "S9"}
 	}
 	if s.repetitions() >= 4 {
 		return rules.Outcome{Status: rules.Draw, Reason: "fourth repetition of the position", Ruling: "S9"}
 	}
-	if s.p.clock >= drawClock {
+	if s.pos.clock >= drawClock {
 		return rules.Outcome{Status: rules.Draw, Reason: "75 moves each without capture or boat move", Ruling: "S9"}
 	}
 	return rules.Outcome{}
@@ -217,7 +217,7 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 			Reason: "that is not a legal move here"}
 	}
 	fx := &effects{reloadM: noSq, reloadT: noSq}
-	q, ok := s.p.judge(m, s.inCheck, fx)
+	q, ok := s.pos.judge(m, s.inCheck, fx)
 	if !ok {
 		return nil, nil, refusal(s.Format(m))
 	}
@@ -241,10 +241,10 @@ func (s *State) Perft(depth int) uint64 {
 		}
 		return 0
 	}
-	return perft(&s.p, s.hist, s.inCheck, depth)
+	return perft(&s.pos, s.hist, s.inCheck, depth)
 }
 
-func perft(p *pos, hist []uint64, inCheck bool, depth int) uint64 {
+func perft(p *position, hist []uint64, inCheck bool, depth int) uint64 {
 	// Every move the referee could accept is among the moves of the full
 	// position (pos.pseudo), and each side's list holds all of those it
 	// accepts (TestS8_3_ListHoldsEveryAcceptedMove), so the count needs
@@ -291,7 +291,7 @@ func perft(p *pos, hist []uint64, inCheck bool, depth int) uint64 {
 // position (hidden state, loads, directions, castling rights, the
 // aircraft, each submarine's count), and the en passant right only when an
 // en passant capture is actually possible (S9 as amended, FIDE 9.2.3).
-func (p *pos) hash() uint64 {
+func (p *position) hash() uint64 {
 	h := mix(uint64(p.toMove)<<32 | uint64(p.castle)<<16 | uint64(uint16(p.epRight())))
 	for _, s := range brd.Squares() {
 		if c := p.sq[s]; c != 0 {
@@ -313,7 +313,7 @@ func (p *pos) hash() uint64 {
 // capture the referee would accept (S2.3, S8.3), else noSq: a boat's
 // multi-square first move that no enemy boat can take leaves the same
 // position as any other move to its square (S9).
-func (p *pos) epRight() Square {
+func (p *position) epRight() Square {
 	if p.ep == noSq {
 		return noSq
 	}

@@ -15,7 +15,7 @@ import (
 // castling and en passant rights, the move count and the announced check.
 func (s *State) View(v rules.Viewer) *rules.View {
 	view := rules.NewView(s, v)
-	p := &s.p
+	p := &s.pos
 	sees := func(side rules.Side) bool { return v == rules.ViewReferee || v == rules.ViewerOf(side) }
 	both := false
 	for _, sq := range brd.Squares() {
@@ -45,7 +45,7 @@ func (s *State) View(v rules.Viewer) *rules.View {
 func nobody(rules.Side) bool { return false }
 
 func (s *State) status(v rules.Viewer) []string {
-	p := &s.p
+	p := &s.pos
 	var out []string
 	if s.inCheck && !s.outcome.Over() {
 		t := sideNames[p.toMove] + " is in check"

@@ -55,7 +55,7 @@ func TestSampleGame(t *testing.T) {
 		t.Errorf("g12's neighbours %q", got)
 	}
 	for _, sq := range kingTargets[g12] {
-		if !fin.p.attacked(sq, rules.White) {
+		if !fin.pos.attacked(sq, rules.White) {
 			t.Errorf("%s is not covered", board.Name(sq))
 		}
 	}

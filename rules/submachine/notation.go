@@ -2,7 +2,6 @@ package submachine
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/rules"
@@ -21,7 +20,7 @@ func (s *State) Format(m rules.Move) string {
 		b.WriteByte(letters[m.Piece])
 	}
 	b.WriteString(board.Name(m.From))
-	if s.p.cells[m.To] != 0 || m.Kind == kindEnPassant {
+	if s.pos.cells[m.To] != 0 || m.Kind == kindEnPassant {
 		b.WriteByte('x')
 	} else {
 		b.WriteByte('-')
@@ -57,126 +56,49 @@ func (s *State) Parse(text string) (rules.Move, error) {
 	if m, ok := s.canonical()[text]; ok {
 		return m, nil // the exact canonical text: Match's first level, without building every alias
 	}
-	return rules.Match(text, s.candidates(), s.diagnose)
+	return notation.Match(text, s.spelled(), s.diagnose)
 }
 
-// candidates lists every legal move with the texts that name it.
-func (s *State) candidates() []rules.Candidate {
-	cands := make([]rules.Candidate, len(s.moves))
-	for i, m := range s.moves {
-		f := s.Format(m)
-		cands[i] = rules.Candidate{Move: m, Forms: []string{f}}
-		if m.Piece == pawn {
-			cands[i].Forms = append(cands[i].Forms, "P"+f) // Pb2-b4
-		}
-		if m.Kind == kindEnPassant {
-			cands[i].Forms = append(cands[i].Forms, f+"e.p.")
-		}
-	}
-	rules.Shortenings(cands, board,
-		func(m rules.Move) string {
-			if m.Piece == pawn {
-				return ""
-			}
-			return letters[m.Piece : m.Piece+1]
-		},
-		func(m rules.Move) bool { return s.p.cells[m.To] != 0 || m.Kind == kindEnPassant },
-		func(m rules.Move) string {
-			if m.Promo == 0 {
-				return ""
-			}
-			return "=" + letters[m.Promo:m.Promo+1]
-		})
-	for i := range cands {
-		if cands[i].Move.Promo == 0 {
-			continue
-		}
-		for _, f := range cands[i].Forms {
-			cands[i].Forms = append(cands[i].Forms, strings.Replace(f, "=", "", 1)) // g9-g10Q
-		}
-	}
-	return cands
+// notation is how Submachine Chess moves are read (M7): long algebraic,
+// pawns without a letter (or with P), SAN-style shortenings, = optional
+// before a promotion, e.p. read past.
+var notation = rules.Notation{
+	Board:      board,
+	Letters:    letters[1:],
+	Bare:       'P',
+	NeedLetter: true,
+	Promotions: letters[1:], // K and P too, so that why can say they are not allowed
+	Drop:       []string{"e.p.", "ep"},
 }
 
-// written is a move as a player wrote it, read loosely for diagnosis.
+// spelled lists the legal moves with every part written, for
+// notation.Match, built once per state.
+func (s *State) spelled() []rules.Spelled {
+	s.spellOnce.Do(func() {
+		s.spells = make([]rules.Spelled, len(s.moves))
+		for i, m := range s.moves {
+			w := rules.NewWritten()
+			w.Letter, w.From, w.To = letters[m.Piece], m.From, m.To
+			w.Capture = s.pos.cells[m.To] != 0 || m.Kind == kindEnPassant
+			if m.Promo != 0 {
+				w.Promo = letters[m.Promo]
+			}
+			s.spells[i] = rules.Spelled{Move: m, Text: s.Format(m), Parts: []rules.Written{w}}
+		}
+	})
+	return s.spells
+}
+
+// written is a move as a player wrote it, as why needs it.
 type written struct {
-	kind     uint8 // the piece letter given, 0 for none
-	from, to [2]int
-	hasFrom  bool
-	promo    byte // the promotion letter given, 0 for none
+	kind  uint8  // the piece letter given, 0 for none
+	promo byte   // the promotion letter given, 0 for none
+	input string // the text, trimmed (for why's hints)
 }
-
-// readCoords reads a file a–k and a rank 1–12 at the start of s, whether or
-// not the square exists; n is the bytes used, 0 when there is none.
-func readCoords(s string) (fr [2]int, n int) {
-	if len(s) < 2 {
-		return fr, 0
-	}
-	c := s[0] | 0x20
-	if c < 'a' || c > 'k' || s[1] < '1' || s[1] > '9' {
-		return fr, 0
-	}
-	rank, n := int(s[1]-'0'), 2
-	if len(s) > 2 && s[2] >= '0' && s[2] <= '9' && rank*10+int(s[2]-'0') <= 12 {
-		rank, n = rank*10+int(s[2]-'0'), 3
-	}
-	return [2]int{int(c - 'a'), rank - 1}, n
-}
-
-// readWritten reads "[letter][from][-x:]to[=promo]" or the shortened
-// "[letter]…to[=promo]"; ok is false when the text is not shaped like a move.
-func readWritten(text string) (w written, ok bool) {
-	t := strings.Join(strings.Fields(text), "")
-	t = strings.TrimRight(t, "+#!?")
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "e.p."), "ep")
-	if t == "" {
-		return w, false
-	}
-	// A piece letter comes first unless the text starts with a square; a
-	// lower-case b, c or k is a letter only before a square ("kg12-h11"),
-	// else a file ("bxc3").
-	if _, n := readCoords(t); n == 0 {
-		_, next := readCoords(t[1:])
-		if k := kindFromLetter(t[0] &^ 0x20); k != 0 && (t[0] < 'a' || !strings.ContainsRune("bck", rune(t[0])) || next > 0) {
-			w.kind = k
-			t = t[1:]
-		}
-	}
-	t = strings.TrimSuffix(t, ")")
-	if i := strings.LastIndexAny(t, "0123456789"); i >= 0 && i < len(t)-1 {
-		rest := strings.TrimLeft(t[i+1:], "=(")
-		if len(rest) != 1 {
-			return w, false
-		}
-		w.promo = rest[0] &^ 0x20
-		t = t[:i+1]
-	}
-	first, n := readCoords(t)
-	if n > 0 {
-		rest := strings.TrimLeft(t[n:], "-x:X")
-		if second, m := readCoords(rest); m > 0 && m == len(rest) {
-			return written{kind: w.kind, from: first, to: second, hasFrom: true, promo: w.promo}, true
-		}
-		if n == len(t) {
-			w.to = first
-			return w, true
-		}
-	}
-	// Shortened with a disambiguator: "bxc3", "Nbc3", "N1c3".
-	for i := 1; i < len(t); i++ {
-		if sq, m := readCoords(t[i:]); m > 0 && i+m == len(t) {
-			w.to = sq
-			return w, true
-		}
-	}
-	return w, false
-}
-
-func coordName(fr [2]int) string { return rules.FileName(fr[0]) + fmt.Sprint(fr[1]+1) }
 
 // missing explains a named cell that is not a square (M1).
-func missing(fr [2]int) string {
-	return coordName(fr) + " is a hole: there is no square there"
+func missing(sq rules.Square) string {
+	return board.Name(sq) + " is a hole: there is no square there"
 }
 
 // pieceRule says how each kind moves and the ruling that says so.
@@ -191,115 +113,46 @@ var pieceRule = [...][2]string{
 	marshall: {"a marshall slides like a rook or leaps like a knight, the leap never wrapping", "M2, M4"},
 }
 
-// diagnose explains why a text that matched no legal move is wrong.
-func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
+// diagnose explains why a text that matched no legal move is wrong: of
+// its readings, one that names the square left (else the first), by why.
+func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, string, string) {
 	up := strings.ToUpper(strings.Join(strings.Fields(input), ""))
 	if strings.HasPrefix(up, "O-O") || strings.HasPrefix(up, "0-0") || strings.HasPrefix(up, "OO") {
 		return rules.Illegal, "castling is not part of Submachine Chess", "M4"
 	}
-	w, ok := readWritten(input)
-	if !ok {
+	if len(readings) == 0 {
 		return rules.Unreadable, "write a move as the piece letter, the two squares and any promotion: Nb1-c3, Qe1xe7, b2-b4, c4xd5, g9-g10=Q", "M7"
 	}
-	if w.promo != 0 && kindFromLetter(w.promo) == 0 || w.promo == 'K' || w.promo == 'P' {
+	w := readings[0]
+	for _, r := range readings {
+		if r.From != rules.NoSquare {
+			w = r
+			break
+		}
+	}
+	if w.Promo == 'K' || w.Promo == 'P' {
 		return rules.Illegal, "a pawn promotes to Q, R, B, N, C or M", "M5.3"
 	}
-	if board.At(w.to[0], w.to[1]) == rules.NoSquare {
-		return rules.Illegal, missing(w.to), "M1"
+	if !board.Exists(w.To) {
+		return rules.Illegal, missing(w.To), "M1"
 	}
-	to := board.At(w.to[0], w.to[1])
-	me := s.p.side
-	if !w.hasFrom {
-		what := "piece"
-		if w.kind != 0 {
-			what = names[w.kind]
-		} else {
-			what = "pawn"
+	if w.From == rules.NoSquare {
+		what := "pawn"
+		if w.Letter != 0 {
+			what = names[kindFromLetter(w.Letter)]
 		}
-		return rules.Illegal, fmt.Sprintf("no %s of yours can move to %s here; write the move in full, such as Nb1-c3, to be told why", what, board.Name(to)), "M7"
+		return rules.Illegal, fmt.Sprintf("no %s of yours can move to %s here; write the move in full, such as Nb1-c3, to be told why", what, board.Name(w.To)), "M7"
 	}
-	from := board.At(w.from[0], w.from[1])
-	if from == rules.NoSquare {
-		return rules.Illegal, missing(w.from), "M1"
+	if !board.Exists(w.From) {
+		return rules.Illegal, missing(w.From), "M1"
 	}
-	c := s.p.cells[from]
-	if c == 0 {
-		return rules.Illegal, "there is no piece on " + board.Name(from), ""
-	}
-	k := kindOf(c)
-	if sideOf(c) != me {
-		return rules.Illegal, fmt.Sprintf("the %s on %s is %s's", names[k], board.Name(from), sideName[sideOf(c)]), ""
-	}
-	if w.kind != 0 && w.kind != k {
-		return rules.Illegal, fmt.Sprintf("the piece on %s is a %s, not a %s", board.Name(from), names[k], names[w.kind]), "M7"
-	}
-	if w.kind == 0 && k != pawn {
-		return rules.Illegal, fmt.Sprintf("the piece on %s is a %s: write its letter, as in %c%s", board.Name(from), names[k], letters[k], strings.TrimSpace(input)), "M7"
-	}
-	if tc := s.p.cells[to]; tc != 0 && sideOf(tc) == me {
-		return rules.Illegal, "you cannot capture your own piece on " + board.Name(to), ""
-	}
-	p := s.p.clone()
-	var pseudo []rules.Move
-	for _, m := range p.pieceMoves(nil, from, c) {
-		if m.To == to {
-			pseudo = append(pseudo, m)
-		}
-	}
-	for _, m := range pseudo {
-		if slices.Contains(s.moves, m) && m.Promo == kindFromLetter(w.promo) {
-			return rules.Illegal, "write it as " + s.Format(m), "M7"
-		}
-	}
-	if len(pseudo) > 0 {
-		promoting := pseudo[0].Promo != 0
-		switch {
-		case promoting && w.promo == 0:
-			return rules.Illegal, fmt.Sprintf("a pawn reaching %s promotes: add =Q, =R, =B, =N, =C or =M", board.Name(to)), "M5.3"
-		case !promoting && w.promo != 0:
-			return rules.Illegal, "only a pawn reaching rank 10, 11 or 12 (Black: 3, 2 or 1) promotes", "M5.3"
-		}
-		if s.check {
-			return rules.Illegal, "your king is in check and this move does not get it out of check", "M6"
-		}
-		return rules.Illegal, "this move would leave your king in check", "M6"
-	}
-	if isTeleport[from] && isTeleport[to] && k == pawn {
-		return rules.Illegal, "pawns may not teleport", "M3"
-	}
-	if k == pawn {
-		reason, ruling := s.whyPawn(from, to)
-		return rules.Illegal, reason, ruling
-	}
-	if blocker := blockedAt(s.p, from, to, k); blocker != rules.NoSquare {
-		return rules.Illegal, fmt.Sprintf("the way from %s to %s is blocked on %s", board.Name(from), board.Name(to), board.Name(blocker)), "M2"
-	}
-	if isTeleport[to] && !isTeleport[from] {
-		return rules.Illegal, pieceRule[k][0] + "; only a piece standing on a teleport square may teleport", pieceRule[k][1] + ", M3"
-	}
-	return rules.Illegal, pieceRule[k][0], pieceRule[k][1]
-}
-
-// whyPawn explains a pawn move that is not possible, with the ruling.
-func (s *State) whyPawn(from, to rules.Square) (string, string) {
-	me := s.p.side
-	step := pawnStep[me][from]
-	switch {
-	case to == step:
-		return "the pawn is blocked: " + board.Name(to) + " is occupied", "M5.1"
-	case step != rules.NoSquare && to == pawnStep[me][step] && board.Rank(from) == startRank[me]:
-		return "the double step needs " + board.Name(step) + " and " + board.Name(to) + " empty", "M5.1"
-	case hasSquare(pawnCaps[me][from], to):
-		return "a pawn moves diagonally only to capture", "M5.2"
-	case board.File(from) == board.File(to) && step != rules.NoSquare:
-		return "a pawn steps to the next existing square ahead on its file, " + board.Name(step) + " here; two such steps only from its start rank", "M5.1"
-	}
-	return pieceRule[pawn][0], pieceRule[pawn][1]
+	reason, ruling := s.why(&written{kind: kindFromLetter(w.Letter), promo: w.Promo, input: strings.TrimSpace(input)}, w.From, w.To)
+	return rules.Illegal, reason, ruling
 }
 
 // blockedAt returns the first occupied square on a slider's line from
 // from that would otherwise reach to, or NoSquare.
-func blockedAt(p *pos, from, to rules.Square, k uint8) rules.Square {
+func blockedAt(p *position, from, to rules.Square, k uint8) rules.Square {
 	var dirs []rules.Dir
 	if isOrthSlider(k) {
 		dirs = append(dirs, rules.Orthogonals...)

@@ -2,7 +2,6 @@ package submachine
 
 import (
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
@@ -18,13 +17,7 @@ import (
 // are uniform and the rest follow squeeze, which ends them in about 200
 // plies with every kind of ending.
 func TestPlayouts(t *testing.T) {
-	games := 1000
-	if os.Getenv("BOTTLEPOST_LONG") != "" {
-		games = 10000
-	}
-	if testing.Short() {
-		games = 100
-	}
+	games := rulestest.Size(50, 1000, 10000)
 	for _, ruleset := range Variant.Rulesets() {
 		uniform := rulestest.Playout(t, rulestest.Config{
 			Variant: Variant, Options: rules.Options{Ruleset: ruleset}, Games: games / 25, Seed: 2011,
@@ -55,7 +48,7 @@ func squeeze(r *rand.Rand, s rules.State, moves []rules.Move) int {
 	if r.IntN(8) > 0 {
 		var caps []int
 		for i, m := range moves {
-			if st.p.cells[m.To] != 0 || m.Kind == kindEnPassant {
+			if st.pos.cells[m.To] != 0 || m.Kind == kindEnPassant {
 				caps = append(caps, i)
 			}
 		}
@@ -64,7 +57,7 @@ func squeeze(r *rand.Rand, s rules.State, moves []rules.Move) int {
 		}
 	}
 	if r.IntN(4) > 0 {
-		p := st.p.clone()
+		p := st.pos.clone()
 		best, bestScore := 0, 1<<30
 		var buf []rules.Move
 		for i, m := range moves {

@@ -18,9 +18,9 @@ const (
 	kindTeleport        // a jump between teleport squares no other way reaches (M3)
 )
 
-// pos is a position: the mutable working copy behind the immutable State,
-// with make/unmake for speed.
-type pos struct {
+// position is the board, the side to move and the counters: the mutable
+// working copy behind the immutable State, with make/unmake for speed.
+type position struct {
 	cells    []uint8 // per grid cell: 0 empty, else kind + 16*side
 	side     rules.Side
 	ep       rules.Square // the square a double-stepping pawn passed (M5.1), or NoSquare
@@ -58,13 +58,13 @@ func init() {
 	}
 }
 
-func newPos() *pos {
-	p := &pos{cells: make([]uint8, size), ep: rules.NoSquare, fullmove: 1,
+func newPos() *position {
+	p := &position{cells: make([]uint8, size), ep: rules.NoSquare, fullmove: 1,
 		kings: [2]rules.Square{rules.NoSquare, rules.NoSquare}, stamp: make([]uint32, size)}
 	return p
 }
 
-func (p *pos) clone() *pos {
+func (p *position) clone() *position {
 	q := *p
 	q.cells = append([]uint8(nil), p.cells...)
 	q.stamp = make([]uint32, size)
@@ -73,7 +73,7 @@ func (p *pos) clone() *pos {
 }
 
 // computeHash recomputes the Zobrist key of cells and side from scratch.
-func (p *pos) computeHash() uint64 {
+func (p *position) computeHash() uint64 {
 	var h uint64
 	for _, sq := range board.Squares() {
 		if c := p.cells[sq]; c != 0 {
@@ -88,14 +88,14 @@ func (p *pos) computeHash() uint64 {
 
 // key is the repetition key: cells, side and the en passant square (which
 // the State keeps only while an en passant capture is legal, FIDE 9.2.3).
-func (p *pos) key() uint64 {
+func (p *position) key() uint64 {
 	if p.ep != rules.NoSquare {
 		return p.hash ^ zEP[p.ep]
 	}
 	return p.hash
 }
 
-func (p *pos) put(sq rules.Square, c uint8) {
+func (p *position) put(sq rules.Square, c uint8) {
 	p.cells[sq] = c
 	p.hash ^= zCell[c][sq]
 	p.men++
@@ -104,7 +104,7 @@ func (p *pos) put(sq rules.Square, c uint8) {
 	}
 }
 
-func (p *pos) remove(sq rules.Square) uint8 {
+func (p *position) remove(sq rules.Square) uint8 {
 	c := p.cells[sq]
 	p.cells[sq] = 0
 	p.hash ^= zCell[c][sq]
@@ -124,7 +124,7 @@ type undo struct {
 }
 
 // make plays a pseudo-legal move.
-func (p *pos) make(m rules.Move) undo {
+func (p *position) make(m rules.Move) undo {
 	u := undo{capSq: rules.NoSquare, ep: p.ep, halfmove: p.halfmove, fullmove: p.fullmove,
 		hash: p.hash, king: p.kings[p.side]}
 	c := p.remove(m.From)
@@ -157,7 +157,7 @@ func (p *pos) make(m rules.Move) undo {
 }
 
 // unmake takes back the move made with make.
-func (p *pos) unmake(m rules.Move, u undo) {
+func (p *position) unmake(m rules.Move, u undo) {
 	p.side = p.side.Other()
 	c := p.cells[m.To]
 	p.cells[m.To] = 0
@@ -175,7 +175,7 @@ func (p *pos) unmake(m rules.Move, u undo) {
 
 // attacked reports whether side by attacks sq: could capture a piece there
 // if it were its turn (pins aside).
-func (p *pos) attacked(sq rules.Square, by rules.Side) bool {
+func (p *position) attacked(sq rules.Square, by rules.Side) bool {
 	for _, s := range knightTargets[sq] { // symmetric: leapers do not wrap (M2.4)
 		if c := p.cells[s]; c != 0 && sideOf(c) == by && isKnightLeap(kindOf(c)) {
 			return true
@@ -222,13 +222,13 @@ func (p *pos) attacked(sq rules.Square, by rules.Side) bool {
 }
 
 // inCheck reports whether side s's king is attacked.
-func (p *pos) inCheck(s rules.Side) bool {
+func (p *position) inCheck(s rules.Side) bool {
 	return p.attacked(p.kings[s], s.Other())
 }
 
 // pseudo appends the pseudo-legal moves of the side to move (own king's
 // safety not yet checked) to buf.
-func (p *pos) pseudo(buf []rules.Move) []rules.Move {
+func (p *position) pseudo(buf []rules.Move) []rules.Move {
 	for _, sq := range board.Squares() {
 		c := p.cells[sq]
 		if c == 0 || sideOf(c) != p.side {
@@ -240,7 +240,7 @@ func (p *pos) pseudo(buf []rules.Move) []rules.Move {
 }
 
 // pieceMoves appends the pseudo-legal moves of the piece c on sq.
-func (p *pos) pieceMoves(buf []rules.Move, sq rules.Square, c uint8) []rules.Move {
+func (p *position) pieceMoves(buf []rules.Move, sq rules.Square, c uint8) []rules.Move {
 	k, side := kindOf(c), sideOf(c)
 	if k == pawn {
 		return p.pawnMoves(buf, sq)
@@ -301,7 +301,7 @@ func (p *pos) pieceMoves(buf []rules.Move, sq rules.Square, c uint8) []rules.Mov
 }
 
 // pawnMoves appends a pawn's steps and captures (M5).
-func (p *pos) pawnMoves(buf []rules.Move, sq rules.Square) []rules.Move {
+func (p *position) pawnMoves(buf []rules.Move, sq rules.Square) []rules.Move {
 	side := p.side
 	add := func(t, aux rules.Square, kind uint8) {
 		m := rules.Move{From: sq, To: t, Aux: aux, Piece: pawn, Kind: kind}
@@ -335,7 +335,7 @@ func (p *pos) pawnMoves(buf []rules.Move, sq rules.Square) []rules.Move {
 }
 
 // legal appends the legal moves of the side to move to buf.
-func (p *pos) legal(buf []rules.Move) []rules.Move {
+func (p *position) legal(buf []rules.Move) []rules.Move {
 	start := len(buf)
 	buf = p.pseudo(buf)
 	out := buf[:start]
@@ -351,7 +351,7 @@ func (p *pos) legal(buf []rules.Move) []rules.Move {
 }
 
 // bareKings reports whether only the two kings are left.
-func (p *pos) bareKings() bool { return p.men == 2 }
+func (p *position) bareKings() bool { return p.men == 2 }
 
 // placement is the board field of position strings: numbers count the
 // holes too (M1).
@@ -367,7 +367,7 @@ const StartPosition = "rnbcq1kmbnr/ppppp1ppppp/11/11/11/11/11/11/11/11/PPPPP1PPP
 // may stand on a hole, M1); then the side to move (w or b), the en passant
 // square or "-", and optionally the halfmove clock and the move number. It
 // checks that play could go on from the position.
-func parsePosition(s string) (*pos, error) {
+func parsePosition(s string) (*position, error) {
 	fields := strings.Fields(s)
 	if len(fields) < 2 || len(fields) > 5 {
 		return nil, errors.New("a position is: the 12 ranks separated by \"/\", the side to move, the en passant square, the halfmove clock and the move number")
@@ -431,7 +431,7 @@ func parsePosition(s string) (*pos, error) {
 var sideName = [2]string{"White", "Black"}
 
 // validate checks that the position is one play could continue from.
-func (p *pos) validate() error {
+func (p *position) validate() error {
 	var pawns, pieces, kings [2]int
 	for _, sq := range board.Squares() {
 		c := p.cells[sq]
@@ -487,7 +487,7 @@ func (p *pos) validate() error {
 }
 
 // String writes the position string read by parsePosition.
-func (p *pos) String() string {
+func (p *position) String() string {
 	var b strings.Builder
 	b.WriteString(placement.Format(func(sq rules.Square) string {
 		if p.cells[sq] == 0 {

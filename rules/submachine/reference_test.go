@@ -3,13 +3,13 @@ package submachine
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
 
 // This file holds a deliberately plain second implementation of the rules,
@@ -20,7 +20,9 @@ import (
 // attacks come for free). No tables, no make/unmake, no reverse paths, no
 // Zobrist keys.
 
-type refPos struct {
+// refPosition is the reference generator's position, written apart from
+// the engine's position type.
+type refPosition struct {
 	cell     [11 * 12]byte // 0 or a piece letter, upper case White
 	white    bool          // White to move
 	ep       rules.Square  // square passed by a double step, or NoSquare
@@ -33,17 +35,17 @@ type refMove struct {
 	double           bool
 }
 
-func refStart(t testing.TB, s *State) refPos {
+func refStart(t testing.TB, s *State) refPosition {
 	t.Helper()
-	var p refPos
+	var p refPosition
 	for _, sq := range board.Squares() {
-		if c := s.p.cells[sq]; c != 0 {
+		if c := s.pos.cells[sq]; c != 0 {
 			p.cell[sq] = pieceLetter(c)
 		}
 	}
-	p.white = s.p.side == rules.White
-	p.ep = s.p.ep
-	p.halfmove = s.p.halfmove
+	p.white = s.pos.side == rules.White
+	p.ep = s.pos.ep
+	p.halfmove = s.pos.halfmove
 	return p
 }
 
@@ -56,7 +58,7 @@ func upper(c byte) byte {
 }
 
 // refPseudo lists the moves of side white, ignoring its king's safety.
-func refPseudo(p *refPos, white bool) []refMove {
+func refPseudo(p *refPosition, white bool) []refMove {
 	var out []refMove
 	first := 0 // the first move of the current piece
 	add := func(m refMove) {
@@ -105,53 +107,7 @@ func refPseudo(p *refPos, white bool) []refMove {
 		}
 		switch piece {
 		case 'P':
-			dir, start, promo := 1, 1, func(r int) bool { return r >= 9 }
-			if !white {
-				dir, start, promo = -1, 10, func(r int) bool { return r <= 2 }
-			}
-			ahead := func(from rules.Square) rules.Square {
-				ff, rr := board.Coords(from)
-				for rr += dir; rr >= 0 && rr < 12; rr += dir {
-					if t := board.At(ff, rr); t != rules.NoSquare {
-						return t
-					}
-				}
-				return rules.NoSquare
-			}
-			pawnTo := func(m refMove) {
-				if promo(board.Rank(m.to)) {
-					for _, l := range []byte("QRBNCM") {
-						m.promo = l
-						add(m)
-					}
-					return
-				}
-				add(m)
-			}
-			if t := ahead(sq); t != rules.NoSquare && p.cell[t] == 0 {
-				pawnTo(refMove{from: sq, to: t, victim: rules.NoSquare})
-				if t2 := ahead(t); r == start && t2 != rules.NoSquare && p.cell[t2] == 0 {
-					pawnTo(refMove{from: sq, to: t2, victim: rules.NoSquare, double: true})
-				}
-			}
-			for _, df := range []int{-1, 1} {
-				t := board.At(f+df, r+dir)
-				switch {
-				case t == rules.NoSquare:
-				case p.cell[t] != 0 && !own(t):
-					pawnTo(refMove{from: sq, to: t, victim: t})
-				case p.cell[t] == 0 && t == p.ep && white == p.white:
-					// the victim stands one step beyond ep, seen from the capturer
-					tf, tr := board.Coords(t)
-					v := rules.NoSquare
-					for rr := tr - dir; rr >= 0 && rr < 12; rr -= dir {
-						if v = board.At(tf, rr); v != rules.NoSquare {
-							break
-						}
-					}
-					pawnTo(refMove{from: sq, to: t, victim: v})
-				}
-			}
+			refPawnMoves(p, sq, white, own, add)
 			continue
 		case 'N':
 			leap()
@@ -183,7 +139,61 @@ func refPseudo(p *refPos, white bool) []refMove {
 	return out
 }
 
-func refApply(p refPos, m refMove) refPos {
+// refPawnMoves gives add the pawn's moves from sq: steps to the next
+// existing square ahead, the double step, captures, en passant and
+// promotions.
+func refPawnMoves(p *refPosition, sq rules.Square, white bool, own func(rules.Square) bool, add func(refMove)) {
+	f, r := board.Coords(sq)
+	dir, start, promo := 1, 1, func(r int) bool { return r >= 9 }
+	if !white {
+		dir, start, promo = -1, 10, func(r int) bool { return r <= 2 }
+	}
+	ahead := func(from rules.Square) rules.Square {
+		ff, rr := board.Coords(from)
+		for rr += dir; rr >= 0 && rr < 12; rr += dir {
+			if t := board.At(ff, rr); t != rules.NoSquare {
+				return t
+			}
+		}
+		return rules.NoSquare
+	}
+	pawnTo := func(m refMove) {
+		if promo(board.Rank(m.to)) {
+			for _, l := range []byte("QRBNCM") {
+				m.promo = l
+				add(m)
+			}
+			return
+		}
+		add(m)
+	}
+	if t := ahead(sq); t != rules.NoSquare && p.cell[t] == 0 {
+		pawnTo(refMove{from: sq, to: t, victim: rules.NoSquare})
+		if t2 := ahead(t); r == start && t2 != rules.NoSquare && p.cell[t2] == 0 {
+			pawnTo(refMove{from: sq, to: t2, victim: rules.NoSquare, double: true})
+		}
+	}
+	for _, df := range []int{-1, 1} {
+		t := board.At(f+df, r+dir)
+		switch {
+		case t == rules.NoSquare:
+		case p.cell[t] != 0 && !own(t):
+			pawnTo(refMove{from: sq, to: t, victim: t})
+		case p.cell[t] == 0 && t == p.ep && white == p.white:
+			// the victim stands one step beyond ep, seen from the capturer
+			tf, tr := board.Coords(t)
+			v := rules.NoSquare
+			for rr := tr - dir; rr >= 0 && rr < 12; rr -= dir {
+				if v = board.At(tf, rr); v != rules.NoSquare {
+					break
+				}
+			}
+			pawnTo(refMove{from: sq, to: t, victim: v})
+		}
+	}
+}
+
+func refApply(p refPosition, m refMove) refPosition {
 	q := p
 	c := q.cell[m.from]
 	capture := m.victim != rules.NoSquare && q.cell[m.victim] != 0
@@ -222,7 +232,7 @@ func refApply(p refPos, m refMove) refPos {
 	return q
 }
 
-func refKing(p *refPos, white bool) rules.Square {
+func refKing(p *refPosition, white bool) rules.Square {
 	k := byte('K')
 	if !white {
 		k = 'k'
@@ -235,7 +245,7 @@ func refKing(p *refPos, white bool) rules.Square {
 	return rules.NoSquare
 }
 
-func refAttacked(p *refPos, sq rules.Square, byWhite bool) bool {
+func refAttacked(p *refPosition, sq rules.Square, byWhite bool) bool {
 	for _, m := range refPseudo(p, byWhite) {
 		if m.to == sq && m.victim == sq {
 			return true
@@ -244,7 +254,7 @@ func refAttacked(p *refPos, sq rules.Square, byWhite bool) bool {
 	return false
 }
 
-func refLegal(p refPos) []refMove {
+func refLegal(p refPosition) []refMove {
 	var out []refMove
 	for _, m := range refPseudo(&p, p.white) {
 		q := refApply(p, m)
@@ -255,7 +265,7 @@ func refLegal(p refPos) []refMove {
 	return out
 }
 
-func refText(p *refPos, m refMove) string {
+func refText(p *refPosition, m refMove) string {
 	var b strings.Builder
 	if c := upper(p.cell[m.from]); c != 'P' {
 		b.WriteByte(c)
@@ -274,7 +284,7 @@ func refText(p *refPos, m refMove) string {
 	return b.String()
 }
 
-func refTexts(p refPos, legal []refMove) []string {
+func refTexts(p refPosition, legal []refMove) []string {
 	out := make([]string, len(legal))
 	for i, m := range legal {
 		out[i] = refText(&p, m)
@@ -285,7 +295,7 @@ func refTexts(p refPos, legal []refMove) []string {
 
 // refKey is the repetition key: the pieces, the side and the en passant
 // square while an en passant capture is legal.
-func refKey(p refPos, legal []refMove) string {
+func refKey(p refPosition, legal []refMove) string {
 	ep := rules.NoSquare
 	for _, m := range legal {
 		if m.to == p.ep && upper(p.cell[m.from]) == 'P' && m.victim != m.to {
@@ -295,7 +305,7 @@ func refKey(p refPos, legal []refMove) string {
 	return fmt.Sprintf("%s %v %d", p.cell[:], p.white, ep)
 }
 
-func refBare(p *refPos) bool {
+func refBare(p *refPosition) bool {
 	for _, sq := range board.Squares() {
 		if c := p.cell[sq]; c != 0 && upper(c) != 'K' {
 			return false
@@ -306,7 +316,7 @@ func refBare(p *refPos) bool {
 
 // refWalk compares the engine with the reference at every node of the tree
 // to depth plies and returns the reference's leaf count.
-func refWalk(t *testing.T, s rules.State, p refPos, depth int, line []string) uint64 {
+func refWalk(t *testing.T, s rules.State, p refPosition, depth int, line []string) uint64 {
 	legal := refLegal(p)
 	want := refTexts(p, legal)
 	got := engineTexts(s)
@@ -360,10 +370,7 @@ func minus(a, b []string) []string {
 // 37² = 1369.
 func TestPerftAgainstReference(t *testing.T) {
 	want := []uint64{1, 37, 1369, 54642, 2174145}
-	depth := 3
-	if os.Getenv("BOTTLEPOST_LONG") != "" {
-		depth = 4
-	}
+	depth := rulestest.Size(3, 3, 4)
 	s, _ := newGame(rules.Options{})
 	if got := refWalk(t, s, refStart(t, s), depth, nil); got != want[depth] {
 		t.Errorf("reference perft %d = %d, want %d", depth, got, want[depth])
@@ -379,10 +386,7 @@ func TestPerftAgainstReference(t *testing.T) {
 // position's legal moves and the game's end with the reference; it also
 // makes sure the games went through the rare rules.
 func TestRandomGamesAgainstReference(t *testing.T) {
-	games := 60
-	if os.Getenv("BOTTLEPOST_LONG") != "" {
-		games = 600
-	}
+	games := rulestest.Size(12, 60, 600)
 	seen := map[string]int{}
 	for g := range games {
 		r := rand.New(rand.NewPCG(7, uint64(g)))
@@ -476,6 +480,9 @@ func TestRandomGamesAgainstReference(t *testing.T) {
 		}
 	}
 	t.Logf("%d games: %v", games, seen)
+	if testing.Short() {
+		return // the few games of -short need not meet every rare rule
+	}
 	for _, k := range []string{"checkmate", "en passant", "en passant promotion", "promotion", "between teleports", "check"} {
 		if seen[k] == 0 {
 			t.Errorf("no %s in %d random games: the comparison missed a rule", k, games)

@@ -55,9 +55,10 @@ func newGame(opt rules.Options) (*State, error) {
 	return settle(p, 0, nil), nil
 }
 
-// State is a game of Submachine Chess: immutable once built.
+// State is the referee's full state of a Submachine Chess game
+// (rules.State): immutable once built.
 type State struct {
-	p       *pos // never changed after settle
+	pos     *position // never changed after settle
 	ply     int
 	history []uint64 // repetition keys since the last capture or pawn move, the current one last
 	moves   []rules.Move
@@ -66,6 +67,8 @@ type State struct {
 
 	canonOnce sync.Once
 	canon     map[string]rules.Move // canonical text → legal move, built by canonical
+	spellOnce sync.Once
+	spells    []rules.Spelled // the legal moves spelled out for notation.Match, built by spelled
 	wireOnce  sync.Once
 	wire      []byte // the encoding, built by MarshalBinary
 }
@@ -74,7 +77,7 @@ type State struct {
 // legal moves, the en passant square kept only while such a capture is
 // legal, the repetition history (prev is the previous state's) and the
 // outcome.
-func settle(p *pos, ply int, prev []uint64) *State {
+func settle(p *position, ply int, prev []uint64) *State {
 	return settleWith(p, ply, func(key uint64) []uint64 {
 		if p.halfmove == 0 || prev == nil {
 			return []uint64{key}
@@ -85,8 +88,8 @@ func settle(p *pos, ply int, prev []uint64) *State {
 
 // settleWith is settle with the repetition history made by history from
 // the position's key.
-func settleWith(p *pos, ply int, history func(key uint64) []uint64) *State {
-	s := &State{p: p, ply: ply}
+func settleWith(p *position, ply int, history func(key uint64) []uint64) *State {
+	s := &State{pos: p, ply: ply}
 	s.moves = p.legal(nil)
 	if p.ep != rules.NoSquare && !hasEnPassant(s.moves) {
 		p.ep = rules.NoSquare
@@ -121,7 +124,7 @@ func repetitions(history []uint64, key uint64) int {
 }
 
 // judge decides whether the game is over (M6).
-func judge(p *pos, legal int, check bool, reps int) rules.Outcome {
+func judge(p *position, legal int, check bool, reps int) rules.Outcome {
 	switch {
 	case legal == 0 && check:
 		return rules.Outcome{Status: rules.Win, Winner: p.side.Other(), Reason: "checkmate", Ruling: "M6"}
@@ -144,7 +147,7 @@ func (s *State) Variant() rules.Variant { return Variant }
 func (s *State) Ruleset() string { return Ruleset }
 
 // ToMove is the side whose turn it is.
-func (s *State) ToMove() rules.Side { return s.p.side }
+func (s *State) ToMove() rules.Side { return s.pos.side }
 
 // Ply counts the moves played since the game was created.
 func (s *State) Ply() int { return s.ply }
@@ -159,7 +162,7 @@ func (s *State) Outcome() rules.Outcome { return s.outcome }
 func (s *State) InCheck() bool { return s.check }
 
 // Position writes the position in the notation Options.Position reads.
-func (s *State) Position() string { return s.p.String() }
+func (s *State) Position() string { return s.pos.String() }
 
 // Apply plays a legal move.
 func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
@@ -172,10 +175,10 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 			Reason: "that is not a legal move here", Ruling: "M7"}
 	}
 	text := s.Format(m)
-	p := s.p.clone()
+	p := s.pos.clone()
 	p.make(m)
 	next := settle(p, s.ply+1, s.history)
-	rep := &rules.Report{Move: m, Mover: s.p.side, Text: text}
+	rep := &rules.Report{Move: m, Mover: s.pos.side, Text: text}
 	record := text
 	var notices []string
 	if m.Kind == kindTeleport {
@@ -216,7 +219,7 @@ func (s *State) MarshalBinary() ([]byte, error) {
 			hist = fmt.Appendf(hist, "%016x", k)
 		}
 		var err error
-		s.wire, err = json.Marshal(wire{V: 1, Ruleset: Ruleset, Position: s.p.String(), Ply: s.ply, History: string(hist)})
+		s.wire, err = json.Marshal(wire{V: 1, Ruleset: Ruleset, Position: s.pos.String(), Ply: s.ply, History: string(hist)})
 		if err != nil {
 			panic(err) // a struct of strings and ints always encodes
 		}
@@ -279,7 +282,7 @@ func unmarshal(data []byte) (*State, error) {
 // move not in check, the en passant square, the position key), the
 // repetition history, the legal moves and the outcome.
 func (s *State) Check() error {
-	p := s.p.clone()
+	p := s.pos.clone()
 	if err := p.validate(); err != nil {
 		return fmt.Errorf("submachine: %v", err)
 	}
@@ -320,7 +323,7 @@ func (s *State) Perft(depth int) uint64 {
 	if depth == 1 || s.outcome.Over() {
 		return uint64(len(s.moves))
 	}
-	p := s.p.clone()
+	p := s.pos.clone()
 	stack := slices.Clone(s.history)
 	bufs := make([][]rules.Move, depth)
 	var n uint64
@@ -332,7 +335,7 @@ func (s *State) Perft(depth int) uint64 {
 	return n
 }
 
-func perftNode(p *pos, depth int, stack []uint64, start int, bufs [][]rules.Move) uint64 {
+func perftNode(p *position, depth int, stack []uint64, start int, bufs [][]rules.Move) uint64 {
 	moves := p.legal(bufs[depth][:0])
 	bufs[depth] = moves
 	key := p.hash

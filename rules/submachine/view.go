@@ -13,7 +13,7 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	view := rules.NewView(s, v)
 	var onTeleport []string
 	for _, sq := range board.Squares() {
-		c := s.p.cells[sq]
+		c := s.pos.cells[sq]
 		if c == 0 {
 			continue
 		}
@@ -23,7 +23,7 @@ func (s *State) View(v rules.Viewer) *rules.View {
 		}
 	}
 	if s.check && !s.outcome.Over() {
-		view.Status = append(view.Status, sideName[s.p.side]+" is in check.")
+		view.Status = append(view.Status, sideName[s.pos.side]+" is in check.")
 	}
 	if len(onTeleport) > 0 {
 		view.Status = append(view.Status, "On teleport squares: "+strings.Join(onTeleport, ", ")+".")

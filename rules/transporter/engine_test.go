@@ -3,7 +3,6 @@ package transporter
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"reflect"
 	"testing"
 
@@ -28,7 +27,7 @@ func TestPerftStart(t *testing.T) {
 			t.Errorf("perft(%d) = %d, want %d", d, got, perftStart[d])
 		}
 	}
-	if os.Getenv("BOTTLEPOST_LONG") != "" {
+	if rulestest.Long() {
 		if got := rules.Perft(s, 4); got != perftStart[4] {
 			t.Errorf("perft(4) = %d, want %d", got, perftStart[4])
 		}
@@ -73,15 +72,12 @@ func TestFastPerftMatchesApply(t *testing.T) {
 }
 
 // refPositions is how many playout positions are compared with the slow
-// reference generator.
-var refPositions = 2000
+// reference generator (200 under -short).
+func refPositions() int { return rulestest.Size(200, 2000, 2000) }
 
-func playoutGames() int {
-	if os.Getenv("BOTTLEPOST_LONG") != "" {
-		return 10000
-	}
-	return 1000
-}
+// playoutGames is how many games each ruleset's playouts play: 1,000,
+// 10,000 with BOTTLEPOST_LONG=1, 40 under -short.
+func playoutGames() int { return rulestest.Size(40, 1000, 10000) }
 
 // preferCaptures is the playouts' move choice: half the time the first
 // capture on offer, otherwise any move. Uniformly random games last about
@@ -112,7 +108,7 @@ func TestPlayouts(t *testing.T) {
 					Games: playoutGames() / 2, Seed: uint64(12 + half), Choose: preferCaptures,
 					Every: func(t testing.TB, before, after rules.State, m rules.Move, rep *rules.Report) {
 						a := after.(*State)
-						if compared < refPositions/2 && !a.outcome.Over() {
+						if compared < refPositions()/2 && !a.outcome.Over() {
 							compared++
 							if got, want := rulestest.MoveTexts(a), refParse(a.Position()).texts(); !reflect.DeepEqual(got, want) {
 								t.Fatalf("%s: moves differ from the reference:\nengine    %v\nreference %v", a.Position(), got, want)

@@ -159,46 +159,9 @@ func (p *position) pieceMoves(out []rules.Move, from rules.Square) []rules.Move 
 			}
 		}
 	case commodore:
-		for _, d := range rules.Diagonals {
-			for _, t := range rays[d][from] {
-				if p.cells[t] != empty {
-					break
-				}
-				out = p.add(out, pc, from, t, quiet)
-			}
-		}
-		for _, d := range rules.Orthogonals {
-			ray := rays[d][from]
-			i := 0
-			for i < len(ray) && p.cells[ray[i]] == empty {
-				i++
-			}
-			if i == len(ray) || kindOf(p.cells[ray[i]]) == interference {
-				continue // no screen, or an Interference, which is no screen (T3)
-			}
-			for i++; i < len(ray) && p.cells[ray[i]] == empty; i++ {
-			}
-			if i < len(ray) && capturable(p.cells[ray[i]], s) {
-				out = p.add(out, pc, from, ray[i], capture)
-			}
-		}
+		out = p.commodoreMoves(out, pc, from)
 	case fighter:
-		fw := forward[s]
-		for _, d := range [2]rules.Dir{(fw + 7) % 8, fw + 1} {
-			t := step[d][from]
-			if t == rules.NoSquare || p.cells[t] != empty {
-				continue
-			}
-			out = p.add(out, pc, from, t, quiet)
-			if pc&freshBit != 0 {
-				if t2 := step[d][t]; t2 != rules.NoSquare && p.cells[t2] == empty {
-					out = p.add(out, pc, from, t2, quiet)
-				}
-			}
-		}
-		if t := step[fw][from]; t != rules.NoSquare && capturable(p.cells[t], s) {
-			out = p.add(out, pc, from, t, capture)
-		}
+		out = p.fighterMoves(out, pc, from)
 	case superFighter:
 		for _, d := range rules.Diagonals {
 			if t := step[d][from]; t != rules.NoSquare && p.cells[t] == empty {
@@ -216,6 +179,60 @@ func (p *position) pieceMoves(out []rules.Move, from rules.Square) []rules.Move 
 				out = p.add(out, pc, from, t, quiet)
 			}
 		}
+	}
+	return out
+}
+
+// commodoreMoves appends the Commodore's moves: a bishop's slides to empty
+// squares, and captures along ranks and files by jumping exactly one piece
+// that is not an Interference (T2, T3).
+func (p *position) commodoreMoves(out []rules.Move, pc uint8, from rules.Square) []rules.Move {
+	s := sideOf(pc)
+	for _, d := range rules.Diagonals {
+		for _, t := range rays[d][from] {
+			if p.cells[t] != empty {
+				break
+			}
+			out = p.add(out, pc, from, t, quiet)
+		}
+	}
+	for _, d := range rules.Orthogonals {
+		ray := rays[d][from]
+		i := 0
+		for i < len(ray) && p.cells[ray[i]] == empty {
+			i++
+		}
+		if i == len(ray) || kindOf(p.cells[ray[i]]) == interference {
+			continue // no screen, or an Interference, which is no screen (T3)
+		}
+		for i++; i < len(ray) && p.cells[ray[i]] == empty; i++ {
+		}
+		if i < len(ray) && capturable(p.cells[ray[i]], s) {
+			out = p.add(out, pc, from, ray[i], capture)
+		}
+	}
+	return out
+}
+
+// fighterMoves appends a Fighter's moves: diagonally forward to an empty
+// square (two from its start), capturing straight forward (T2).
+func (p *position) fighterMoves(out []rules.Move, pc uint8, from rules.Square) []rules.Move {
+	s := sideOf(pc)
+	fw := forward[s]
+	for _, d := range [2]rules.Dir{(fw + 7) % 8, fw + 1} {
+		t := step[d][from]
+		if t == rules.NoSquare || p.cells[t] != empty {
+			continue
+		}
+		out = p.add(out, pc, from, t, quiet)
+		if pc&freshBit != 0 {
+			if t2 := step[d][t]; t2 != rules.NoSquare && p.cells[t2] == empty {
+				out = p.add(out, pc, from, t2, quiet)
+			}
+		}
+	}
+	if t := step[fw][from]; t != rules.NoSquare && capturable(p.cells[t], s) {
+		out = p.add(out, pc, from, t, capture)
 	}
 	return out
 }

@@ -7,43 +7,37 @@ import (
 	"github.com/bottlepost/bottlepost/rules"
 )
 
-// candidates builds, once per state, every text that names each legal move
-// (T7): the canonical form first; then, for a transport, the same without
-// "@square", which Match resolves when only one destination is free and
-// reports as ambiguous, listing both, when two are; for a promotion, the
-// same without "=X" (promotion is compulsory, T5); and SAN-style
-// shortenings of each (Ra3@a8, Rda3@a8, R3a3@a8, Ra3, …).
-func (s *State) candidates() []rules.Candidate {
+// notation is how Transporter Chess moves are read (T7): the piece letter
+// always, from, - or x, to, the transporter's @square (which may be left
+// out where only one move fits, T4.1) and the promotion (which may be left
+// out: it is compulsory and has one choice, T5), as =S or (S).
+var notation = rules.Notation{
+	Board:         board,
+	Letters:       letters[1:],
+	NeedLetter:    true,
+	Promotions:    letters[1:], // every letter, so that why can say which is wrong
+	OptionalPromo: true,
+	AuxMark:       "@",
+	OptionalAux:   true,
+}
+
+// spelled lists the legal moves with every part written, for
+// notation.Match, built once per state.
+func (s *State) spelled() []rules.Spelled {
 	c := s.parse
-	c.candsOnce.Do(func() {
-		c.cands = make([]rules.Candidate, len(s.moves))
+	c.spellOnce.Do(func() {
+		c.spells = make([]rules.Spelled, len(s.moves))
 		for i, m := range s.moves {
-			forms := []string{s.Format(m)}
-			l := letters[m.Piece : m.Piece+1]
-			from, to := board.Name(m.From), board.Name(m.To)
-			sep := "-"
-			if m.Kind == capture {
-				sep = "x"
+			w := rules.NewWritten()
+			w.Letter, w.From, w.To, w.Aux = letters[m.Piece], m.From, m.To, m.Aux
+			w.Capture = m.Kind == capture
+			if m.Promo != 0 {
+				w.Promo = letters[m.Promo]
 			}
-			var tails []string
-			for _, dest := range transportTails(m) {
-				for _, promo := range promoTails(m) {
-					tails = append(tails, dest+promo)
-				}
-			}
-			for j, tail := range tails {
-				if j > 0 {
-					forms = append(forms, l+from+sep+to+tail)
-				}
-				forms = append(forms, l+to+tail, l+from[:1]+to+tail, l+from[1:]+to+tail)
-				if m.Kind == capture {
-					forms = append(forms, l+"x"+to+tail, l+from[:1]+"x"+to+tail, l+from[1:]+"x"+to+tail)
-				}
-			}
-			c.cands[i] = rules.Candidate{Move: m, Forms: forms}
+			c.spells[i] = rules.Spelled{Move: m, Text: s.Format(m), Parts: []rules.Written{w}}
 		}
 	})
-	return c.cands
+	return c.spells
 }
 
 // exact maps the canonical text of each legal move to it: Parse's fast
@@ -60,99 +54,29 @@ func (s *State) exact() map[string]rules.Move {
 	return c.exact
 }
 
-func transportTails(m rules.Move) []string {
-	if m.Aux == rules.NoSquare {
-		return []string{""}
-	}
-	return []string{"@" + board.Name(m.Aux), ""}
-}
-
-func promoTails(m rules.Move) []string {
-	if m.Promo == 0 {
-		return []string{""}
-	}
-	return []string{"=" + letters[m.Promo:m.Promo+1], ""}
-}
-
-// written is a move as a player wrote it, read leniently for diagnosis.
-type written struct {
-	piece          uint8 // 0 when no letter was given
-	from, to, dest rules.Square
-	promo          uint8
-	promoGiven     bool
-}
-
-// scan reads Rd3-a3@a8 =S and shortened forms (Ra3); ok is false when the
-// text is not shaped like a move at all.
-func scan(text string) (w written, ok bool) {
-	t := strings.TrimRight(strings.Join(strings.Fields(text), ""), "+#!?")
-	w = written{from: rules.NoSquare, to: rules.NoSquare, dest: rules.NoSquare}
-	if len(t) > 1 && (t[1] < '0' || t[1] > '9') {
-		if w.piece = kindByLetter(t[0]); w.piece == empty {
-			return w, false
-		}
-		t = t[1:]
-		if len(t) > 0 && (t[0] == 'x' || t[0] == 'X') {
-			t = t[1:] // Rxa3
-		}
-	}
-	sq, n := board.ParsePrefix(t)
-	if n == 0 && w.piece != empty && len(t) > 1 {
-		// Rda3, R3a3: a disambiguated shortening; only the square reached counts.
-		skip := 1
-		for skip < len(t) && t[skip] >= '0' && t[skip] <= '9' {
-			skip++
-		}
-		if skip < len(t) && (t[skip] == 'x' || t[skip] == 'X') {
-			skip++
-		}
-		if to, n := board.ParsePrefix(t[skip:]); n > 0 {
-			w.to, t = to, t[skip+n:]
-			return w, t == "" || t[0] == '@' || t[0] == '='
-		}
-	}
-	if n == 0 {
-		return w, false
-	}
-	t = t[n:]
-	if len(t) > 0 && (t[0] == '-' || t[0] == 'x' || t[0] == 'X' || t[0] == ':') {
-		t = t[1:]
-	}
-	if to, n := board.ParsePrefix(t); n > 0 {
-		w.from, w.to = sq, to
-		t = t[n:]
-	} else {
-		w.to = sq // a shortened form: only the square reached
-	}
-	if len(t) > 0 && t[0] == '@' {
-		if w.dest, n = board.ParsePrefix(t[1:]); n == 0 {
-			return w, false
-		}
-		t = t[1+n:]
-	}
-	if len(t) > 0 && (t[0] == '=' || t[0] == '(') {
-		t = strings.TrimSuffix(t[1:], ")")
-		if len(t) != 1 {
-			return w, false
-		}
-		if w.promo = kindByLetter(t[0]); w.promo == empty {
-			return w, false
-		}
-		w.promoGiven, t = true, ""
-	}
-	return w, t == ""
-}
-
 // diagnose explains, for a player and citing the ruling, why a text that
-// named no legal move is wrong.
-func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
-	w, ok := scan(input)
-	if !ok {
+// named no legal move is wrong: of its readings, one that names the square
+// left (else the first).
+func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, string, string) {
+	if len(readings) == 0 {
 		if name := missingSquare(input); name != "" {
 			return 0, name + " is not a square of the board: ranks 1 and 10 run from d to g, ranks 2 and 9 from b to i", "T1.1"
 		}
 		return rules.Unreadable, "write a move as letter, from, - or x, to, as in Rd1-d7, Cd4xd8, Rd3-a3@a8 or Fc8-d9=S", "T7"
 	}
+	r := readings[0]
+	for _, x := range readings {
+		if x.From != rules.NoSquare {
+			r = x
+			break
+		}
+	}
+	for _, sq := range []rules.Square{r.From, r.To, r.Aux} {
+		if sq != rules.NoSquare && !board.Exists(sq) {
+			return 0, board.Name(sq) + " is not a square of the board: ranks 1 and 10 run from d to g, ranks 2 and 9 from b to i", "T1.1"
+		}
+	}
+	w := written{piece: kindByLetter(r.Letter), from: r.From, to: r.To, dest: r.Aux, promo: kindByLetter(r.Promo), promoGiven: r.Promo != 0}
 	p := &s.pos
 	me := p.toMove
 	if w.from == rules.NoSquare {
@@ -169,6 +93,13 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 		return 0, fmt.Sprintf("the %s on %s is %s's; it is %s's turn", kindNames[kindOf(c)], board.Name(w.from), sideNames[me.Other()], sideNames[me]), ""
 	case w.piece != empty && w.piece != kindOf(c):
 		return 0, fmt.Sprintf("the piece on %s is your %s, not %s", board.Name(w.from), kindNames[kindOf(c)], article(kindNames[w.piece])), "T2"
+	case w.piece == empty && s.movesFromTo(w.from, w.to):
+		sep := "-"
+		if r.Capture || p.cells[w.to] != empty {
+			sep = "x"
+		}
+		return 0, fmt.Sprintf("write the piece letter: the piece on %s is your %s, so the move is %c%s%s%s",
+			board.Name(w.from), kindNames[kindOf(c)], letters[kindOf(c)], board.Name(w.from), sep, board.Name(w.to)), "T7"
 	}
 	k := kindOf(c)
 	var reach []rules.Move // pseudo-legal moves from → to
@@ -219,140 +150,22 @@ func (s *State) diagnose(input string) (rules.ErrorKind, string, string) {
 	return 0, "", ""
 }
 
-// why explains why the piece c on from cannot reach to even ignoring
-// check (T2, T3).
-func (s *State) why(k, c uint8, from, to rules.Square) string {
-	p := &s.pos
-	tc := p.cells[to]
-	name := kindNames[k]
-	if from == to {
-		return "a move must go somewhere"
+// written is a move as a player wrote it, as diagnose needs it.
+type written struct {
+	piece          uint8 // 0 when no letter was given
+	from, to, dest rules.Square
+	promo          uint8
+	promoGiven     bool
+}
+
+// movesFromTo reports whether a legal move goes from from to to.
+func (s *State) movesFromTo(from, to rules.Square) bool {
+	for _, m := range s.moves {
+		if m.From == from && m.To == to {
+			return true
+		}
 	}
-	if tc != empty && kindOf(tc) == interference {
-		return "an Interference can never be captured nor landed on (T3)"
-	}
-	if tc != empty && sideOf(tc) == sideOf(c) {
-		return "you cannot capture your own " + kindNames[kindOf(tc)]
-	}
-	ff, fr := board.Coords(from)
-	tf, tr := board.Coords(to)
-	df, dr := tf-ff, tr-fr
-	adf, adr := max(df, -df), max(dr, -dr)
-	line := df == 0 || dr == 0 || adf == adr
-	// between lists the squares strictly between from and to on a line.
-	between := func() []rules.Square {
-		var out []rules.Square
-		sf, sr := rules.Sign(df), rules.Sign(dr)
-		for f, r := ff+sf, fr+sr; f != tf || r != tr; f, r = f+sf, r+sr {
-			out = append(out, board.At(f, r))
-		}
-		return out
-	}
-	blocked := func() string {
-		for _, sq := range between() {
-			if sq == rules.NoSquare {
-				return "the way leaves the board"
-			}
-			if b := p.cells[sq]; b != empty {
-				if kindOf(b) == interference {
-					return "the Interference on " + board.Name(sq) + " blocks the way (T3)"
-				}
-				return "the way is blocked by the " + kindNames[kindOf(b)] + " on " + board.Name(sq)
-			}
-		}
-		return ""
-	}
-	fw := 1
-	if sideOf(c) == rules.Black {
-		fw = -1
-	}
-	switch k {
-	case interference:
-		if dr != 0 {
-			return "the Interference can only move along its own rank (T2)"
-		}
-		if tc != empty {
-			return "the Interference never captures: it moves to an empty square of its rank (T2)"
-		}
-		return "the Interference cannot stop on a transporter square (T3)"
-	case commander, assistant:
-		if !line || (k == commander) != (df == 0 || dr == 0) {
-			if k == commander {
-				return "a Commander moves along ranks and files"
-			}
-			return "an Assistant moves along diagonals"
-		}
-		if why := blocked(); why != "" {
-			return why
-		}
-	case commodore:
-		if !line {
-			return "a Commodore moves like a bishop and captures like a cannon along ranks and files"
-		}
-		if adf == adr {
-			if tc != empty {
-				return "a Commodore does not capture diagonally: it captures along ranks and files by jumping exactly one piece"
-			}
-			if why := blocked(); why != "" {
-				return why
-			}
-			break
-		}
-		if tc == empty {
-			return "a Commodore moves only diagonally; along ranks and files it goes only to capture, jumping exactly one piece"
-		}
-		screens := 0
-		for _, sq := range between() {
-			if b := p.cells[sq]; b != empty {
-				if kindOf(b) == interference {
-					return "a Commodore may not use an Interference as its screen nor jump over one (T3)"
-				}
-				screens++
-			}
-		}
-		return fmt.Sprintf("a Commodore captures by jumping exactly one piece, and there are %d between", screens)
-	case admiral, advisor, mate:
-		if k == mate && adr == 0 && adf == 1 && tc != empty {
-			return "a First Mate does not capture sideways"
-		}
-		two := (k == admiral && (df == 0 || dr == 0) && adf+adr == 2) || (k == advisor && adf == 2 && adr == 2)
-		if two {
-			if why := blocked(); why != "" {
-				return why
-			}
-		}
-		switch k {
-		case admiral:
-			return "the Admiral moves one square any way, or two along a rank or file over an empty square"
-		case advisor:
-			return "an Advisor moves one square any way, or two diagonally over an empty square"
-		}
-		return "a First Mate moves one square any way"
-	case fighter:
-		switch {
-		case df == 0 && dr == fw && tc == empty:
-			return "a Fighter moves straight forward only to capture"
-		case adf == 1 && dr == fw && tc != empty:
-			return "a Fighter does not capture diagonally; it captures straight forward"
-		case adf == 2 && dr == 2*fw && c&freshBit == 0:
-			return "only a Fighter that has never moved may step two squares"
-		case adf == 2 && dr == 2*fw:
-			if why := blocked(); why != "" {
-				return why
-			}
-			return "a Fighter's two-step goes to an empty square"
-		}
-		return "a Fighter moves one square diagonally forward (two from its start) and captures straight forward"
-	case superFighter:
-		if adf == 1 && adr == 1 && tc != empty {
-			return "a Super Fighter does not capture diagonally"
-		}
-		if adf+adr == 1 && dr != -fw && tc == empty {
-			return "a Super Fighter moves only diagonally; it goes left, right or forward only to capture"
-		}
-		return "a Super Fighter moves one square diagonally and captures one square left, right or forward"
-	}
-	return "the " + name + " cannot move like that"
+	return false
 }
 
 // missingSquare finds in text a coordinate of the 10×10 grid that is not

@@ -22,7 +22,9 @@ type refPiece struct {
 
 type refSq [2]int // file, rank (0-based)
 
-type refPos struct {
+// refPosition is the reference generator's position, written apart from
+// the engine's position type.
+type refPosition struct {
 	cells map[refSq]refPiece
 	white bool // White to move
 }
@@ -54,9 +56,9 @@ func refTransporter(s refSq) bool { return (s[0] == 0 || s[0] == 9) && (s[1] == 
 func refName(s refSq) string { return string(rune('a'+s[0])) + strconv.Itoa(s[1]+1) }
 
 // refParse reads the position notation (documented in StartPosition).
-func refParse(text string) refPos {
+func refParse(text string) refPosition {
 	f := strings.Fields(text)
-	p := refPos{cells: map[refSq]refPiece{}, white: f[1] == "w"}
+	p := refPosition{cells: map[refSq]refPiece{}, white: f[1] == "w"}
 	for i, row := range strings.Split(f[0], "/") {
 		r := 9 - i
 		var files []int
@@ -93,154 +95,188 @@ func refParse(text string) refPos {
 	return p
 }
 
-func (p refPos) enemy(s refSq, white bool) bool {
+func (p refPosition) enemy(s refSq, white bool) bool {
 	c, ok := p.cells[s]
 	return ok && c.white != white && c.kind != 'I'
 }
 
-func (p refPos) free(s refSq) bool {
+func (p refPosition) free(s refSq) bool {
 	_, ok := p.cells[s]
 	return refExists(s) && !ok
 }
 
 // pseudo lists the moves of side white, legal or not.
-func (p refPos) pseudo(white bool) []refMove {
-	var out []refMove
-	fwd := 1
+func (p refPosition) pseudo(white bool) []refMove {
+	g := &refGen{p: p, white: white, fwd: 1}
 	if !white {
-		fwd = -1
-	}
-	kings := [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}
-	add := func(pc refPiece, from, to refSq, capture bool) {
-		if !refTransporter(to) {
-			m := refMove{from: from, to: to, capture: capture}
-			camp := (white && to[1] >= 8) || (!white && to[1] <= 1)
-			if camp && !pc.promoted {
-				m.promo = map[byte]byte{'F': 'S', 'S': 'M', 'M': 'D'}[pc.kind]
-			}
-			out = append(out, m)
-			return
-		}
-		n := 0
-		for _, t := range []refSq{{0, 2}, {0, 7}, {9, 2}, {9, 7}} {
-			if t != to && (t[0] == to[0] || t[1] == to[1]) && t != from && p.free(t) {
-				d := t
-				out = append(out, refMove{from: from, to: to, capture: capture, dest: &d})
-				n++
-			}
-		}
-		if n == 0 {
-			out = append(out, refMove{from: from, to: to, capture: capture})
-		}
-	}
-	// try adds a quiet move or a capture onto to; it reports whether to was empty.
-	try := func(pc refPiece, from, to refSq, mayCapture bool) bool {
-		if !refExists(to) {
-			return false
-		}
-		if p.free(to) {
-			add(pc, from, to, false)
-			return true
-		}
-		if mayCapture && p.enemy(to, white) {
-			add(pc, from, to, true)
-		}
-		return false
+		g.fwd = -1
 	}
 	for from, pc := range p.cells {
-		if pc.white != white {
-			continue
+		if pc.white == white {
+			g.piece(pc, from)
 		}
-		f, r := from[0], from[1]
-		switch pc.kind {
-		case 'A', 'D':
-			for _, d := range kings {
-				if try(pc, from, refSq{f + d[0], r + d[1]}, true) {
-					diag := d[0] != 0 && d[1] != 0
-					if diag == (pc.kind == 'D') {
-						try(pc, from, refSq{f + 2*d[0], r + 2*d[1]}, true)
-					}
-				}
-			}
-		case 'M':
-			for _, d := range kings {
-				try(pc, from, refSq{f + d[0], r + d[1]}, d[1] != 0)
-			}
-		case 'R', 'B', 'C':
-			for _, d := range kings {
+	}
+	return g.out
+}
+
+// refGen collects the reference's moves of one side.
+type refGen struct {
+	p     refPosition
+	white bool
+	fwd   int // the side's forward rank step
+	out   []refMove
+}
+
+var refKings = [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}
+
+// add adds the move of pc from → to: with its promotion in the enemy camp,
+// or once per free transporter destination (none: a plain move).
+func (g *refGen) add(pc refPiece, from, to refSq, capture bool) {
+	if !refTransporter(to) {
+		m := refMove{from: from, to: to, capture: capture}
+		camp := (g.white && to[1] >= 8) || (!g.white && to[1] <= 1)
+		if camp && !pc.promoted {
+			m.promo = map[byte]byte{'F': 'S', 'S': 'M', 'M': 'D'}[pc.kind]
+		}
+		g.out = append(g.out, m)
+		return
+	}
+	n := 0
+	for _, t := range []refSq{{0, 2}, {0, 7}, {9, 2}, {9, 7}} {
+		if t != to && (t[0] == to[0] || t[1] == to[1]) && t != from && g.p.free(t) {
+			d := t
+			g.out = append(g.out, refMove{from: from, to: to, capture: capture, dest: &d})
+			n++
+		}
+	}
+	if n == 0 {
+		g.out = append(g.out, refMove{from: from, to: to, capture: capture})
+	}
+}
+
+// try adds a quiet move or a capture onto to; it reports whether to was empty.
+func (g *refGen) try(pc refPiece, from, to refSq, mayCapture bool) bool {
+	if !refExists(to) {
+		return false
+	}
+	if g.p.free(to) {
+		g.add(pc, from, to, false)
+		return true
+	}
+	if mayCapture && g.p.enemy(to, g.white) {
+		g.add(pc, from, to, true)
+	}
+	return false
+}
+
+// piece adds the moves of pc on from.
+func (g *refGen) piece(pc refPiece, from refSq) {
+	f, r := from[0], from[1]
+	switch pc.kind {
+	case 'A', 'D':
+		for _, d := range refKings {
+			if g.try(pc, from, refSq{f + d[0], r + d[1]}, true) {
 				diag := d[0] != 0 && d[1] != 0
-				if (pc.kind == 'R' && diag) || (pc.kind == 'B' && !diag) {
-					continue
-				}
-				if pc.kind == 'C' && !diag {
-					// cannon capture: one screen, never an Interference
-					screen := false
-					for k := 1; ; k++ {
-						t := refSq{f + k*d[0], r + k*d[1]}
-						if !refExists(t) {
-							break
-						}
-						c, ok := p.cells[t]
-						if !ok {
-							continue
-						}
-						if c.kind == 'I' {
-							break
-						}
-						if !screen {
-							screen = true
-							continue
-						}
-						if c.white != white {
-							add(pc, from, t, true)
-						}
-						break
-					}
-					continue
-				}
-				for k := 1; ; k++ {
-					if !try(pc, from, refSq{f + k*d[0], r + k*d[1]}, pc.kind != 'C') {
-						break
-					}
+				if diag == (pc.kind == 'D') {
+					g.try(pc, from, refSq{f + 2*d[0], r + 2*d[1]}, true)
 				}
 			}
-		case 'F':
-			for _, df := range []int{-1, 1} {
-				t := refSq{f + df, r + fwd}
-				if p.free(t) {
-					add(pc, from, t, false)
-					if t2 := (refSq{f + 2*df, r + 2*fwd}); pc.fresh && p.free(t2) {
-						add(pc, from, t2, false)
-					}
+		}
+	case 'M':
+		for _, d := range refKings {
+			g.try(pc, from, refSq{f + d[0], r + d[1]}, d[1] != 0)
+		}
+	case 'R', 'B', 'C':
+		g.lines(pc, from)
+	case 'F':
+		g.fighter(pc, from)
+	case 'S':
+		for _, d := range refKings {
+			t := refSq{f + d[0], r + d[1]}
+			if d[0] != 0 && d[1] != 0 {
+				if g.p.free(t) {
+					g.add(pc, from, t, false)
 				}
+			} else if d[1] != -g.fwd && g.p.enemy(t, g.white) {
+				g.add(pc, from, t, true)
 			}
-			if t := (refSq{f, r + fwd}); p.enemy(t, white) {
-				add(pc, from, t, true)
-			}
-		case 'S':
-			for _, d := range kings {
-				t := refSq{f + d[0], r + d[1]}
-				if d[0] != 0 && d[1] != 0 {
-					if p.free(t) {
-						add(pc, from, t, false)
-					}
-				} else if d[1] != -fwd && p.enemy(t, white) {
-					add(pc, from, t, true)
-				}
-			}
-		case 'I':
-			for x := 0; x < 10; x++ {
-				if t := (refSq{x, r}); p.free(t) && !refTransporter(t) {
-					add(pc, from, t, false)
-				}
+		}
+	case 'I':
+		for x := 0; x < 10; x++ {
+			if t := (refSq{x, r}); g.p.free(t) && !refTransporter(t) {
+				g.add(pc, from, t, false)
 			}
 		}
 	}
-	return out
 }
 
-func (p refPos) apply(m refMove) refPos {
-	q := refPos{cells: make(map[refSq]refPiece, len(p.cells)), white: !p.white}
+// lines adds a Commander's (R), Assistant's (B) or Commodore's (C) moves.
+func (g *refGen) lines(pc refPiece, from refSq) {
+	f, r := from[0], from[1]
+	for _, d := range refKings {
+		diag := d[0] != 0 && d[1] != 0
+		if (pc.kind == 'R' && diag) || (pc.kind == 'B' && !diag) {
+			continue
+		}
+		if pc.kind == 'C' && !diag {
+			g.cannon(pc, from, d)
+			continue
+		}
+		for k := 1; ; k++ {
+			if !g.try(pc, from, refSq{f + k*d[0], r + k*d[1]}, pc.kind != 'C') {
+				break
+			}
+		}
+	}
+}
+
+// cannon adds the Commodore's capture along d: one screen, never an
+// Interference.
+func (g *refGen) cannon(pc refPiece, from refSq, d [2]int) {
+	screen := false
+	for k := 1; ; k++ {
+		t := refSq{from[0] + k*d[0], from[1] + k*d[1]}
+		if !refExists(t) {
+			return
+		}
+		c, ok := g.p.cells[t]
+		if !ok {
+			continue
+		}
+		if c.kind == 'I' {
+			return
+		}
+		if !screen {
+			screen = true
+			continue
+		}
+		if c.white != g.white {
+			g.add(pc, from, t, true)
+		}
+		return
+	}
+}
+
+// fighter adds a Fighter's diagonal steps (two from the start) and its
+// straight capture.
+func (g *refGen) fighter(pc refPiece, from refSq) {
+	f, r := from[0], from[1]
+	for _, df := range []int{-1, 1} {
+		t := refSq{f + df, r + g.fwd}
+		if g.p.free(t) {
+			g.add(pc, from, t, false)
+			if t2 := (refSq{f + 2*df, r + 2*g.fwd}); pc.fresh && g.p.free(t2) {
+				g.add(pc, from, t2, false)
+			}
+		}
+	}
+	if t := (refSq{f, r + g.fwd}); g.p.enemy(t, g.white) {
+		g.add(pc, from, t, true)
+	}
+}
+
+func (p refPosition) apply(m refMove) refPosition {
+	q := refPosition{cells: make(map[refSq]refPiece, len(p.cells)), white: !p.white}
 	for k, v := range p.cells {
 		q.cells[k] = v
 	}
@@ -261,7 +297,7 @@ func (p refPos) apply(m refMove) refPos {
 
 // legal keeps the moves after which no enemy move could capture the
 // mover's Admiral.
-func (p refPos) legal() []refMove {
+func (p refPosition) legal() []refMove {
 	var out []refMove
 	for _, m := range p.pseudo(p.white) {
 		q := p.apply(m)
@@ -285,7 +321,7 @@ func (p refPos) legal() []refMove {
 	return out
 }
 
-func (p refPos) format(m refMove) string {
+func (p refPosition) format(m refMove) string {
 	s := fmt.Sprintf("%c%s-%s", p.cells[m.from].kind, refName(m.from), refName(m.to))
 	if m.capture {
 		s = strings.Replace(s, "-", "x", 1)
@@ -299,7 +335,7 @@ func (p refPos) format(m refMove) string {
 	return s
 }
 
-func (p refPos) texts() []string {
+func (p refPosition) texts() []string {
 	var out []string
 	for _, m := range p.legal() {
 		out = append(out, p.format(m))
@@ -308,7 +344,7 @@ func (p refPos) texts() []string {
 	return out
 }
 
-func (p refPos) perft(depth int) uint64 {
+func (p refPosition) perft(depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}

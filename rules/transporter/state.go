@@ -17,7 +17,8 @@ import (
 // capture or a Fighter move.
 const drawClock = 100
 
-// State is a game of Transporter Chess: immutable; Apply returns a new one.
+// State is the referee's full state of a Transporter Chess game
+// (rules.State): immutable; Apply returns a new one.
 type State struct {
 	ruleset string
 	pos     position
@@ -31,9 +32,9 @@ type State struct {
 
 // parseCache holds what Parse needs, each part built on first use.
 type parseCache struct {
-	exactOnce, candsOnce sync.Once
+	exactOnce, spellOnce sync.Once
 	exact                map[string]rules.Move // canonical text → move
-	cands                []rules.Candidate
+	spells               []rules.Spelled       // the legal moves spelled out for notation.Match
 }
 
 // newState completes a state from its position and counters: the legal
@@ -127,7 +128,7 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	if !s.isLegal(m) {
 		text := s.Format(m)
 		e := &rules.MoveError{Input: text, Kind: rules.Illegal, Reason: "that is not a legal move here"}
-		if _, reason, ruling := s.diagnose(text); reason != "" {
+		if _, reason, ruling := s.diagnose(text, notation.Read(text)); reason != "" {
 			e.Reason, e.Ruling = reason, ruling
 		}
 		return nil, nil, e
@@ -210,7 +211,7 @@ func (s *State) Parse(text string) (rules.Move, error) {
 	if m, ok := s.exact()[strings.TrimRight(strings.TrimSpace(text), "+#")]; ok {
 		return m, nil
 	}
-	return rules.Match(text, s.candidates(), s.diagnose)
+	return notation.Match(text, s.spelled(), s.diagnose)
 }
 
 // View shows the board; nothing in this game is hidden, so every viewer

@@ -103,9 +103,9 @@ func castleBit(side rules.Side, withTorpedo bool) uint8 {
 	return b << (2 * side)
 }
 
-// pos is the referee's full position: everything the rules need, as plain
-// arrays so that a copy is a move's scratch space.
-type pos struct {
+// position is the referee's full position: everything the rules need, as
+// plain arrays so that a copy is a move's scratch space.
+type position struct {
 	sq   [nSq]cell  // what floats on each square
 	attr [nSq]uint8 // the attributes of that piece
 	mine [nSq]uint8 // 0, or mineOf(owner) (S3)
@@ -127,10 +127,10 @@ type pos struct {
 	gone   int // scratch: pieces removed by the move being resolved
 }
 
-func (p *pos) ownMine(sq Square, x rules.Side) bool { return p.mine[sq] == mineOf(x) }
+func (p *position) ownMine(sq Square, x rules.Side) bool { return p.mine[sq] == mineOf(x) }
 
 // place puts a piece with its attributes on sq.
-func (p *pos) place(sq Square, c cell, attr uint8) {
+func (p *position) place(sq Square, c cell, attr uint8) {
 	p.sq[sq], p.attr[sq] = c, attr
 	if c.is(commando) {
 		p.king[c.side()] = sq
@@ -138,14 +138,14 @@ func (p *pos) place(sq Square, c cell, attr uint8) {
 }
 
 // lift takes the piece off sq and returns it.
-func (p *pos) lift(sq Square) (cell, uint8) {
+func (p *position) lift(sq Square) (cell, uint8) {
 	c, a := p.sq[sq], p.attr[sq]
 	p.sq[sq], p.attr[sq] = 0, 0
 	return c, a
 }
 
 // airborne returns the carrier of side whose aircraft is in flight, or noSq.
-func (p *pos) airborne(side rules.Side) Square {
+func (p *position) airborne(side rules.Side) Square {
 	for _, s := range brd.Squares() {
 		if p.sq[s] == mk(carrier, side) && p.attr[s]&attrAirborne != 0 {
 			return s
@@ -157,7 +157,7 @@ func (p *pos) airborne(side rules.Side) Square {
 // project returns the position as side x knows it: the opponent's mines
 // and submerged submarines removed (S10.3). Everything x's move list is
 // computed from comes from here.
-func (p *pos) project(x rules.Side) pos {
+func (p *position) project(x rules.Side) position {
 	q := *p
 	y := x.Other()
 	theirs := mineOf(y)
