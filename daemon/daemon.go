@@ -29,6 +29,7 @@ import (
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/game"
 	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/timing"
@@ -171,7 +172,7 @@ func (d *Daemon) Start() error {
 		}
 	}
 	local, _, _ := strings.Cut(d.cfg.Service.Address, "@")
-	var smtpCfg mailer.SMTPConfig
+	var smtpCfg smtpclient.Config
 	if d.cfg.Embedded() {
 		domain := d.cfg.Hub.Domain
 		if _, dom, _ := strings.Cut(d.cfg.Service.Address, "@"); !strings.EqualFold(dom, domain) {
@@ -197,7 +198,7 @@ func (d *Daemon) Start() error {
 		}
 		d.imapCfg = mailer.IMAPConfig{Addr: d.hub.IMAPAddr(), Security: "plain", Username: local,
 			Password: own, Processed: d.cfg.IMAP.ProcessedFolder}
-		smtpCfg = mailer.SMTPConfig{Addr: d.hub.SMTPAddr(), Security: "plain", Username: local,
+		smtpCfg = smtpclient.Config{Addr: d.hub.SMTPAddr(), Security: "plain", Username: local,
 			Password: own, HELO: "localhost", Chunking: true} // the hub keeps a cut BDAT chunk out
 	} else {
 		var err error
@@ -211,7 +212,7 @@ func (d *Daemon) Start() error {
 	d.imapCfg.Timeout = time.Duration(d.cfg.IMAP.Timeout)
 	smtpCfg.Timeout = time.Duration(d.cfg.SMTP.Timeout)
 	d.imapCfg.MaxBytes = d.cfg.Limits.MaxMessageBytes
-	sender, err := mailer.NewSender(smtpCfg)
+	sender, err := smtpclient.New(smtpCfg)
 	if err != nil {
 		return err
 	}
@@ -224,13 +225,13 @@ func (d *Daemon) Start() error {
 // MailServers is how the service reaches a configured mail server (no
 // embedded hub): the IMAP source's and the Sender's settings, TLS
 // included. check-mail tries the same.
-func MailServers(cfg config.Config) (mailer.IMAPConfig, mailer.SMTPConfig, error) {
+func MailServers(cfg config.Config) (mailer.IMAPConfig, smtpclient.Config, error) {
 	c, s := cfg.IMAP, cfg.SMTP
 	ic := mailer.IMAPConfig{Addr: net.JoinHostPort(c.Host, strconv.Itoa(c.Port)), Security: c.Security,
 		Username: c.Username, Password: c.Password.Value, Processed: c.ProcessedFolder, Mailbox: c.Mailbox,
 		PollInterval: time.Duration(c.PollInterval), IdleRefresh: time.Duration(c.IdleRefresh),
 		Timeout: time.Duration(c.Timeout), MaxBytes: cfg.Limits.MaxMessageBytes}
-	sc := mailer.SMTPConfig{Addr: net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), Security: s.Security,
+	sc := smtpclient.Config{Addr: net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), Security: s.Security,
 		Username: s.Username, Password: s.Password.Value, HELO: s.HELO, Timeout: time.Duration(s.Timeout),
 		Chunking: s.Chunking}
 	var err error

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -21,7 +22,7 @@ import (
 // whose plus-address the probe goes to.
 type CheckConfig struct {
 	IMAP    IMAPConfig
-	SMTP    SMTPConfig
+	SMTP    smtpclient.Config
 	Address string // the service's address, local@domain
 	// Wait is how long the probe may take to arrive; default one minute.
 	Wait time.Duration
@@ -139,13 +140,14 @@ func CheckMail(cfg CheckConfig, report func(CheckStep)) (ok bool) {
 		skip("imap processed folder", "no mailbox")
 	}
 
-	sender, err := NewSender(cfg.SMTP)
-	var conn *Conn
+	sender, err := smtpclient.New(cfg.SMTP)
+	var conn *smtpclient.Conn
 	if err == nil {
-		s := *sender
-		s.cfg.Timeout = min(s.cfg.Timeout, cfg.Greeting)
-		conn, err = s.Dial()
-		err = orNil(sender.Server().explainConnect(err, cfg.Greeting))
+		sc := sender.Config()
+		sc.Timeout = min(sc.Timeout, cfg.Greeting)
+		sender, _ = smtpclient.New(sc)
+		conn, err = sender.Dial()
+		err = orNil(smtpServer(sc).explainConnect(err, cfg.Greeting))
 	}
 	detail := fmt.Sprintf("%s (%s)", cfg.SMTP.Addr, cfg.SMTP.Security)
 	if cfg.SMTP.Username != "" {
@@ -212,7 +214,7 @@ func probeAddress(address, token string) string {
 // the mailbox (or in the processed folder, should a running serve have
 // moved it already), then removes it. A bounce of it (the mail server did
 // not know the plus-address) fails the step, and is removed too.
-func probe(c *imapclient.Client, conn *Conn, cfg CheckConfig, ic IMAPConfig, uidplus bool) (time.Duration, error) {
+func probe(c *imapclient.Client, conn *smtpclient.Conn, cfg CheckConfig, ic IMAPConfig, uidplus bool) (time.Duration, error) {
 	var b [6]byte
 	rand.Read(b[:])
 	token := hex.EncodeToString(b[:])

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 )
 
 // CheckMail against the hub (STARTTLS on both sides, the test certificate)
@@ -19,7 +21,7 @@ func TestCheckMail(t *testing.T) {
 		return CheckConfig{
 			IMAP: IMAPConfig{Addr: h.IMAPAddr(), Security: "starttls", Username: "games@example.org", Password: testPass,
 				Processed: "processed", TLSConfig: p.client()},
-			SMTP: SMTPConfig{Addr: h.SMTPAddr(), Security: "starttls", Username: "games@example.org", Password: testPass,
+			SMTP: smtpclient.Config{Addr: h.SMTPAddr(), Security: "starttls", Username: "games@example.org", Password: testPass,
 				TLSConfig: p.client()},
 			Address: "games@example.org", Wait: 3 * time.Second, Greeting: 500 * time.Millisecond,
 		}

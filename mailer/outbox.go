@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 )
 
 // Outbox drains the outbox (its Queue) through a Sender. A mail leaves the
@@ -23,7 +25,7 @@ import (
 // probes the server until it answers (see Run).
 type Outbox struct {
 	Queue       Queue
-	Sender      *Sender
+	Sender      *smtpclient.Sender
 	Log         *slog.Logger
 	Now         func() time.Time
 	MaxAttempts int
@@ -67,16 +69,16 @@ type Outbox struct {
 
 // idleSession is an open session waiting for mail, and since when.
 type idleSession struct {
-	c     *Conn
+	c     *smtpclient.Conn
 	since time.Time
 }
 
 // unmarkedMax bounds Outbox.unmarked. As Drain sends nothing while mails
 // are held there, the hold never outgrows what one round of sessions
 // accepts before their commit fails: at most Connections × (2×markWindow +
-// chunkWindow) mails. Past the bound (more than 102 Connections) the mails
-// not held are logged and sent again at the next Drain, as after a crash:
-// at least once.
+// 1) mails. Past the bound (more than 124 Connections) the mails not held
+// are logged and sent again at the next Drain, as after a crash: at least
+// once.
 const unmarkedMax = 4096
 
 // heldMail is a failed attempt the Queue could not record: not before
@@ -167,17 +169,16 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 	// On an early return what was accepted is still marked, or held
 	// unmarked; sent counts what the last commit marked too.
 	defer func() { mk.wait(); sent = mk.count }()
-	out := make([]Outgoing, len(batch))
+	out := make([]smtpclient.Mail, len(batch))
 	for i, m := range batch {
-		out[i] = Outgoing{From: m.From, To: m.To, Data: m.Data}
+		out[i] = smtpclient.Mail{From: m.From, To: m.To, Data: m.Data}
 	}
 	next := 0         // the first mail the server has not answered
 	var stopped error // the error of ours (the Queue's) that stopped the sending
 	for {
-		from, replies := next, conn.replies
-		// After an error of ours SendAll still reports the mails it had
-		// sent (a pipelined window): an accepted one is marked or held
-		// like any other; the first error is the one that stopped it.
+		from, replies := next, conn.Replies()
+		// SendAll stops at the first error of ours; the mails it told of
+		// before are marked or held like any other.
 		err := conn.SendAll(out[from:], func(i int, err error) error {
 			m := batch[from+i]
 			next = from + i + 1
@@ -189,7 +190,7 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 			} else {
 				e = mk.accepted(m)
 			}
-			stopped = cmp.Or(stopped, e)
+			stopped = e
 			return e
 		})
 		if err == nil {
@@ -200,7 +201,7 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 			return mk.count, stopped
 		}
 		var ne net.Error
-		if reused && next == from && conn.replies == replies && !(errors.As(err, &ne) && ne.Timeout()) {
+		if reused && next == from && conn.Replies() == replies && !(errors.As(err, &ne) && ne.Timeout()) {
 			// A kept session the server had closed meanwhile (it failed
 			// before the server said anything, and not by a timeout, which
 			// a slow but live server would cause): a new one takes over,
@@ -232,7 +233,7 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 // session takes an open session, most recently used first, or dials a new
 // one; reused reports the former. A session idle for a second or more is
 // asked whether it is alive (NOOP), and closed if not.
-func (o *Outbox) session() (c *Conn, reused bool, err error) {
+func (o *Outbox) session() (c *smtpclient.Conn, reused bool, err error) {
 	for {
 		o.sessMu.Lock()
 		n := len(o.idle)
@@ -254,8 +255,8 @@ func (o *Outbox) session() (c *Conn, reused bool, err error) {
 
 // release keeps a session open for the next mail, at most Connections of
 // them; a broken one is closed.
-func (o *Outbox) release(c *Conn) {
-	if c.broken != nil {
+func (o *Outbox) release(c *smtpclient.Conn) {
+	if c.Broken() {
 		c.Close()
 		return
 	}
@@ -371,9 +372,9 @@ func (o *Outbox) markUnmarked() (int, error) {
 }
 
 // markWindow bounds the accepted mails waiting to be marked sent beside
-// the commit under way (sentMarker): with it and the mails pipelined
-// before their answers are read (chunkWindow), how many mails a crash can
-// send twice: 2 × 16 + 8 per session.
+// the commit under way (sentMarker): with it and the one mail whose
+// answer a session may be waiting for (smtpclient.Conn.SendAll), how many
+// mails a crash can send twice: 2 × 16 + 1 per session.
 const markWindow = 16
 
 // fail records a failed attempt and when to try again. Only refusals of the
@@ -497,7 +498,7 @@ func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Du
 			switch {
 			case ctx.Err() != nil:
 			case errors.As(err, &down):
-				p := explainer.explain(o.Sender.Server(), down.Err, min(o.Sender.cfg.Timeout, 10*time.Second))
+				p := explainer.explain(smtpServer(o.Sender.Config()), down.Err, min(o.Sender.Config().Timeout, 10*time.Second))
 				permanent = p.Permanent
 				ceiling := probeMax
 				if permanent {

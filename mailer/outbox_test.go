@@ -17,6 +17,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -150,7 +151,7 @@ type outboxFixture struct {
 	delivered []uint64
 }
 
-func newOutboxFixture(t *testing.T, cfg SMTPConfig) *outboxFixture {
+func newOutboxFixture(t *testing.T, cfg smtpclient.Config) *outboxFixture {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "bottlepost.db"), store.Options{})
 	if err != nil {
@@ -163,7 +164,7 @@ func newOutboxFixture(t *testing.T, cfg SMTPConfig) *outboxFixture {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 5 * time.Second
 	}
-	sender, err := NewSender(cfg)
+	sender, err := smtpclient.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func TestOutboxRetriesTemporaryRefusals(t *testing.T) {
 				sc.data = func(int, io.Reader, *smtp.Conn) error { return refuse() }
 			}
 			startScriptSMTP(t, sc)
-			f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+			f := newOutboxFixture(t, smtpclient.Config{Addr: sc.addr})
 			id := f.enqueue(t, "retry me")
 			at := f.t0
 			for i, wait := range []time.Duration{time.Minute, 2 * time.Minute, 3 * time.Minute} {
@@ -311,7 +312,7 @@ func TestOutboxGivesUp(t *testing.T) {
 		}
 		return nil
 	}})
-	f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+	f := newOutboxFixture(t, smtpclient.Config{Addr: sc.addr})
 	f.o.MaxAttempts = 3
 	bad := f.enqueue(t, "to nobody", "nobody@example.org")
 	good := f.enqueue(t, "to alice")
@@ -351,14 +352,14 @@ func TestOutboxGivesUp(t *testing.T) {
 // is no verdict on the mails), Drain says why with an *Unreachable; when
 // it is back, they all leave.
 func TestOutboxServerUnreachable(t *testing.T) {
-	f := newOutboxFixture(t, SMTPConfig{Addr: closedPort(t)})
+	f := newOutboxFixture(t, smtpclient.Config{Addr: closedPort(t)})
 	var ids []uint64
 	for i := 1; i <= 3; i++ {
 		ids = append(ids, f.enqueue(t, fmt.Sprintf("waiting %d", i)))
 	}
 	n, err := f.drain(t)
 	var down *Unreachable
-	if n != 0 || !errors.As(err, &down) || !strings.Contains(err.Error(), "mailer: smtp: connect to") {
+	if n != 0 || !errors.As(err, &down) || !strings.Contains(err.Error(), "smtpclient: connect to") {
 		t.Fatalf("drain = %d, %v; want 0 and an *Unreachable connection error", n, err)
 	}
 	for _, id := range ids {
@@ -376,7 +377,7 @@ func TestOutboxServerUnreachable(t *testing.T) {
 		}
 	}
 	sc := startScriptSMTP(t, &scriptSMTP{})
-	f.o.Sender, _ = NewSender(SMTPConfig{Addr: sc.addr, Security: "plain"})
+	f.o.Sender, _ = smtpclient.New(smtpclient.Config{Addr: sc.addr, Security: "plain"})
 	f.clock.advance(f.o.Ceiling)
 	if n, err := f.drain(t); n != 3 || err != nil {
 		t.Fatalf("drain when the server is back = %d, %v", n, err)
@@ -411,7 +412,7 @@ func TestOutboxDropMidData(t *testing.T) {
 				c.Conn().Close()
 				return errors.New("dropped")
 			}})
-			f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+			f := newOutboxFixture(t, smtpclient.Config{Addr: sc.addr})
 			first := f.enqueue(t, "first")
 			big := &store.Mail{From: "games@example.org", To: []string{"alice@example.org"}, Data: testMail("dropped", 512<<10)}
 			if err := f.st.Update(func(tx *store.Tx) error { return tx.Enqueue(big) }); err != nil {
@@ -467,11 +468,11 @@ func TestOutboxAuth(t *testing.T) {
 		drainErr         string // "" for none
 		mailErr          string
 	}{
-		{"wrong password", "games@example.org", "wrong", "mailer: smtp: auth as games@example.org: SMTP error 535", ""},
+		{"wrong password", "games@example.org", "wrong", "smtpclient: auth as games@example.org: SMTP error 535", ""},
 		{"no credentials", "", "", "", "530"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr, Username: tc.user, Password: tc.pass})
+			f := newOutboxFixture(t, smtpclient.Config{Addr: sc.addr, Username: tc.user, Password: tc.pass})
 			id := f.enqueue(t, "needs auth")
 			n, err := f.drain(t)
 			if n != 0 || (tc.drainErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.drainErr)) {
@@ -479,7 +480,7 @@ func TestOutboxAuth(t *testing.T) {
 			}
 			if tc.drainErr != "" {
 				f.want(t, id, 0, time.Time{}, "") // the session was refused: the mail waits untouched
-				if p := f.o.Sender.Server().Explain(err); !p.Permanent || !strings.Contains(p.Advice, "smtp.password") {
+				if p := smtpServer(f.o.Sender.Config()).Explain(err); !p.Permanent || !strings.Contains(p.Advice, "smtp.password") {
 					t.Errorf("explained as %+v, want a permanent problem naming smtp.password", p)
 				}
 			} else {
@@ -488,7 +489,7 @@ func TestOutboxAuth(t *testing.T) {
 		})
 	}
 	t.Run("right password", func(t *testing.T) {
-		f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr, Username: "games@example.org", Password: testPass})
+		f := newOutboxFixture(t, smtpclient.Config{Addr: sc.addr, Username: "games@example.org", Password: testPass})
 		bad := f.enqueue(t, "refused", "nobody@example.org")
 		f.enqueue(t, "authed 1")
 		f.enqueue(t, "authed 2")
@@ -536,7 +537,7 @@ func TestOutboxSlowServer(t *testing.T) {
 		{"no handshake, tls", mute.Addr().String(), "tls"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newOutboxFixture(t, SMTPConfig{Addr: tc.addr, Security: tc.security, Timeout: timeout})
+			f := newOutboxFixture(t, smtpclient.Config{Addr: tc.addr, Security: tc.security, Timeout: timeout})
 			id := f.enqueue(t, "slow")
 			start := time.Now()
 			n, err := f.drain(t)
@@ -563,7 +564,7 @@ func TestOutboxSlowServer(t *testing.T) {
 // More mail than one batch (100) is all sent in one Drain.
 func TestOutboxBatches(t *testing.T) {
 	sc := startScriptSMTP(t, &scriptSMTP{})
-	f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+	f := newOutboxFixture(t, smtpclient.Config{Addr: sc.addr})
 	for i := range 130 {
 		f.enqueue(t, fmt.Sprintf("batch %d", i))
 	}
@@ -578,7 +579,7 @@ func TestOutboxBatches(t *testing.T) {
 // Run drains when woken and stops when its context ends.
 func TestOutboxRun(t *testing.T) {
 	sc := startScriptSMTP(t, &scriptSMTP{})
-	f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+	f := newOutboxFixture(t, smtpclient.Config{Addr: sc.addr})
 	f.o.Now = time.Now
 	ctx, cancel := context.WithCancel(context.Background())
 	wake := make(chan struct{}, 1)
@@ -597,7 +598,7 @@ func TestOutboxRun(t *testing.T) {
 }
 
 func TestNewSenderChecks(t *testing.T) {
-	if _, err := NewSender(SMTPConfig{Addr: "h:1", Security: "ssl"}); err == nil || !strings.HasPrefix(err.Error(), "mailer: smtp: ") {
+	if _, err := smtpclient.New(smtpclient.Config{Addr: "h:1", Security: "ssl"}); err == nil || !strings.HasPrefix(err.Error(), "smtpclient: ") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -607,7 +608,7 @@ func TestNewSenderChecks(t *testing.T) {
 // recipient's mail keeps to one session).
 func TestOutboxSeveralConnections(t *testing.T) {
 	sc := startScriptSMTP(t, &scriptSMTP{})
-	f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+	f := newOutboxFixture(t, smtpclient.Config{Addr: sc.addr})
 	f.o.Connections = 4
 	for i := range 300 {
 		f.enqueue(t, fmt.Sprintf("to %d mail %03d", i%7, i), fmt.Sprintf("p%d@example.org", i%7))
@@ -650,7 +651,7 @@ func TestOutboxRunProbesUntilTheServerReturns(t *testing.T) {
 	sc := startScriptSMTP(t, &scriptSMTP{})
 	px := startProxy(t, sc.addr, nil)
 	px.refuse(true) // connections are accepted and closed at once: the server is down
-	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr()})
+	f := newOutboxFixture(t, smtpclient.Config{Addr: px.addr()})
 	f.o.Now = time.Now
 	f.o.ProbeMin, f.o.ProbeMax = 20*time.Millisecond, 200*time.Millisecond
 	f.enqueue(t, "waits for the server")
@@ -695,7 +696,7 @@ func TestOutboxRunProbesUntilTheServerReturns(t *testing.T) {
 func TestOutboxRunWrongPasswordIsAnError(t *testing.T) {
 	sc := startScriptSMTP(t, &scriptSMTP{user: "games@example.org", pass: testPass})
 	px := startProxy(t, sc.addr, nil)
-	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr(), Username: "games@example.org", Password: "wrong"})
+	f := newOutboxFixture(t, smtpclient.Config{Addr: px.addr(), Username: "games@example.org", Password: "wrong"})
 	f.o.Now = time.Now
 	f.o.ProbeMin, f.o.ProbeMax, f.o.ProbePermanent = 10*time.Millisecond, 20*time.Millisecond, 300*time.Millisecond
 	f.enqueue(t, "never sent")
@@ -755,7 +756,7 @@ func TestOutboxWaitsWhenTheFailureCannotBeRecorded(t *testing.T) {
 		return errTemporary
 	}})
 	triesNow := func() int { mu.Lock(); defer mu.Unlock(); return tries }
-	f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr})
+	f := newOutboxFixture(t, smtpclient.Config{Addr: sc.addr})
 	q := &failingMarks{boltQueue: boltQueue{f.st}, broken: true}
 	f.o.Queue = q
 	held := f.enqueue(t, "refused", "held@example.org")
@@ -839,11 +840,11 @@ func (q *failingMarks) MarkSent(ids []uint64) error {
 func TestOutboxNeverResendsMailItCouldNotMarkSent(t *testing.T) {
 	for _, tc := range []struct {
 		conns    int
-		chunking bool // BDAT: a window of mails pipelined, answers read after the commit failed
+		chunking bool // BDAT, or DATA
 	}{{1, false}, {3, false}, {1, true}, {3, true}} {
 		t.Run(fmt.Sprintf("%d connections, %s", tc.conns, map[bool]string{false: "data", true: "bdat"}[tc.chunking]), func(t *testing.T) {
 			sc := startScriptSMTP(t, &scriptSMTP{})
-			f := newOutboxFixture(t, SMTPConfig{Addr: sc.addr, Chunking: tc.chunking})
+			f := newOutboxFixture(t, smtpclient.Config{Addr: sc.addr, Chunking: tc.chunking})
 			f.o.Connections = tc.conns
 			q := &failingMarks{boltQueue: boltQueue{f.st}, sentBroken: true}
 			f.o.Queue = q
@@ -926,7 +927,7 @@ func TestOutboxNeverResendsMailItCouldNotMarkSent(t *testing.T) {
 // past unmarkedMax a mail is not held but logged as one to be sent again,
 // and the mails held stay held.
 func TestOutboxUnmarkedHoldIsBounded(t *testing.T) {
-	f := newOutboxFixture(t, SMTPConfig{Addr: "127.0.0.1:1"})
+	f := newOutboxFixture(t, smtpclient.Config{Addr: "127.0.0.1:1"})
 	ms := make([]Queued, unmarkedMax+2)
 	for i := range ms {
 		ms[i] = Queued{ID: uint64(i + 1), To: []string{"alice@example.org"}, Data: []byte("x")}
@@ -951,7 +952,7 @@ func TestOutboxUnmarkedHoldIsBounded(t *testing.T) {
 func TestOutboxKeepsSessionsOpen(t *testing.T) {
 	sc := startScriptSMTP(t, &scriptSMTP{})
 	px := startProxy(t, sc.addr, nil)
-	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr()})
+	f := newOutboxFixture(t, smtpclient.Config{Addr: px.addr()})
 	for i := range 3 {
 		f.enqueue(t, fmt.Sprintf("drain %d", i))
 		if n, err := f.drain(t); n != 1 || err != nil {
@@ -989,7 +990,7 @@ func TestOutboxKeepsSessionsOpen(t *testing.T) {
 func TestOutboxKeepsAtMostConnectionsSessions(t *testing.T) {
 	sc := startScriptSMTP(t, &scriptSMTP{})
 	px := startProxy(t, sc.addr, nil)
-	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr()})
+	f := newOutboxFixture(t, smtpclient.Config{Addr: px.addr()})
 	f.o.Connections = 3
 	for round := range 3 {
 		for i := range 40 {
@@ -1013,7 +1014,7 @@ func TestOutboxKeepsAtMostConnectionsSessions(t *testing.T) {
 	f.o.sessMu.Unlock()
 	f.o.Close()
 	for _, s := range kept { // each connection is closed on our side
-		if _, err := s.c.conn.Read(make([]byte, 1)); !errors.Is(err, net.ErrClosed) {
+		if err := s.c.Noop(); !errors.Is(err, net.ErrClosed) {
 			t.Errorf("a kept session reads %v after Close; want it closed", err)
 		}
 	}
@@ -1047,7 +1048,7 @@ func (f *outboxFixture) sendsOnANewSession(t *testing.T, px *proxy, subject stri
 func TestOutboxAsksAnIdleSessionWhetherItLives(t *testing.T) {
 	sc := startScriptSMTP(t, &scriptSMTP{})
 	px := startProxy(t, sc.addr, nil)
-	f := newOutboxFixture(t, SMTPConfig{Addr: px.addr(), Timeout: 2 * time.Second}) // the NOOP's wait
+	f := newOutboxFixture(t, smtpclient.Config{Addr: px.addr(), Timeout: 2 * time.Second}) // the NOOP's wait
 	f.enqueue(t, "first")
 	if n, err := f.drain(t); n != 1 || err != nil {
 		t.Fatalf("first drain = %d, %v", n, err)
