@@ -213,17 +213,25 @@ func (f *outboxFixture) all(t *testing.T) map[uint64]store.Mail {
 }
 
 // want checks one mail is still in the outbox with these attempts and next
-// try, and its last error says what it should.
-func (f *outboxFixture) want(t *testing.T, id uint64, attempts uint32, next time.Time, errHas string) {
+// try, and its last error says what it should; it returns the next try.
+// A next try after now may come up to a tenth of its wait sooner (the
+// backoff's jitter); the zero time (untouched) must be exact.
+func (f *outboxFixture) want(t *testing.T, id uint64, attempts uint32, next time.Time, errHas string) time.Time {
 	t.Helper()
 	m, ok := f.all(t)[id]
 	if !ok {
 		t.Fatalf("mail %d left the outbox", id)
 	}
-	if m.Attempts != attempts || !m.NextTry.Equal(next) || !strings.Contains(m.LastError, errHas) {
-		t.Errorf("mail %d: attempts %d, next try %v, last error %q; want %d, %v, …%s…",
-			id, m.Attempts, m.NextTry.Sub(f.t0), m.LastError, attempts, next.Sub(f.t0), errHas)
+	early := next.Sub(f.clock.now()) / 10
+	if next.IsZero() {
+		early = 0
 	}
+	if m.Attempts != attempts || m.NextTry.After(next) || m.NextTry.Before(next.Add(-early)) || m.NextTry.IsZero() != next.IsZero() ||
+		!strings.Contains(m.LastError, errHas) {
+		t.Errorf("mail %d: attempts %d, next try %v, last error %q; want %d, %v (or up to %v sooner), …%s…",
+			id, m.Attempts, m.NextTry.Sub(f.t0), m.LastError, attempts, next.Sub(f.t0), early, errHas)
+	}
+	return m.NextTry
 }
 
 func (f *outboxFixture) drain(t *testing.T) (int, error) {
@@ -266,16 +274,14 @@ func TestOutboxRetriesTemporaryRefusals(t *testing.T) {
 			startScriptSMTP(t, sc)
 			f := newOutboxFixture(t, smtpclient.Config{Addr: sc.addr})
 			id := f.enqueue(t, "retry me")
-			at := f.t0
 			for i, wait := range []time.Duration{time.Minute, 2 * time.Minute, 3 * time.Minute} {
 				n, err := f.drain(t)
 				if n != 0 || err != nil {
 					t.Fatalf("attempt %d: drain = %d, %v; want 0, nil (a refusal is no transport error)", i+1, n, err)
 				}
-				at = at.Add(wait)
-				f.want(t, id, uint32(i+1), at, "451")
+				next := f.want(t, id, uint32(i+1), f.clock.now().Add(wait), "451")
 				// Not due yet: nothing is tried.
-				f.clock.advance(wait - time.Second)
+				f.clock.advance(next.Sub(f.clock.now()) - time.Second)
 				before := tried()
 				if n, err := f.drain(t); n != 0 || err != nil || tried() != before {
 					t.Fatalf("drain before the mail is due: %d, %v, tried %d times", n, err, tried()-before)
@@ -714,35 +720,41 @@ func TestOutboxRunWrongPasswordIsAnError(t *testing.T) {
 	}
 }
 
-// failingMarks is a Queue whose MarkFailed fails while broken is set, and
-// whose MarkSent fails while sentBroken is (as the store's commit does when
-// the disk is full); the rest is the store's.
+// failingMarks is a Queue whose commits fail as the store's do when the
+// disk is full: every Record while broken is set, a Record of a verdict (a
+// failed attempt's reason) while verdictsBroken is, MarkSent while
+// sentBroken is; the rest is the store's.
 type failingMarks struct {
 	boltQueue
-	mu                 sync.Mutex
-	broken, sentBroken bool
-	calls, sentCalls   int // MarkFailed, MarkSent calls
+	mu                                 sync.Mutex
+	broken, verdictsBroken, sentBroken bool
+	verdicts, sentCalls                int // Record calls with a verdict, MarkSent calls
 }
 
 var errCommit = errors.New("store: commit: the disk is full")
 
-func (q *failingMarks) MarkFailed(id uint64, reason string, next time.Time) error {
+func (q *failingMarks) Record(as []Attempt) error {
 	q.mu.Lock()
-	q.calls++
-	broken := q.broken
+	verdict := slices.ContainsFunc(as, func(a Attempt) bool { return a.Reason != "" })
+	if verdict {
+		q.verdicts++
+	}
+	broken := q.broken || verdict && q.verdictsBroken
 	q.mu.Unlock()
 	if broken {
 		return errCommit
 	}
-	return q.boltQueue.MarkFailed(id, reason, next)
+	return q.boltQueue.Record(as)
 }
 
-// A refused mail whose failed attempt the Queue cannot record (MarkFailed
-// fails: the disk is full) still waits before it is tried again: the wait
-// is kept in memory, doubling with the attempts the Queue did not count,
-// so that neither the server nor the log sees it at every Drain. Other
-// mail goes out meanwhile, and once the Queue records again the mail's
-// verdict is stored and nothing is held.
+// A mail whose attempt the Queue cannot record (Record fails: the disk is
+// full) is not sent: Drain returns the Queue's error and the server sees
+// nothing. A refused mail whose verdict cannot be recorded (the disk
+// filled between the attempt's record and the verdict) still waits before
+// it is tried again: its attempt, recorded before the sending, set the next
+// try as if it failed, doubling with the attempts, so that neither the
+// server nor the log sees it at every Drain. Other mail goes out meanwhile,
+// and once the Queue records again the mail's verdict is stored.
 func TestOutboxWaitsWhenTheFailureCannotBeRecorded(t *testing.T) {
 	var mu sync.Mutex
 	tries := 0
@@ -761,12 +773,21 @@ func TestOutboxWaitsWhenTheFailureCannotBeRecorded(t *testing.T) {
 	f.o.Queue = q
 	held := f.enqueue(t, "refused", "held@example.org")
 
+	if _, err := f.drain(t); !errors.Is(err, errCommit) || triesNow() != 0 {
+		t.Fatalf("drain while nothing can be recorded: err %v, %d tries; want the Queue's error and none", err, triesNow())
+	}
+	f.want(t, held, 0, time.Time{}, "")
+
+	q.mu.Lock()
+	q.broken, q.verdictsBroken = false, true
+	q.mu.Unlock()
 	if _, err := f.drain(t); !errors.Is(err, errCommit) {
 		t.Fatalf("first drain: err %v, want the Queue's", err)
 	}
 	if triesNow() != 1 {
 		t.Fatalf("first drain: %d tries, want 1", triesNow())
 	}
+	next := f.want(t, held, 1, f.clock.now().Add(time.Minute), "") // recorded before the sending; the verdict was not
 	logged := strings.Count(f.logs.String(), "will retry")
 	good := f.enqueue(t, "to alice")
 	for i := range 20 {
@@ -782,9 +803,9 @@ func TestOutboxWaitsWhenTheFailureCannotBeRecorded(t *testing.T) {
 			triesNow(), strings.Count(f.logs.String(), "will retry"))
 	}
 
-	// After the first wait (one minute) it is tried again; the next wait is
-	// two minutes, though the Queue still counts no attempt.
-	f.clock.advance(time.Minute - time.Second)
+	// After the first wait (about a minute) it is tried again; the next
+	// wait is about two minutes, though no verdict was recorded.
+	f.clock.advance(next.Sub(f.clock.now()) - time.Second)
 	f.drain(t)
 	if triesNow() != 1 {
 		t.Fatalf("tried %d times a second before the wait was over", triesNow())
@@ -793,29 +814,63 @@ func TestOutboxWaitsWhenTheFailureCannotBeRecorded(t *testing.T) {
 	if _, err := f.drain(t); !errors.Is(err, errCommit) || triesNow() != 2 {
 		t.Fatalf("when due: err %v, %d tries; want the Queue's error and a second try", err, triesNow())
 	}
-	if !strings.Contains(f.logs.String(), "attempt=2 in=2m0s") {
-		t.Errorf("the second attempt's wait did not double:\n%s", f.logs)
-	}
-	f.clock.advance(2*time.Minute - time.Second)
+	next = f.want(t, held, 2, f.clock.now().Add(2*time.Minute), "")
+	f.clock.advance(next.Sub(f.clock.now()) - time.Second)
 	f.drain(t)
 	if triesNow() != 2 {
 		t.Fatalf("tried %d times before the doubled wait was over", triesNow())
 	}
 
-	// The Queue records again: the next failure is stored, nothing is held.
+	// The Queue records again: the next failure is stored.
 	q.mu.Lock()
-	q.broken = false
+	q.verdictsBroken = false
 	q.mu.Unlock()
 	f.clock.advance(time.Second)
 	if n, err := f.drain(t); n != 0 || err != nil || triesNow() != 3 {
 		t.Fatalf("drain once the Queue records = %d, %v, %d tries; want 0, nil, 3", n, err, triesNow())
 	}
-	f.want(t, held, 1, f.clock.now().Add(3*time.Minute), "451")
-	if n := f.o.heldCount(); n != 0 {
-		t.Errorf("%d mails still held in memory once the Queue recorded the failure", n)
+	f.want(t, held, 3, f.clock.now().Add(3*time.Minute), "451")
+	if c := q.verdicts; c != 3 {
+		t.Errorf("%d verdicts recorded or tried, want one a try (3)", c)
 	}
-	if c := q.calls; c != 3 {
-		t.Errorf("MarkFailed called %d times, want once a try (3)", c)
+}
+
+// Each attempt is recorded before the mail is sent (as mox's queue does):
+// when the server has the text, the store already counts the attempt and
+// holds the next try as if it failed, so a crash at that moment (the
+// process gone before the answer) leaves the mail counted and waiting its
+// turn rather than due again at once. Once accepted, the mail is gone.
+func TestOutboxRecordsTheAttemptBeforeSending(t *testing.T) {
+	var f *outboxFixture
+	var mu sync.Mutex
+	var seen []string // each queued mail as the store has it when a text arrives
+	sc := startScriptSMTP(t, &scriptSMTP{data: func(int, io.Reader, *smtp.Conn) error {
+		var ms []store.Mail
+		f.st.View(func(tx *store.Tx) error {
+			var err error
+			ms, err = tx.PendingMail(f.t0.AddDate(1, 0, 0), 0)
+			return err
+		})
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range ms {
+			seen = append(seen, fmt.Sprintf("%d %v", m.Attempts, m.NextTry.After(f.clock.now())))
+		}
+		return nil
+	}})
+	f = newOutboxFixture(t, smtpclient.Config{Addr: sc.addr})
+	f.enqueue(t, "one")
+	f.enqueue(t, "two")
+	if n, err := f.drain(t); n != 2 || err != nil {
+		t.Fatalf("drain = %d, %v; want both sent", n, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) < 2 || slices.ContainsFunc(seen, func(s string) bool { return s != "1 true" }) {
+		t.Errorf("as the texts arrived the store had %q; want every mail counted once and not due (\"1 true\")", seen)
+	}
+	if left := f.all(t); len(left) != 0 {
+		t.Errorf("%d mails left once accepted", len(left))
 	}
 }
 
@@ -939,7 +994,7 @@ func TestOutboxUnmarkedHoldIsBounded(t *testing.T) {
 	if c := strings.Count(f.logs.String(), "it will be sent again"); c != 2 {
 		t.Errorf("%d mails past the bound logged, want 2:\n%s", c, f.logs)
 	}
-	batch := f.o.notHeld(slices.Clone(ms), f.clock.now())
+	batch := f.o.notHeld(slices.Clone(ms))
 	if len(batch) != 2 || batch[0].ID != unmarkedMax+1 || batch[1].ID != unmarkedMax+2 {
 		t.Errorf("due after the hold: %d mails, want only the 2 past the bound", len(batch))
 	}
