@@ -596,6 +596,9 @@ func TestIMAPSourceLinkBreaksInsideABody(t *testing.T) {
 // logged in and selected the mailbox it starts over, so the next drop (a
 // server reloaded, say) is mended within MinBackoff, not MaxBackoff.
 func TestIMAPSourceBackoffResetsAfterASession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lets an outage grow the wait for 1.5 s; the full run has it")
+	}
 	h := startTestHub(t, nil)
 	px := startProxy(t, h.IMAPAddr(), nil)
 	px.refuse(true)

@@ -1101,6 +1101,9 @@ func (f *outboxFixture) sendsOnANewSession(t *testing.T, px *proxy, subject stri
 // counts no failed attempt. Without the check the mail would be sent on the
 // stalled session, time out and count one.
 func TestOutboxAsksAnIdleSessionWhetherItLives(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out a NOOP of 2 s; the full run has it")
+	}
 	sc := startScriptSMTP(t, &scriptSMTP{})
 	px := startProxy(t, sc.addr, nil)
 	f := newOutboxFixture(t, smtpclient.Config{Addr: px.addr(), Timeout: 2 * time.Second}) // the NOOP's wait

@@ -71,6 +71,9 @@ func TestBenchLMTPNeedsIMAP(t *testing.T) {
 // configuration (settings under test). BOTTLEPOST_DAEMON_CPUPROFILE names a
 // file for the daemon's CPU profile.
 func TestBenchWithDovecot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a load run; the full run has it (TestBenchCommand covers the bench with -short)")
+	}
 	lmtp := os.Getenv("BOTTLEPOST_DELIVERY") == "lmtp"
 	srv := dovecottest.StartServer(t, dovecottest.Options{MailFormat: os.Getenv("BOTTLEPOST_MAIL_FORMAT"), LMTP: lmtp,
 		Config: os.Getenv("BOTTLEPOST_DOVECOT_CONFIG")})
@@ -123,14 +126,18 @@ func TestBenchWithDovecot(t *testing.T) {
 // way, per SMTP session, 4 sessions), and the junk got
 // no more answers than one welcome per junk sender that could earn one.
 //
-// 20 kills by default; BOTTLEPOST_LONG=1 runs the 200 of issue 11.
+// 20 kills by default; BOTTLEPOST_LONG=1 runs the 200 of issue 11, -short
+// 3 kills of a smaller run with the same checks.
 func TestCrashLoop(t *testing.T) {
-	kills := 20
-	if os.Getenv("BOTTLEPOST_LONG") == "1" {
+	kills, games, moves, junk := 20, 40, 400, 2000
+	switch {
+	case os.Getenv("BOTTLEPOST_LONG") == "1":
 		kills = 200
+	case testing.Short():
+		kills, games, moves, junk = 3, 10, 80, 200
 	}
 	rep, err := loadtest.Run(context.Background(), loadtest.Config{
-		Games: 40, Moves: 400, Kills: kills, Junk: 2000, Seed: 7,
+		Games: games, Moves: moves, Kills: kills, Junk: junk, Seed: 7,
 		Dir: t.TempDir(), Spawn: testDaemon, Progress: testWriter{t},
 	})
 	if rep != nil {
