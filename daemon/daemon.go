@@ -114,12 +114,6 @@ func vacationDays(n int) int {
 	return n
 }
 
-// Service is the game service (for the demo and tests).
-func (d *Daemon) Service() *game.Service { return d.svc }
-
-// Store is the open store.
-func (d *Daemon) Store() *store.Store { return d.st }
-
 // Hub is the embedded mail hub, or nil when a mail server is configured.
 func (d *Daemon) Hub() *mailer.Hub { return d.hub }
 
@@ -280,10 +274,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	wg.Go(func() { src.Run(ctx, d.HandleRaw) })
+	wg.Go(func() { src.Run(ctx, d.handleRaw) })
 	if d.cfg.Maildir.Path != "" {
 		md := &mailer.MaildirSource{Dir: d.cfg.Maildir.Path, Interval: time.Duration(d.cfg.Maildir.PollInterval), MaxBytes: d.cfg.Limits.MaxMessageBytes, Log: d.log}
-		wg.Go(func() { md.Run(ctx, d.HandleRaw) })
+		wg.Go(func() { md.Run(ctx, d.handleRaw) })
 	}
 	// The outbox is looked at whenever mail is queued, and at least as often
 	// as the first retry wait: with a fixed minute, a mail refused with a
@@ -411,11 +405,11 @@ func (d *Daemon) kick() {
 	}
 }
 
-// HandleRaw takes one raw incoming message from any source. Junk (mail
+// handleRaw takes one raw incoming message from any source. Junk (mail
 // that does not parse, bounces, auto-replies, lists, our own) is dropped
 // with a log line; everything else goes to the game service. An error
 // means the message must be kept and offered again.
-func (d *Daemon) HandleRaw(raw []byte) error {
+func (d *Daemon) handleRaw(raw []byte) error {
 	m, err := mailfmt.Parse(bytes.NewReader(raw), d.cfg.Limits.MaxMessageBytes)
 	if err != nil {
 		d.log.Info("mail dropped: unreadable", "err", err)

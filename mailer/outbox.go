@@ -267,9 +267,9 @@ func (o *Outbox) release(c *smtpclient.Conn) {
 	}
 }
 
-// CloseIdle ends (QUIT) the open sessions idle for at least d, and returns
+// closeIdle ends (QUIT) the open sessions idle for at least d, and returns
 // how many are left open.
-func (o *Outbox) CloseIdle(d time.Duration) int {
+func (o *Outbox) closeIdle(d time.Duration) int {
 	o.sessMu.Lock()
 	var old []idleSession
 	o.idle = slices.DeleteFunc(o.idle, func(s idleSession) bool {
@@ -293,7 +293,7 @@ func (o *Outbox) CloseIdle(d time.Duration) int {
 
 // Close ends every open session; the Outbox may still be used (it opens
 // new ones).
-func (o *Outbox) Close() { o.CloseIdle(0) }
+func (o *Outbox) Close() { o.closeIdle(0) }
 
 func (o *Outbox) idleKeep() time.Duration { return cmp.Or(o.IdleKeep, 30*time.Second) }
 
@@ -494,9 +494,9 @@ func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Du
 		}
 	wait:
 		for {
-			var closeIdle <-chan time.Time // sessions kept open are closed when idle long enough
-			if o.CloseIdle(o.idleKeep()) > 0 {
-				closeIdle = time.After(o.idleKeep())
+			var idleEnd <-chan time.Time // sessions kept open are closed when idle long enough
+			if o.closeIdle(o.idleKeep()) > 0 {
+				idleEnd = time.After(o.idleKeep())
 			}
 			select {
 			case <-ctx.Done():
@@ -506,7 +506,7 @@ func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Du
 				break wait
 			case <-t.C:
 				break wait
-			case <-closeIdle:
+			case <-idleEnd:
 			}
 		}
 	}
