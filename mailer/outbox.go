@@ -197,11 +197,12 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 		if reused && next == from && conn.Replies() == replies && !(errors.As(err, &ne) && ne.Timeout()) {
 			// A kept session the server had closed meanwhile (it failed
 			// before the server said anything, and not by a timeout, which
-			// a slow but live server would cause): a new one takes over,
-			// and no mail counts a failed attempt.
+			// a slow but live server would cause): a new one takes over
+			// the same attempt; if none can be had, the mails are given
+			// back their count, untouched.
 			reused = false
 			if conn, err = o.Sender.Dial(); err != nil {
-				return mk.count, &Unreachable{Err: err}
+				return mk.count, errors.Join(&Unreachable{Err: err}, o.giveBack(batch[next:]))
 			}
 			continue
 		}
@@ -209,7 +210,7 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 		// the reason (never given up for it); the others, never reached,
 		// are given back their count and wait for the next drain.
 		if merr := mk.settle(); merr != nil {
-			return mk.count, errors.Join(merr, o.giveBack(batch[next:]))
+			return mk.count, errors.Join(merr, o.giveBack(batch[min(next+1, len(batch)):]))
 		}
 		if next < len(batch) {
 			if ferr := o.fail(batch[next], tries[next], err, false); ferr != nil {
