@@ -115,7 +115,6 @@ func (l *RateLimiter) Allow(addr string) bool {
 	return true
 }
 
-
 // evictRefilled drops senders at the old end of the recency list whose
 // buckets are full again.
 func (l *RateLimiter) evictRefilled(now time.Time) {
