@@ -218,11 +218,32 @@ func decode(data []byte, c *Config) error {
 	return err
 }
 
+// complaint notes one problem of a configuration (see Validate).
+type complaint func(format string, args ...any)
+
 // Validate checks every setting and resolves secrets; all problems are
-// reported together.
+// reported together, section by section.
 func (c *Config) Validate() error {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	c.checkService(bad)
+	c.checkWeb(bad)
+	if c.Embedded() {
+		c.checkHub(bad)
+	} else {
+		c.checkMailServers(bad)
+	}
+	c.checkTimeouts(bad)
+	c.checkLimits(bad)
+	c.checkSchedule(bad)
+	if len(errs) > 0 {
+		return errors.New("config: " + strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// checkService checks [service].
+func (c *Config) checkService(bad complaint) {
 	s := &c.Service
 	if a, err := mail.ParseAddress(s.Address); err != nil || a.Address != s.Address || strings.Contains(s.Address, "+") {
 		bad("service.address %q must be a plain address without '+' (tokens are added after a '+')", s.Address)
@@ -247,60 +268,79 @@ func (c *Config) Validate() error {
 	if s.VacationDays < 0 || s.VacationDays > 366 {
 		bad("service.vacation_days %d: want 0 to 366", s.VacationDays)
 	}
+}
+
+// checkWeb checks [web].
+func (c *Config) checkWeb(bad complaint) {
 	if c.Web.Listen != "" {
 		if _, port, err := net.SplitHostPort(c.Web.Listen); err != nil || !validPort(port) {
 			bad("web.listen %q: want HOST:PORT, such as 127.0.0.1:8025 (or \"\" to turn the web view off)", c.Web.Listen)
 		}
 	}
-	if c.Embedded() {
-		for name, addr := range map[string]string{"hub.imap_listen": c.Hub.IMAPListen, "hub.smtp_listen": c.Hub.SMTPListen} {
-			if !loopback(addr) {
-				bad("%s %q: the embedded hub listens on loopback only (127.0.0.1:PORT or [::1]:PORT)", name, addr)
-			}
-		}
-		if c.Hub.Domain == "" {
-			bad("hub.domain must not be empty")
-		} else if _, dom, _ := strings.Cut(s.Address, "@"); !strings.EqualFold(dom, c.Hub.Domain) {
-			bad("service.address %s must be on the hub's domain %s (hub.domain)", s.Address, c.Hub.Domain)
-		}
-		if err := c.Hub.Password.resolve("hub.password"); err != nil {
-			bad("%v", err)
-		}
-	} else {
-		c.checkServer("imap", c.IMAP.Host, &c.IMAP.Port, c.IMAP.Security, 993, 143, bad)
-		if c.IMAP.Username == "" {
-			bad("imap.username must be set")
-		}
-		if err := c.IMAP.Password.resolve("imap.password"); err != nil {
-			bad("%v", err)
-		}
-		if c.IMAP.Mailbox == "" {
-			bad("imap.mailbox must not be empty")
-		}
-		if c.IMAP.PollInterval < Duration(time.Second) {
-			bad("imap.poll_interval must be at least 1s")
-		}
-		if c.SMTP.Host == "" {
-			bad("smtp.host must be set when imap.host is (or leave both empty for the embedded hub)")
-		}
-		c.checkServer("smtp", c.SMTP.Host, &c.SMTP.Port, c.SMTP.Security, 465, 587, bad)
-		if err := c.SMTP.Password.resolve("smtp.password"); err != nil {
-			bad("%v", err)
-		}
-		for name, path := range map[string]string{"imap.tls_ca_file": c.IMAP.TLSCAFile, "smtp.tls_ca_file": c.SMTP.TLSCAFile} {
-			if path == "" {
-				continue
-			}
-			if _, err := ClientTLS(path, ""); err != nil {
-				bad("%s: %v", name, err)
-			}
+}
+
+// checkHub checks [hub] and its password, for the embedded hub.
+func (c *Config) checkHub(bad complaint) {
+	s := &c.Service
+	for name, addr := range map[string]string{"hub.imap_listen": c.Hub.IMAPListen, "hub.smtp_listen": c.Hub.SMTPListen} {
+		if !loopback(addr) {
+			bad("%s %q: the embedded hub listens on loopback only (127.0.0.1:PORT or [::1]:PORT)", name, addr)
 		}
 	}
+	if c.Hub.Domain == "" {
+		bad("hub.domain must not be empty")
+	} else if _, dom, _ := strings.Cut(s.Address, "@"); !strings.EqualFold(dom, c.Hub.Domain) {
+		bad("service.address %s must be on the hub's domain %s (hub.domain)", s.Address, c.Hub.Domain)
+	}
+	if err := c.Hub.Password.resolve("hub.password"); err != nil {
+		bad("%v", err)
+	}
+}
+
+// checkMailServers checks [imap] and [smtp] (addresses, security, accounts,
+// passwords, certificate files) when a mail server is configured.
+func (c *Config) checkMailServers(bad complaint) {
+	c.checkServer("imap", c.IMAP.Host, &c.IMAP.Port, c.IMAP.Security, 993, 143, bad)
+	if c.IMAP.Username == "" {
+		bad("imap.username must be set")
+	}
+	if err := c.IMAP.Password.resolve("imap.password"); err != nil {
+		bad("%v", err)
+	}
+	if c.IMAP.Mailbox == "" {
+		bad("imap.mailbox must not be empty")
+	}
+	if c.IMAP.PollInterval < Duration(time.Second) {
+		bad("imap.poll_interval must be at least 1s")
+	}
+	if c.SMTP.Host == "" {
+		bad("smtp.host must be set when imap.host is (or leave both empty for the embedded hub)")
+	}
+	c.checkServer("smtp", c.SMTP.Host, &c.SMTP.Port, c.SMTP.Security, 465, 587, bad)
+	if err := c.SMTP.Password.resolve("smtp.password"); err != nil {
+		bad("%v", err)
+	}
+	for name, path := range map[string]string{"imap.tls_ca_file": c.IMAP.TLSCAFile, "smtp.tls_ca_file": c.SMTP.TLSCAFile} {
+		if path == "" {
+			continue
+		}
+		if _, err := ClientTLS(path, ""); err != nil {
+			bad("%s: %v", name, err)
+		}
+	}
+}
+
+// checkTimeouts checks imap.timeout and smtp.timeout.
+func (c *Config) checkTimeouts(bad complaint) {
 	for name, d := range map[string]Duration{"imap.timeout": c.IMAP.Timeout, "smtp.timeout": c.SMTP.Timeout} {
 		if d < Duration(time.Second) || d > Duration(time.Hour) {
 			bad("%s %v: want between 1s and 1h", name, time.Duration(d))
 		}
 	}
+}
+
+// checkLimits checks [limits].
+func (c *Config) checkLimits(bad complaint) {
 	if c.Limits.MaxMessageBytes < 1024 {
 		bad("limits.max_message_bytes %d: want at least 1024", c.Limits.MaxMessageBytes)
 	}
@@ -331,19 +371,19 @@ func (c *Config) Validate() error {
 	if c.Limits.OutboxRetryBackoff <= 0 || c.Limits.OutboxRetryCeiling < c.Limits.OutboxRetryBackoff {
 		bad("limits.outbox_retry_backoff must be positive and at most limits.outbox_retry_ceiling")
 	}
+}
+
+// checkSchedule checks [schedule].
+func (c *Config) checkSchedule(bad complaint) {
 	if _, err := timing.ParseSchedule(c.Schedule.Sweep); err != nil {
 		bad("schedule.sweep: %v", strings.TrimPrefix(err.Error(), "timing: "))
 	}
 	if c.Schedule.OutageGap < Duration(time.Minute) {
 		bad("schedule.outage_gap must be at least 1m")
 	}
-	if len(errs) > 0 {
-		return errors.New("config: " + strings.Join(errs, "; "))
-	}
-	return nil
 }
 
-func (c *Config) checkServer(name, host string, port *int, security string, tlsPort, plainPort int, bad func(string, ...any)) {
+func (c *Config) checkServer(name, host string, port *int, security string, tlsPort, plainPort int, bad complaint) {
 	switch security {
 	case "tls":
 		if *port == 0 {

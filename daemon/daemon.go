@@ -29,6 +29,7 @@ import (
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/game"
 	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/timing"
@@ -113,12 +114,6 @@ func vacationDays(n int) int {
 	return n
 }
 
-// Service is the game service (for the demo and tests).
-func (d *Daemon) Service() *game.Service { return d.svc }
-
-// Store is the open store.
-func (d *Daemon) Store() *store.Store { return d.st }
-
 // Hub is the embedded mail hub, or nil when a mail server is configured.
 func (d *Daemon) Hub() *mailer.Hub { return d.hub }
 
@@ -171,7 +166,7 @@ func (d *Daemon) Start() error {
 		}
 	}
 	local, _, _ := strings.Cut(d.cfg.Service.Address, "@")
-	var smtpCfg mailer.SMTPConfig
+	var smtpCfg smtpclient.Config
 	if d.cfg.Embedded() {
 		domain := d.cfg.Hub.Domain
 		if _, dom, _ := strings.Cut(d.cfg.Service.Address, "@"); !strings.EqualFold(dom, domain) {
@@ -197,7 +192,7 @@ func (d *Daemon) Start() error {
 		}
 		d.imapCfg = mailer.IMAPConfig{Addr: d.hub.IMAPAddr(), Security: "plain", Username: local,
 			Password: own, Processed: d.cfg.IMAP.ProcessedFolder}
-		smtpCfg = mailer.SMTPConfig{Addr: d.hub.SMTPAddr(), Security: "plain", Username: local,
+		smtpCfg = smtpclient.Config{Addr: d.hub.SMTPAddr(), Security: "plain", Username: local,
 			Password: own, HELO: "localhost", Chunking: true} // the hub keeps a cut BDAT chunk out
 	} else {
 		var err error
@@ -211,7 +206,7 @@ func (d *Daemon) Start() error {
 	d.imapCfg.Timeout = time.Duration(d.cfg.IMAP.Timeout)
 	smtpCfg.Timeout = time.Duration(d.cfg.SMTP.Timeout)
 	d.imapCfg.MaxBytes = d.cfg.Limits.MaxMessageBytes
-	sender, err := mailer.NewSender(smtpCfg)
+	sender, err := smtpclient.New(smtpCfg)
 	if err != nil {
 		return err
 	}
@@ -224,13 +219,13 @@ func (d *Daemon) Start() error {
 // MailServers is how the service reaches a configured mail server (no
 // embedded hub): the IMAP source's and the Sender's settings, TLS
 // included. check-mail tries the same.
-func MailServers(cfg config.Config) (mailer.IMAPConfig, mailer.SMTPConfig, error) {
+func MailServers(cfg config.Config) (mailer.IMAPConfig, smtpclient.Config, error) {
 	c, s := cfg.IMAP, cfg.SMTP
 	ic := mailer.IMAPConfig{Addr: net.JoinHostPort(c.Host, strconv.Itoa(c.Port)), Security: c.Security,
 		Username: c.Username, Password: c.Password.Value, Processed: c.ProcessedFolder, Mailbox: c.Mailbox,
 		PollInterval: time.Duration(c.PollInterval), IdleRefresh: time.Duration(c.IdleRefresh),
 		Timeout: time.Duration(c.Timeout), MaxBytes: cfg.Limits.MaxMessageBytes}
-	sc := mailer.SMTPConfig{Addr: net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), Security: s.Security,
+	sc := smtpclient.Config{Addr: net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), Security: s.Security,
 		Username: s.Username, Password: s.Password.Value, HELO: s.HELO, Timeout: time.Duration(s.Timeout),
 		Chunking: s.Chunking}
 	var err error
@@ -279,10 +274,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	wg.Go(func() { src.Run(ctx, d.HandleRaw) })
+	wg.Go(func() { src.Run(ctx, d.handleRaw) })
 	if d.cfg.Maildir.Path != "" {
 		md := &mailer.MaildirSource{Dir: d.cfg.Maildir.Path, Interval: time.Duration(d.cfg.Maildir.PollInterval), MaxBytes: d.cfg.Limits.MaxMessageBytes, Log: d.log}
-		wg.Go(func() { md.Run(ctx, d.HandleRaw) })
+		wg.Go(func() { md.Run(ctx, d.handleRaw) })
 	}
 	// The outbox is looked at whenever mail is queued, and at least as often
 	// as the first retry wait: with a fixed minute, a mail refused with a
@@ -410,11 +405,11 @@ func (d *Daemon) kick() {
 	}
 }
 
-// HandleRaw takes one raw incoming message from any source. Junk (mail
+// handleRaw takes one raw incoming message from any source. Junk (mail
 // that does not parse, bounces, auto-replies, lists, our own) is dropped
 // with a log line; everything else goes to the game service. An error
 // means the message must be kept and offered again.
-func (d *Daemon) HandleRaw(raw []byte) error {
+func (d *Daemon) handleRaw(raw []byte) error {
 	m, err := mailfmt.Parse(bytes.NewReader(raw), d.cfg.Limits.MaxMessageBytes)
 	if err != nil {
 		d.log.Info("mail dropped: unreadable", "err", err)

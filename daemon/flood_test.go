@@ -487,10 +487,11 @@ func (f *flood) pick() *floodKind {
 }
 
 // floodCount is how many bad mails each run of TestFloodAndBadInput
-// delivers: 10,000, or BOTTLEPOST_FLOOD=N. On the 2-core reference machine
-// the 10,000 take 2 to 7 s a run (26 s with -race), far under the minute
-// above which they would have been kept for a long mode: the default run
-// has them all.
+// delivers: 10,000, or BOTTLEPOST_FLOOD=N, or 1,000 with -short (the quick
+// loop: the same kinds and checks, a tenth of the mail). On the 2-core
+// reference machine the 10,000 take 2 to 7 s a run (26 s with -race), far
+// under the minute above which they would have been kept for a long mode:
+// the default run has them all.
 func floodCount(t *testing.T) int {
 	t.Helper()
 	if v := os.Getenv("BOTTLEPOST_FLOOD"); v != "" {
@@ -499,6 +500,9 @@ func floodCount(t *testing.T) int {
 			t.Fatalf("BOTTLEPOST_FLOOD=%q: want a number of mails, at least 8", v)
 		}
 		return n
+	}
+	if testing.Short() {
+		return 1000
 	}
 	return 10000
 }

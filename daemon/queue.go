@@ -24,7 +24,7 @@ func (q storeQueue) Due(now time.Time, max int) ([]mailer.Queued, error) {
 	}
 	out := make([]mailer.Queued, len(ms))
 	for i, m := range ms {
-		out[i] = mailer.Queued{ID: m.ID, From: m.From, To: m.To, Data: m.Data, Attempts: int(m.Attempts)}
+		out[i] = mailer.Queued{ID: m.ID, From: m.From, To: m.To, Data: m.Data, Attempts: int(m.Attempts), NextTry: m.NextTry}
 	}
 	return out, nil
 }
@@ -43,7 +43,16 @@ func (q storeQueue) MarkSent(ids []uint64) error {
 	})
 }
 
-// MarkFailed records a failed attempt and the next try.
-func (q storeQueue) MarkFailed(id uint64, reason string, next time.Time) error {
-	return q.st.Update(func(tx *store.Tx) error { return tx.MarkFailed(id, reason, next) })
+// Record writes the outbox's account of attempts in one transaction,
+// committed together with the other sessions' (store.Batch); an id no
+// longer queued is skipped (see mailer.Queue).
+func (q storeQueue) Record(as []mailer.Attempt) error {
+	return q.st.Batch(func(tx *store.Tx) error {
+		for _, a := range as {
+			if err := tx.RecordAttempt(a.ID, uint32(a.Attempts), a.Reason, a.Next); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err // a mail no longer queued has left: no error
+			}
+		}
+		return nil
+	})
 }

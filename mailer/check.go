@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 )
@@ -16,7 +17,7 @@ import (
 // whose plus-address the probe goes to.
 type CheckConfig struct {
 	IMAP    IMAPConfig
-	SMTP    SMTPConfig
+	SMTP    smtpclient.Config
 	Address string // the service's address, local@domain
 	// Wait is how long the probe may take to arrive; default one minute.
 	Wait time.Duration
@@ -194,15 +195,16 @@ func (ck *checker) imapSteps(src *IMAPSource) (c *imapclient.Client, uidplus boo
 
 // smtpStep opens an SMTP session as the outbox does (connection, TLS,
 // authentication), or returns nil when it cannot.
-func (ck *checker) smtpStep() *Conn {
+func (ck *checker) smtpStep() *smtpclient.Conn {
 	cfg := ck.cfg
-	sender, err := NewSender(cfg.SMTP)
-	var conn *Conn
+	sender, err := smtpclient.New(cfg.SMTP)
+	var conn *smtpclient.Conn
 	if err == nil {
-		s := *sender
-		s.cfg.Timeout = min(s.cfg.Timeout, cfg.Greeting)
-		conn, err = s.Dial()
-		err = orNil(sender.Server().explainConnect(err, cfg.Greeting))
+		sc := sender.Config()
+		sc.Timeout = min(sc.Timeout, cfg.Greeting)
+		sender, _ = smtpclient.New(sc)
+		conn, err = sender.Dial()
+		err = orNil(smtpServer(sc).explainConnect(err, cfg.Greeting))
 	}
 	detail := fmt.Sprintf("%s (%s)", cfg.SMTP.Addr, cfg.SMTP.Security)
 	if cfg.SMTP.Username != "" {

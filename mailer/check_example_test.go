@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 )
 
 // CheckMail against the embedded hub (plain IMAP and SMTP on loopback):
@@ -18,7 +19,7 @@ func ExampleCheckMail() {
 	defer hub.Close()
 	ok := mailer.CheckMail(mailer.CheckConfig{
 		IMAP:    mailer.IMAPConfig{Addr: hub.IMAPAddr(), Security: "plain", Username: "games", Password: "secret", Processed: "processed"},
-		SMTP:    mailer.SMTPConfig{Addr: hub.SMTPAddr(), Security: "plain", Username: "games", Password: "secret"},
+		SMTP:    smtpclient.Config{Addr: hub.SMTPAddr(), Security: "plain", Username: "games", Password: "secret"},
 		Address: "games@club.example",
 		Wait:    10 * time.Second,
 	}, func(s mailer.CheckStep) { fmt.Println(s.Name, s.OK) })

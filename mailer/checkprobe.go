@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
@@ -28,7 +29,7 @@ import (
 // the step, saying whose setting to fix, and is removed too.
 type prober struct {
 	c       *imapclient.Client
-	conn    *Conn
+	conn    *smtpclient.Conn
 	cfg     CheckConfig
 	ic      IMAPConfig
 	uidplus bool

@@ -13,6 +13,8 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-smtp"
+
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 )
 
 // Problem is a failure to reach or use a mail server, explained for the
@@ -36,6 +38,11 @@ func (p *Problem) Unwrap() error { return p.Err }
 // the configured "tls", "starttls" or "plain".
 type Server struct {
 	Section, Addr, Security string
+}
+
+// smtpServer is the submission server of cfg, for Explain.
+func smtpServer(cfg smtpclient.Config) Server {
+	return Server{Section: "smtp", Addr: cfg.Addr, Security: cfg.Security}
 }
 
 // Explain turns an error of the IMAP source, the Sender or check-mail into

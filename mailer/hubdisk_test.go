@@ -16,6 +16,8 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 )
 
 // loginIMAP reports whether user may log in to the hub's IMAP server with password.
@@ -236,7 +238,7 @@ func TestHubDeliversNoCutText(t *testing.T) {
 				}
 			}
 			conn.Close()
-			onlyTheWholeMail(t, h, SMTPConfig{Addr: h.SMTPAddr(), Security: "plain", Timeout: 5 * time.Second})
+			onlyTheWholeMail(t, h, smtpclient.Config{Addr: h.SMTPAddr(), Security: "plain", Timeout: 5 * time.Second})
 		})
 	}
 }
@@ -281,16 +283,23 @@ func TestHubDeliversNoCutTextOverTLS(t *testing.T) {
 	io.WriteString(tc, "EHLO client.test\r\nMAIL FROM:<x@example.net>\r\nRCPT TO:<alice@example.org>\r\nBDAT 100 LAST\r\nSubject: cut\r\n\r\nhalf a te")
 	answers(bufio.NewReader(tc), 3) // EHLO, MAIL, RCPT
 	conn.Close()                    // the TCP connection, without close_notify
-	onlyTheWholeMail(t, h, SMTPConfig{Addr: h.SMTPAddr(), Security: "starttls", TLSConfig: p.client(), Timeout: 5 * time.Second})
+	onlyTheWholeMail(t, h, smtpclient.Config{Addr: h.SMTPAddr(), Security: "starttls", TLSConfig: p.client(), Timeout: 5 * time.Second})
 }
 
 // onlyTheWholeMail sends a whole mail to alice with cfg after a session was
 // cut in the middle of its text, and checks it is the only one delivered:
 // the cut session ends on the server's side meanwhile, and whatever it
 // delivers arrives within moments.
-func onlyTheWholeMail(t *testing.T, h *Hub, cfg SMTPConfig) {
+func onlyTheWholeMail(t *testing.T, h *Hub, cfg smtpclient.Config) {
 	t.Helper()
-	c := dialConfig(t, cfg)
+	s, err := smtpclient.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := c.Send("x@example.net", []string{"alice@example.org"}, testMail("whole", 0)); err != nil {
 		t.Fatal(err)
 	}

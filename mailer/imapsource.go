@@ -112,14 +112,16 @@ func NewIMAPSource(cfg IMAPConfig, log *slog.Logger) (*IMAPSource, error) {
 }
 
 // Run watches the mailbox until ctx ends, reconnecting after any failure.
-// The waits between attempts double from MinBackoff up to MaxBackoff, and
+// The waits between attempts double from MinBackoff up to MaxBackoff (with
+// jitter: backoff), and
 // start over after any session that logged in and selected the mailbox
 // (a server restarted or reloaded is back within seconds). A failure that
 // retrying cannot mend (a refused password, an untrusted certificate, the
 // wrong protocol on the port: see Server.Explain) is logged as an error
 // saying which setting fixes it; an outage as a warning.
 func (s *IMAPSource) Run(ctx context.Context, handle Handler) error {
-	backoff := s.cfg.MinBackoff
+	b := backoff{s.cfg.MinBackoff, s.cfg.MaxBackoff}
+	failures := 0 // in a row
 	srv := Server{Section: "imap", Addr: s.cfg.Addr, Security: s.cfg.Security}
 	var explainer connectExplainer
 	for {
@@ -128,23 +130,24 @@ func (s *IMAPSource) Run(ctx context.Context, handle Handler) error {
 			return nil
 		}
 		if ready {
-			backoff = s.cfg.MinBackoff // it worked: a server that comes back is found at once
+			failures = 0 // it worked: a server that comes back is found at once
 		}
+		failures++
+		wait := b.wait(failures)
 		p := srv.Explain(err)
 		if !ready { // may ask the port whether it speaks TLS
 			p = explainer.explain(srv, err, min(s.cfg.Timeout, 10*time.Second))
 		}
 		if p != nil && p.Permanent {
-			s.log.Error(p.Advice, "err", err, "retry_in", backoff)
+			s.log.Error(p.Advice, "err", err, "retry_in", wait)
 		} else {
-			s.log.Warn("imap connection lost; reconnecting", "err", err, "in", backoff)
+			s.log.Warn("imap connection lost; reconnecting", "err", err, "in", wait)
 		}
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-time.After(backoff):
+		case <-time.After(wait):
 		}
-		backoff = min(2*backoff, s.cfg.MaxBackoff)
 	}
 }
 
@@ -447,7 +450,7 @@ func (s *IMAPSource) fetchAndHandle(c *imapclient.Client, chunks [][]imap.UID, h
 			r := s.retries[uid]
 			r.key = p.keys[id]
 			r.n++
-			r.next = now.Add(min(s.cfg.MinBackoff<<min(r.n, 16), s.cfg.MaxBackoff))
+			r.next = now.Add(backoff{s.cfg.MinBackoff, s.cfg.MaxBackoff}.wait(r.n + 1)) // twice MinBackoff first
 			s.retries[uid] = r
 			s.log.Error("message not handled; it stays for retry", "uid", uid, "attempt", r.n, "err", err)
 			pending = true

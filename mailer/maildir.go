@@ -33,11 +33,11 @@ func (m *MaildirSource) Run(ctx context.Context, handle Handler) error {
 	if m.Interval <= 0 {
 		m.Interval = 10 * time.Second
 	}
-	if err := MakeMaildir(m.Dir); err != nil {
+	if err := makeMaildir(m.Dir); err != nil {
 		return err
 	}
 	for {
-		if _, err := m.Pass(handle); err != nil {
+		if _, err := m.pass(handle); err != nil {
 			m.Log.Warn("maildir", "dir", m.Dir, "err", err)
 		}
 		select {
@@ -48,9 +48,9 @@ func (m *MaildirSource) Run(ctx context.Context, handle Handler) error {
 	}
 }
 
-// Pass handles every message in new/ once, oldest first, and returns how
+// pass handles every message in new/ once, oldest first, and returns how
 // many were handled.
-func (m *MaildirSource) Pass(handle Handler) (int, error) {
+func (m *MaildirSource) pass(handle Handler) (int, error) {
 	newDir := filepath.Join(m.Dir, "new")
 	entries, err := os.ReadDir(newDir)
 	if err != nil {
@@ -91,11 +91,11 @@ func (m *MaildirSource) Pass(handle Handler) (int, error) {
 	return n, nil
 }
 
-// MakeMaildir creates the tmp, new and cur folders of a Maildir. A Maildir
+// makeMaildir creates the tmp, new and cur folders of a Maildir. A Maildir
 // made here is private (0700); the folders of one that exists take its
 // mode, so a Maildir shared with an MTA's pipe user through a group
 // (mode 2770, see docs/deploy.md) stays shared.
-func MakeMaildir(dir string) error {
+func makeMaildir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("mailer: maildir: %w", err)
 	}
@@ -124,7 +124,7 @@ func MakeMaildir(dir string) error {
 // (0600), or readable by the group (0640) when new/ is group-writable: a
 // Maildir shared between serve and an MTA's pipe user.
 func DeliverMaildir(dir string, msg []byte) (string, error) {
-	if err := MakeMaildir(dir); err != nil {
+	if err := makeMaildir(dir); err != nil {
 		return "", err
 	}
 	var r [8]byte

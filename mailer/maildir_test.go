@@ -80,7 +80,7 @@ func TestMaildirPass(t *testing.T) {
 
 	rec := newRecorder()
 	src := &MaildirSource{Dir: dir}
-	n, err := src.Pass(rec.handle)
+	n, err := src.pass(rec.handle)
 	if n != 4 || err != nil {
 		t.Fatalf("pass = %d, %v; want 4", n, err)
 	}
@@ -99,7 +99,7 @@ func TestMaildirPass(t *testing.T) {
 			t.Errorf("cur/%s: want one info part, the Seen flag", name)
 		}
 	}
-	if n, err := src.Pass(rec.handle); n != 0 || err != nil || rec.total() != 4 {
+	if n, err := src.pass(rec.handle); n != 0 || err != nil || rec.total() != 4 {
 		t.Errorf("second pass = %d, %v, handled %d in all; want nothing more", n, err, rec.total())
 	}
 }
@@ -120,7 +120,7 @@ func TestMaildirHandlerErrorKeeps(t *testing.T) {
 	}
 	log, logs := captureLog()
 	src := &MaildirSource{Dir: dir, Log: log}
-	if n, err := src.Pass(rec.handle); n != 1 || err != nil {
+	if n, err := src.pass(rec.handle); n != 1 || err != nil {
 		t.Fatalf("pass = %d, %v; want the good message handled", n, err)
 	}
 	if left := names(t, dir, "new"); len(left) != 1 || left[0] != bad {
@@ -130,7 +130,7 @@ func TestMaildirHandlerErrorKeeps(t *testing.T) {
 		t.Errorf("the failure was not logged:\n%s", logs)
 	}
 	healed = true
-	if n, err := src.Pass(rec.handle); n != 1 || err != nil {
+	if n, err := src.pass(rec.handle); n != 1 || err != nil {
 		t.Fatalf("second pass = %d, %v", n, err)
 	}
 	if rec.count("fails") != 2 || rec.count("works") != 1 {
@@ -153,7 +153,7 @@ func TestMaildirOversized(t *testing.T) {
 	log, logs := captureLog()
 	rec := newRecorder()
 	src := &MaildirSource{Dir: dir, MaxBytes: 1000, Log: log}
-	if n, err := src.Pass(rec.handle); n != 2 || err != nil {
+	if n, err := src.pass(rec.handle); n != 2 || err != nil {
 		t.Fatalf("pass = %d, %v", n, err)
 	}
 	if got := strings.Join(rec.order, "|"); got != "small" {
@@ -171,7 +171,7 @@ func TestMaildirOversized(t *testing.T) {
 // half-written: the handler checks every message is whole.
 func TestMaildirConcurrentDelivery(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "Maildir")
-	if err := MakeMaildir(dir); err != nil {
+	if err := makeMaildir(dir); err != nil {
 		t.Fatal(err)
 	}
 	const total = 200
@@ -204,12 +204,12 @@ func TestMaildirConcurrentDelivery(t *testing.T) {
 			running = false
 		default:
 		}
-		if _, err := src.Pass(handle); err != nil {
+		if _, err := src.pass(handle); err != nil {
 			t.Fatal(err)
 		}
 	}
 	wg.Wait()
-	if _, err := src.Pass(handle); err != nil { // what came in during the last pass
+	if _, err := src.pass(handle); err != nil { // what came in during the last pass
 		t.Fatal(err)
 	}
 	if len(seen) != total {
@@ -250,7 +250,7 @@ func TestMaildirRun(t *testing.T) {
 		t.Fatal("Run did not return")
 	}
 	missing := &MaildirSource{Dir: filepath.Join(t.TempDir(), "none")}
-	if _, err := missing.Pass(rec.handle); err == nil || !strings.HasPrefix(err.Error(), "mailer: maildir: ") {
+	if _, err := missing.pass(rec.handle); err == nil || !strings.HasPrefix(err.Error(), "mailer: maildir: ") {
 		t.Errorf("pass over a missing maildir: %v", err)
 	}
 }

@@ -5,9 +5,9 @@ package mailer
 // mails accepted while the one before ran, and no more than window waiting
 // beside it. A mail accepted but not yet marked when the process dies is
 // sent again (at least once): at most 2×window mails per session, plus
-// those whose acceptance the server sent as the process died (one, or a
-// pipelined window of chunkWindow: Conn.SendAll); the recipient's
-// client dedupes by Message-ID. A commit that fails (the disk is full) hands
+// the one whose acceptance the server sent as the process died
+// (smtpclient.Conn.SendAll reads each mail's answers before the next);
+// the recipient's client dedupes by Message-ID. A commit that fails (the disk is full) hands
 // its mails, and those pending beside it, to unmarked: they were accepted,
 // and must not be sent again while the process lives.
 //

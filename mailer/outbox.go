@@ -12,18 +12,21 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 )
 
 // Outbox drains the outbox (its Queue) through a Sender. A mail leaves the
-// outbox only once the server accepted it; a mail the server refuses is
-// retried with doubling waits, and after MaxAttempts kept (marked given up)
-// and logged. A server that cannot be reached, or refuses the session
+// outbox only once the server accepted it. Each attempt is recorded in the
+// Queue before the mail is sent, with the next try as if it failed (see
+// Queue.Record); a mail the server refuses is retried with doubling waits
+// (backoff), and after MaxAttempts kept (marked given up) and logged. A server that cannot be reached, or refuses the session
 // itself (a wrong password, a certificate), is no verdict on the mails:
 // they stay due and untouched, Drain returns an *Unreachable, and Run
 // probes the server until it answers (see Run).
 type Outbox struct {
 	Queue       Queue
-	Sender      *Sender
+	Sender      *smtpclient.Sender
 	Log         *slog.Logger
 	Now         func() time.Time
 	MaxAttempts int
@@ -49,11 +52,7 @@ type Outbox struct {
 	// its Data.
 	Delivered func(m Queued)
 
-	// held are the mails whose failed attempt the Queue could not record
-	// (MarkFailed failed: the disk is full, say): the wait is kept here
-	// instead, so the mail is not tried again before it, at most heldMax.
 	heldMu sync.Mutex
-	held   map[uint64]heldMail
 	// unmarked are the mails the server accepted that the Queue could not
 	// mark sent (MarkSent failed: the disk is full, say), without their
 	// Data: they are never sent again while held here, and each Drain first
@@ -67,29 +66,17 @@ type Outbox struct {
 
 // idleSession is an open session waiting for mail, and since when.
 type idleSession struct {
-	c     *Conn
+	c     *smtpclient.Conn
 	since time.Time
 }
 
 // unmarkedMax bounds Outbox.unmarked. As Drain sends nothing while mails
 // are held there, the hold never outgrows what one round of sessions
 // accepts before their commit fails: at most Connections × (2×markWindow +
-// chunkWindow) mails. Past the bound (more than 102 Connections) the mails
-// not held are logged and sent again at the next Drain, as after a crash:
-// at least once.
+// 1) mails. Past the bound (more than 124 Connections) the mails not held
+// are logged and sent again at the next Drain, as after a crash: at least
+// once.
 const unmarkedMax = 4096
-
-// heldMail is a failed attempt the Queue could not record: not before
-// until, and how many attempts have failed (the Queue's count lags).
-type heldMail struct {
-	until    time.Time
-	attempts int
-}
-
-// heldMax bounds Outbox.held: beyond it the entries that are due are
-// forgotten first, then those due soonest (their mail is then tried at
-// Drain's pace, still logged at most once a try).
-const heldMax = 4096
 
 // givenUp is how far away the next try of a mail given up is put: it stays
 // in the store for the operator, but is not retried.
@@ -109,13 +96,13 @@ func (o *Outbox) Drain() (int, error) {
 	for {
 		now := o.Now()
 		limit := 100 * conns
-		// Mails held back in memory come first in Due's answer as often as
-		// not: ask for that many more, so they do not hide the rest.
+		// Mails held unmarked come first in Due's answer as often as not:
+		// ask for that many more, so they do not hide the rest.
 		batch, err := o.Queue.Due(now, limit+o.heldCount())
 		if err != nil {
 			return sent, err
 		}
-		batch = o.notHeld(batch, now)
+		batch = o.notHeld(batch)
 		if len(batch) == 0 {
 			return sent, nil
 		}
@@ -156,7 +143,15 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 		// untouched (neither an attempt nor a later next try); Run probes.
 		return sent, &Unreachable{Err: err}
 	}
-	mk := &sentMarker{mark: o.markSent, window: markWindow, unmarked: o.holdUnmarked}
+	// Each mail's attempt is counted before it is sent: a crash while the
+	// session sends leaves it counted and waiting its turn. What cannot be
+	// recorded is not sent.
+	tries, err := o.begin(batch)
+	if err != nil {
+		o.release(conn)
+		return sent, err
+	}
+	mk := &sentMarker{mark: o.Queue.MarkSent, window: markWindow, unmarked: o.holdUnmarked}
 	if o.Delivered != nil {
 		mk.marked = func(ms []Queued) {
 			for _, m := range ms {
@@ -167,29 +162,28 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 	// On an early return what was accepted is still marked, or held
 	// unmarked; sent counts what the last commit marked too.
 	defer func() { mk.wait(); sent = mk.count }()
-	out := make([]Outgoing, len(batch))
+	out := make([]smtpclient.Mail, len(batch))
 	for i, m := range batch {
-		out[i] = Outgoing{From: m.From, To: m.To, Data: m.Data}
+		out[i] = smtpclient.Mail{From: m.From, To: m.To, Data: m.Data}
 	}
 	next := 0         // the first mail the server has not answered
 	var stopped error // the error of ours (the Queue's) that stopped the sending
 	for {
-		from, replies := next, conn.replies
-		// After an error of ours SendAll still reports the mails it had
-		// sent (a pipelined window): an accepted one is marked or held
-		// like any other; the first error is the one that stopped it.
+		from, replies := next, conn.Replies()
+		// SendAll stops at the first error of ours; the mails it told of
+		// before are marked or held like any other.
 		err := conn.SendAll(out[from:], func(i int, err error) error {
-			m := batch[from+i]
-			next = from + i + 1
+			k := from + i
+			next = k + 1
 			var e error
 			if err != nil { // the server refused this mail
 				if e = mk.settle(); e == nil {
-					e = o.fail(m, err, true)
+					e = o.fail(batch[k], tries[k], err, true)
 				}
 			} else {
-				e = mk.accepted(m)
+				e = mk.accepted(batch[k])
 			}
-			stopped = cmp.Or(stopped, e)
+			stopped = e
 			return e
 		})
 		if err == nil {
@@ -197,30 +191,32 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 		}
 		conn.Close()
 		if stopped != nil {
-			return mk.count, stopped
+			return mk.count, errors.Join(stopped, o.giveBack(batch[next:]))
 		}
 		var ne net.Error
-		if reused && next == from && conn.replies == replies && !(errors.As(err, &ne) && ne.Timeout()) {
+		if reused && next == from && conn.Replies() == replies && !(errors.As(err, &ne) && ne.Timeout()) {
 			// A kept session the server had closed meanwhile (it failed
 			// before the server said anything, and not by a timeout, which
-			// a slow but live server would cause): a new one takes over,
-			// and no mail counts a failed attempt.
+			// a slow but live server would cause): a new one takes over
+			// the same attempt; if none can be had, the mails are given
+			// back their count, untouched.
 			reused = false
 			if conn, err = o.Sender.Dial(); err != nil {
-				return mk.count, &Unreachable{Err: err}
+				return mk.count, errors.Join(&Unreachable{Err: err}, o.giveBack(batch[next:]))
 			}
 			continue
 		}
-		// The connection broke: the mail under way counts a failed
-		// attempt (never given up for it), the others wait for the next
-		// drain.
+		// The connection broke: the mail under way keeps its attempt, with
+		// the reason (never given up for it); the others, never reached,
+		// are given back their count and wait for the next drain.
 		if merr := mk.settle(); merr != nil {
-			return mk.count, merr
+			return mk.count, errors.Join(merr, o.giveBack(batch[min(next+1, len(batch)):]))
 		}
 		if next < len(batch) {
-			if ferr := o.fail(batch[next], err, false); ferr != nil {
-				return mk.count, ferr
+			if ferr := o.fail(batch[next], tries[next], err, false); ferr != nil {
+				return mk.count, errors.Join(ferr, o.giveBack(batch[next+1:]))
 			}
+			return mk.count, errors.Join(err, o.giveBack(batch[next+1:]))
 		}
 		return mk.count, err
 	}
@@ -232,7 +228,7 @@ func (o *Outbox) send(batch []Queued) (sent int, err error) {
 // session takes an open session, most recently used first, or dials a new
 // one; reused reports the former. A session idle for a second or more is
 // asked whether it is alive (NOOP), and closed if not.
-func (o *Outbox) session() (c *Conn, reused bool, err error) {
+func (o *Outbox) session() (c *smtpclient.Conn, reused bool, err error) {
 	for {
 		o.sessMu.Lock()
 		n := len(o.idle)
@@ -254,8 +250,8 @@ func (o *Outbox) session() (c *Conn, reused bool, err error) {
 
 // release keeps a session open for the next mail, at most Connections of
 // them; a broken one is closed.
-func (o *Outbox) release(c *Conn) {
-	if c.broken != nil {
+func (o *Outbox) release(c *smtpclient.Conn) {
+	if c.Broken() {
 		c.Close()
 		return
 	}
@@ -272,9 +268,9 @@ func (o *Outbox) release(c *Conn) {
 	}
 }
 
-// CloseIdle ends (QUIT) the open sessions idle for at least d, and returns
+// closeIdle ends (QUIT) the open sessions idle for at least d, and returns
 // how many are left open.
-func (o *Outbox) CloseIdle(d time.Duration) int {
+func (o *Outbox) closeIdle(d time.Duration) int {
 	o.sessMu.Lock()
 	var old []idleSession
 	o.idle = slices.DeleteFunc(o.idle, func(s idleSession) bool {
@@ -298,22 +294,9 @@ func (o *Outbox) CloseIdle(d time.Duration) int {
 
 // Close ends every open session; the Outbox may still be used (it opens
 // new ones).
-func (o *Outbox) Close() { o.CloseIdle(0) }
+func (o *Outbox) Close() { o.closeIdle(0) }
 
 func (o *Outbox) idleKeep() time.Duration { return cmp.Or(o.IdleKeep, 30*time.Second) }
-
-// markSent marks accepted mails sent, and forgets any of them held back.
-func (o *Outbox) markSent(ids []uint64) error {
-	if err := o.Queue.MarkSent(ids); err != nil {
-		return err
-	}
-	o.heldMu.Lock()
-	for _, id := range ids {
-		delete(o.held, id)
-	}
-	o.heldMu.Unlock()
-	return nil
-}
 
 // holdUnmarked keeps accepted mails the Queue could not mark sent (see
 // Outbox.unmarked).
@@ -353,7 +336,7 @@ func (o *Outbox) markUnmarked() (int, error) {
 	for i, m := range ms {
 		ids[i] = m.ID
 	}
-	if err := o.markSent(ids); err != nil {
+	if err := o.Queue.MarkSent(ids); err != nil {
 		return 0, fmt.Errorf("mailer: outbox: %d accepted mails still not marked sent; nothing else is sent until they are: %w", len(ids), err)
 	}
 	o.heldMu.Lock()
@@ -371,98 +354,72 @@ func (o *Outbox) markUnmarked() (int, error) {
 }
 
 // markWindow bounds the accepted mails waiting to be marked sent beside
-// the commit under way (sentMarker): with it and the mails pipelined
-// before their answers are read (chunkWindow), how many mails a crash can
-// send twice: 2 × 16 + 8 per session.
+// the commit under way (sentMarker): with it and the one mail whose
+// answer a session may be waiting for (smtpclient.Conn.SendAll), how many
+// mails a crash can send twice: 2 × 16 + 1 per session.
 const markWindow = 16
 
-// fail records a failed attempt and when to try again. Only refusals of the
-// mail itself (mayGiveUp) can end in giving it up after MaxAttempts.
-//
-// When the Queue cannot record it (MarkFailed fails), the mail is held
-// back in memory for the same wait (a give-up for Ceiling, after which it
-// is tried, and given up, again), so that a store that cannot commit does
-// not make the outbox resend the mail, and log it, at every Drain.
-func (o *Outbox) fail(m Queued, err error, mayGiveUp bool) error {
-	attempts := m.Attempts + 1
-	o.heldMu.Lock()
-	if h, ok := o.held[m.ID]; ok && h.attempts >= attempts {
-		attempts = h.attempts + 1 // earlier failures the Queue did not record
-	}
-	o.heldMu.Unlock()
-	wait := o.Backoff << min(attempts-1, 20)
-	if wait > o.Ceiling || wait <= 0 {
-		wait = o.Ceiling
-	}
-	hold := wait
-	reason := err.Error()
-	if mayGiveUp && attempts >= o.MaxAttempts {
-		wait = givenUp
-		reason = "given up: " + reason
-		o.Log.Error("outgoing mail given up", "mail", m.ID, "to", m.To, "attempts", attempts, "err", err)
-	} else {
-		o.Log.Warn("outgoing mail not accepted; will retry", "mail", m.ID, "to", m.To, "attempt", attempts, "in", wait, "err", err)
-	}
+// begin records an attempt for each mail of batch before it is sent (see
+// Queue.Record): its count, and its next try as if it failed. It returns
+// what it recorded, mail by mail.
+func (o *Outbox) begin(batch []Queued) ([]Attempt, error) {
 	now := o.Now()
-	if merr := o.Queue.MarkFailed(m.ID, reason, now.Add(wait)); merr != nil {
-		o.hold(m.ID, heldMail{until: now.Add(hold), attempts: attempts}, now)
-		return merr
+	as := make([]Attempt, len(batch))
+	for i, m := range batch {
+		n := m.Attempts + 1
+		as[i] = Attempt{ID: m.ID, Attempts: n, Next: now.Add(backoff{o.Backoff, o.Ceiling}.wait(n))}
 	}
-	o.heldMu.Lock()
-	delete(o.held, m.ID)
-	o.heldMu.Unlock()
-	return nil
+	return as, o.Queue.Record(as)
 }
 
-// hold keeps a mail back until h.until (see Outbox.held), forgetting
-// others when heldMax are held.
-func (o *Outbox) hold(id uint64, h heldMail, now time.Time) {
-	o.heldMu.Lock()
-	defer o.heldMu.Unlock()
-	if o.held == nil {
-		o.held = map[uint64]heldMail{}
+// giveBack records for mails a session never reached the count and next
+// try they had before begin.
+func (o *Outbox) giveBack(ms []Queued) error {
+	if len(ms) == 0 {
+		return nil
 	}
-	if _, ok := o.held[id]; !ok && len(o.held) >= heldMax {
-		for k, v := range o.held {
-			if !now.Before(v.until) {
-				delete(o.held, k)
-			}
-		}
-		for len(o.held) >= heldMax {
-			var first uint64
-			var soonest time.Time
-			for k, v := range o.held {
-				if soonest.IsZero() || v.until.Before(soonest) {
-					first, soonest = k, v.until
-				}
-			}
-			delete(o.held, first)
-		}
+	as := make([]Attempt, len(ms))
+	for i, m := range ms {
+		as[i] = Attempt{ID: m.ID, Attempts: m.Attempts, Next: m.NextTry}
 	}
-	o.held[id] = h
+	return o.Queue.Record(as)
 }
 
-// heldCount is how many mails are held back in memory.
+// fail records why an attempt at m failed (a, recorded by begin): the reason,
+// and the next try begin set. Only refusals of the mail itself (mayGiveUp)
+// can end in giving it up after MaxAttempts. When the Queue cannot record
+// it (the disk is full, say), the mail keeps the next try begin recorded:
+// it is not tried, nor logged, again before that.
+func (o *Outbox) fail(m Queued, a Attempt, err error, mayGiveUp bool) error {
+	now := o.Now()
+	a.Reason = err.Error()
+	if mayGiveUp && a.Attempts >= o.MaxAttempts {
+		a.Next = now.Add(givenUp)
+		a.Reason = "given up: " + a.Reason
+		o.Log.Error("outgoing mail given up", "mail", a.ID, "to", m.To, "attempts", a.Attempts, "err", err)
+	} else {
+		o.Log.Warn("outgoing mail not accepted; will retry", "mail", a.ID, "to", m.To, "attempt", a.Attempts, "in", a.Next.Sub(now), "err", err)
+	}
+	return o.Queue.Record([]Attempt{a})
+}
+
+// heldCount is how many accepted mails are held unmarked.
 func (o *Outbox) heldCount() int {
 	o.heldMu.Lock()
 	defer o.heldMu.Unlock()
-	return len(o.held) + len(o.unmarked)
+	return len(o.unmarked)
 }
 
-// notHeld drops from batch the mails held back in memory until after now,
-// and those accepted but held unmarked.
-func (o *Outbox) notHeld(batch []Queued, now time.Time) []Queued {
+// notHeld drops from batch the mails accepted but held unmarked.
+func (o *Outbox) notHeld(batch []Queued) []Queued {
 	o.heldMu.Lock()
 	defer o.heldMu.Unlock()
-	if len(o.held) == 0 && len(o.unmarked) == 0 {
+	if len(o.unmarked) == 0 {
 		return batch
 	}
 	return slices.DeleteFunc(batch, func(m Queued) bool {
-		if _, ok := o.unmarked[m.ID]; ok {
-			return true
-		}
-		h, ok := o.held[m.ID]
-		return ok && now.Before(h.until)
+		_, ok := o.unmarked[m.ID]
+		return ok
 	})
 }
 
@@ -475,19 +432,23 @@ func (u *Unreachable) Error() string { return u.Err.Error() }
 func (u *Unreachable) Unwrap() error { return u.Err }
 
 // Run drains the outbox whenever wake fires, and every interval, until ctx
-// ends; a last drain runs on the way out so nothing queued waits needlessly.
+// ends; then it closes the sessions kept open (Close) and returns, without
+// a drain of its own: a caller that wants the mail queued meanwhile sent
+// drains once more after Run returned (the daemon does, on its way out).
 //
 // When the server cannot be reached, queued mail waits and Run probes it
 // with a bare TCP connection (Sender.Reachable) after ProbeMin, doubling to
-// ProbeMax, ignoring wakes meanwhile: the queue goes out within seconds of
-// the server's return without hammering a server that is down. A server
-// that answers but refuses the session is logged as an error saying which
-// setting fixes it, and tried again with waits doubling to ProbePermanent.
+// ProbeMax (with jitter: backoff), ignoring wakes meanwhile: the queue goes
+// out within seconds of the server's return without hammering a server
+// that is down. A server that answers but refuses the session is logged as
+// an error saying which setting fixes it, and tried again with waits
+// doubling to ProbePermanent.
 func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	probeMin, probeMax, probePermanent := cmp.Or(o.ProbeMin, time.Second), cmp.Or(o.ProbeMax, 10*time.Second), cmp.Or(o.ProbePermanent, 5*time.Minute)
 	var retry time.Duration // the wait before the next try while the server is unreachable
+	failures := 0           // tries that found it unreachable, in a row
 	permanent := false
 	var explainer connectExplainer
 	for {
@@ -497,13 +458,14 @@ func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Du
 			switch {
 			case ctx.Err() != nil:
 			case errors.As(err, &down):
-				p := explainer.explain(o.Sender.Server(), down.Err, min(o.Sender.cfg.Timeout, 10*time.Second))
+				p := explainer.explain(smtpServer(o.Sender.Config()), down.Err, min(o.Sender.Config().Timeout, 10*time.Second))
 				permanent = p.Permanent
 				ceiling := probeMax
 				if permanent {
 					ceiling = probePermanent
 				}
-				retry = min(max(2*retry, probeMin), ceiling)
+				failures++
+				retry = backoff{probeMin, ceiling}.wait(failures)
 				if permanent {
 					o.Log.Error(p.Advice, "err", down.Err, "retry_in", retry)
 				} else {
@@ -513,13 +475,14 @@ func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Du
 				if retry > 0 {
 					o.Log.Info("smtp server reachable again; outgoing mail sent")
 				}
-				retry, permanent = 0, false
+				retry, failures, permanent = 0, 0, false
 				if err != nil {
 					o.Log.Warn("outbox", "err", err)
 				}
 			}
 		} else {
-			retry = min(2*retry, probeMax)
+			failures++
+			retry = backoff{probeMin, probeMax}.wait(failures)
 		}
 		if retry > 0 {
 			select {
@@ -532,9 +495,9 @@ func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Du
 		}
 	wait:
 		for {
-			var closeIdle <-chan time.Time // sessions kept open are closed when idle long enough
-			if o.CloseIdle(o.idleKeep()) > 0 {
-				closeIdle = time.After(o.idleKeep())
+			var idleEnd <-chan time.Time // sessions kept open are closed when idle long enough
+			if o.closeIdle(o.idleKeep()) > 0 {
+				idleEnd = time.After(o.idleKeep())
 			}
 			select {
 			case <-ctx.Done():
@@ -544,7 +507,7 @@ func (o *Outbox) Run(ctx context.Context, wake <-chan struct{}, interval time.Du
 				break wait
 			case <-t.C:
 				break wait
-			case <-closeIdle:
+			case <-idleEnd:
 			}
 		}
 	}

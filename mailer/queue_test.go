@@ -22,7 +22,7 @@ func (q boltQueue) Due(now time.Time, max int) ([]Queued, error) {
 	}
 	out := make([]Queued, len(ms))
 	for i, m := range ms {
-		out[i] = Queued{ID: m.ID, From: m.From, To: m.To, Data: m.Data, Attempts: int(m.Attempts)}
+		out[i] = Queued{ID: m.ID, From: m.From, To: m.To, Data: m.Data, Attempts: int(m.Attempts), NextTry: m.NextTry}
 	}
 	return out, nil
 }
@@ -38,6 +38,16 @@ func (q boltQueue) MarkSent(ids []uint64) error {
 	})
 }
 
-func (q boltQueue) MarkFailed(id uint64, reason string, next time.Time) error {
-	return q.st.Update(func(tx *store.Tx) error { return tx.MarkFailed(id, reason, next) })
+// Record writes the outbox's account of attempts in one transaction,
+// committed together with the other sessions' (store.Batch); an id no
+// longer queued is skipped (see mailer.Queue).
+func (q boltQueue) Record(as []Attempt) error {
+	return q.st.Batch(func(tx *store.Tx) error {
+		for _, a := range as {
+			if err := tx.RecordAttempt(a.ID, uint32(a.Attempts), a.Reason, a.Next); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err // a mail no longer queued has left: no error
+			}
+		}
+		return nil
+	})
 }

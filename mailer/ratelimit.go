@@ -115,13 +115,6 @@ func (l *RateLimiter) Allow(addr string) bool {
 	return true
 }
 
-// Len returns how many senders the limiter remembers.
-func (l *RateLimiter) Len() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.recency.Len()
-}
-
 // evictRefilled drops senders at the old end of the recency list whose
 // buckets are full again.
 func (l *RateLimiter) evictRefilled(now time.Time) {

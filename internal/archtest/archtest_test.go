@@ -13,7 +13,7 @@ func TestDependencyRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pkg := range []string{"rules", "game", "mailer", "mailfmt", "store", "daemon", "cmd/bottlepost"} {
+	for _, pkg := range []string{"rules", "game", "mailer", "mailer/smtpclient", "mailfmt", "store", "daemon", "cmd/bottlepost"} {
 		if _, ok := graph[pkg]; !ok {
 			t.Fatalf("package %s not found: the graph has %d packages", pkg, len(graph))
 		}
@@ -46,6 +46,8 @@ func TestCheckFindsBrokenRules(t *testing.T) {
 		{"store knows rules", map[string][]string{"store": {m + "rules"}}, "store imports rules"},
 		{"config imports game", map[string][]string{"config": {m + "game"}}, "config imports game"},
 		{"mailer imports store", map[string][]string{"mailer": {m + "store"}}, "mailer imports store"},
+		{"the smtp client imports the outbox", map[string][]string{"mailer/smtpclient": {m + "mailer", "net"}}, "mailer/smtpclient imports mailer"},
+		{"the smtp client speaks smtp", map[string][]string{"mailer/smtpclient": {"net", "crypto/tls"}, "mailer": {m + "mailer/smtpclient"}}, ""},
 		{"mailfmt opens files", map[string][]string{"mailfmt": {"os"}}, "mailfmt imports os"},
 		{"the service imports a variant", map[string][]string{"game": {m + "rules/seachess"}}, "game imports rules/seachess"},
 		{"a command is imported", map[string][]string{"daemon": {m + "cmd/bottlepost"}}, "cmd/bottlepost"},
