@@ -156,7 +156,7 @@ func TestCheckMailThroughTheDeliverPipe(t *testing.T) {
 			cfg := CheckConfig{
 				IMAP: IMAPConfig{Addr: h.IMAPAddr(), Security: "starttls", Username: "games@example.org", Password: testPass,
 					Processed: "processed", TLSConfig: p.client()},
-				SMTP: SMTPConfig{Addr: h.SMTPAddr(), Security: "starttls", Username: "games@example.org", Password: testPass,
+				SMTP: smtpclient.Config{Addr: h.SMTPAddr(), Security: "starttls", Username: "games@example.org", Password: testPass,
 					TLSConfig: p.client()},
 				Address: "games@example.org", Wait: 3 * time.Second, Maildir: md,
 			}

@@ -2,6 +2,7 @@ package mailer
 
 import (
 	"crypto/tls"
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 	"net"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func TestTLSPortMistakeFailsFast(t *testing.T) {
 			var connect CheckStep
 			CheckMail(CheckConfig{
 				IMAP:    IMAPConfig{Addr: tlsPort, Security: security, Username: "games", Password: testPass},
-				SMTP:    SMTPConfig{Addr: closedPort(t), Security: "plain"},
+				SMTP:    smtpclient.Config{Addr: closedPort(t), Security: "plain"},
 				Address: "games@example.org", Greeting: 10 * time.Second,
 			}, func(s CheckStep) {
 				if s.Name == "imap connect" {

@@ -28,7 +28,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/daemon"
 	"github.com/bottlepost/bottlepost/internal/mailstack"
-	"github.com/bottlepost/bottlepost/mailer"
+	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -699,18 +699,16 @@ func (rs *realStack) submissionVouchingForNobody() {
 	}
 }
 
-// windowsThroughPostfix: the outbox's windows through Postfix: the
+// windowsThroughPostfix: the outbox's client through Postfix: the
 // service's client, set up as docs/deploy has it (STARTTLS, AUTH,
-// chunking), sends a dozen mails in one SendAll, their groups pipelined
-// before any answer is read, with an address Postfix does not know among
-// them. That one is refused at RCPT (550), and every other mail reaches
-// alice's mailbox, once (the groups after the first each begin with RSET;
-// Postfix ends a BDAT transaction without recipients by itself, so this
-// holds without them too: TestSendAllRefusalInsideAWindow covers a server
-// that does not).
+// chunking), sends a dozen mails in one SendAll, each mail's commands
+// pipelined, with an address Postfix does not know among them. That one is
+// refused at RCPT (550), and every other mail reaches alice's mailbox, once
+// (smtpclient's TestSendAllRefusalsAmongManyMails covers the same against a
+// scripted server).
 func (rs *realStack) windowsThroughPostfix() {
 	t, alice := rs.t, rs.alice
-	sender, err := mailer.NewSender(mailer.SMTPConfig{Addr: rs.st.Submission, Security: "starttls", Username: service,
+	sender, err := smtpclient.New(smtpclient.Config{Addr: rs.st.Submission, Security: "starttls", Username: service,
 		Password: mailstack.Password, TLSConfig: rs.clientTLS, Chunking: true, Timeout: within})
 	if err != nil {
 		t.Fatal(err)
@@ -719,14 +717,14 @@ func (rs *realStack) windowsThroughPostfix() {
 	if err != nil {
 		t.Fatalf("the service's SMTP client against Postfix: %v", err)
 	}
-	var batch []mailer.Outgoing
+	var batch []smtpclient.Mail
 	var wantAnswers []string
 	for i := range 12 {
 		to := alice.Address
 		if i == 5 {
 			to = "nobody@" + mailstack.Domain
 		}
-		batch = append(batch, mailer.Outgoing{From: service, To: []string{to}, Data: fmt.Appendf(nil,
+		batch = append(batch, smtpclient.Mail{From: service, To: []string{to}, Data: fmt.Appendf(nil,
 			"From: <%s>\r\nTo: <%s>\r\nSubject: window %d\r\nMessage-ID: <window-%d@%s>\r\nDate: %s\r\n\r\nwindow mail %d\r\n",
 			service, to, i, i, mailstack.Domain, time.Now().Format(time.RFC1123Z), i)})
 		wantAnswers = append(wantAnswers, fmt.Sprintf("%d:%v", i, map[bool]int{true: 550, false: 0}[i == 5]))
