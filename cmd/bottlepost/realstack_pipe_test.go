@@ -28,6 +28,9 @@ import (
 // are answered; the files deliver wrote are bpdeliver's, in serve's group,
 // readable by it.
 func TestRealMailStackDeliverPipe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts Postfix, Dovecot and OpenDKIM (tens of seconds); the default go test ./... runs it")
+	}
 	dir := sharedTempDir(t, "bottlepost-pipe-", "runs serve and deliver as the users docs/deploy.md makes (bottlepost, bpdeliver)")
 	wrapper := installTestBinary(t, dir)
 	etc, data, spool := filepath.Join(dir, "etc"), filepath.Join(dir, "lib"), filepath.Join(dir, "spool")

@@ -59,6 +59,9 @@ import (
 // plus-addressing in Postfix or in Dovecot, and with a submission port that
 // vouches for nobody, check-mail says so and whose setting it is.
 func TestRealMailStack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts Postfix, Dovecot and OpenDKIM (tens of seconds); the default go test ./... runs it")
+	}
 	rs := startRealStack(t)
 	rs.checkMailDocumented()
 	rs.checkMailBroken()
