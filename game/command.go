@@ -29,7 +29,7 @@ const (
 	VerbAdjudicate Verb = "adjudicate"
 	VerbClaim      Verb = "claim"
 	VerbDigest     Verb = "digest"
-	// VerbPGN asks for a finished game's record as a PGN attachment (game.FinalPGN).
+	// VerbPGN asks for a finished game's record as a PGN attachment (record.FinalPGN).
 	VerbPGN Verb = "pgn"
 	// VerbIf registers a conditional line (if THEIRS then MINE …); VerbConditionals lists
 	// the sender's pending lines, or with off clears them.

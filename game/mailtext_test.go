@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
@@ -149,7 +150,7 @@ func TestMailNumberingAgreesWithPGN(t *testing.T) {
 			if len(texts) < 10 {
 				t.Fatalf("only %d moves played", len(texts))
 			}
-			_, plies, _ := Replay(l.v, rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed}, texts)
+			_, plies, _ := record.Replay(l.v, rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed}, texts)
 			for i, p := range plies {
 				if want := rules.Side(i%2) ^ l.firstMover(); p.Side != want {
 					t.Fatalf("ply %d was %v's: the sides do not alternate from the first mover", i, p.Side)
@@ -161,7 +162,7 @@ func TestMailNumberingAgreesWithPGN(t *testing.T) {
 			mailAt, pgnAt := 0, 0
 			for i, p := range plies {
 				n, reply := rules.MoveNumber(i)
-				mailText, pgnText := p.Report.Record[rules.ViewReferee], pgnToken(p.Text)
+				mailText, pgnText := p.Report.Record[rules.ViewReferee], strings.Join(strings.Fields(p.Text), "")
 				// The first mover's move carries its number in both; the
 				// answer follows it, or (after a comment) "N...".
 				mailWant, pgnWant := fmt.Sprintf("%d. %s", n, mailText), fmt.Sprintf("%d. %s", n, pgnText)

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/htmlboard"
 	"github.com/bottlepost/bottlepost/store"
@@ -24,11 +25,15 @@ import (
 // opening, as the final mail carries it. Challenges are private and are
 // not shown.
 
+// ErrNotFinished is returned (wrapped) by PublicPGN for a game still being played: its
+// secret moves stay sealed until it ends (it is record.ErrNotFinished).
+var ErrNotFinished = record.ErrNotFinished
+
 // ErrNotPublic is returned for a game that does not exist or that is not
 // shown to the public (a challenge not yet accepted).
 var ErrNotPublic = errors.New("game: no such game")
 
-// PublicPGN returns a finished game's verifiable PGN: FinalPGN's bytes, the
+// PublicPGN returns a finished game's verifiable PGN: record.FinalPGN's bytes, the
 // file the final mail carries. A game still being played gives
 // ErrNotFinished (wrapped); one that does not exist or never started
 // ErrNotPublic.
@@ -39,7 +44,7 @@ func (s *Service) PublicPGN(id uint64) ([]byte, error) {
 			return err
 		}
 		var err error
-		out, err = FinalPGN(tx, id)
+		out, err = record.FinalPGN(tx, id)
 		return err
 	})
 	if err != nil {

@@ -4,7 +4,9 @@
 // store transaction together with the incoming message's id.
 //
 // It ties together rules (what is legal, what each side sees), store (where
-// games, logs, secrets and the outbox live) and templates (how mails read).
+// games, logs, secrets and the outbox live), record (the start and end
+// records it writes, the file a finished game is sent as) and templates (how
+// mails read).
 // It does no network I/O: the mailer delivers messages to Handle and drains
 // the outbox the service fills.
 //
@@ -18,8 +20,9 @@
 // strangers and hand out reply addresses. Time-driven work: deadlines.go
 // (Tick, reminders, timeouts), outages.go (heartbeat, recovery),
 // migrate.go (older versions' data). Mails: drafts.go (collecting,
-// rendering, composing with mailfmt), subjects.go, layout.go. Records:
-// record.go, export.go, verify.go; public.go is what the web view reads.
+// rendering, composing with mailfmt), subjects.go, layout.go. The record
+// format (start and end records, the export, the verifier) is package
+// record's; public.go is what the web view reads.
 package game
 
 import (

@@ -47,6 +47,7 @@ func TestCheckFindsBrokenRules(t *testing.T) {
 		{"a test helper in production", map[string][]string{"mailer": {m + "internal/dovecottest"}}, "internal/dovecottest"},
 		{"the registry imports the variants", map[string][]string{"rules/variants": {m + "rules", m + "rules/chess"}}, ""},
 		{"the load test imports the service", map[string][]string{"loadtest": {m + "game"}}, "loadtest imports game"},
+		{"the record format imports the service", map[string][]string{"record": {m + "store", m + "game"}}, "record imports game"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
