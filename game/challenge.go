@@ -159,7 +159,7 @@ func (h *handling) createGame(v rules.Variant, ruleset string, tc timing.TimeCon
 		Text: start, Public: start, At: h.now}); err != nil {
 		return nil, err
 	}
-	root, err := h.messageID("game-" + fmt.Sprint(g.ID))
+	root, err := h.s.messageID("game-" + fmt.Sprint(g.ID))
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func (h *handling) answer(l *loaded, side int, accept bool, d *draft) error {
 		if l.meta.Phase == phasePlay {
 			return userf("game %d has already started", l.g.ID)
 		}
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	if side == l.meta.Challenger {
 		return userf("you sent this challenge; the other player answers it")

@@ -10,7 +10,7 @@ import (
 
 func (h *handling) draw(l *loaded, side int, d *draft) error {
 	if l.meta.Phase != phasePlay {
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	opp := 1 - side
 	switch l.meta.DrawOffer {
@@ -101,7 +101,7 @@ func (h *handling) close(l *loaded) error {
 // resign ends a game in play as a loss for the side resigning.
 func (h *handling) resign(l *loaded, side int) error {
 	if l.meta.Phase != phasePlay {
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	winner := 1 - side
 	return h.finish(l, rules.Outcome{Status: rules.Win, Winner: rules.Side(winner), Reason: l.sides()[side] + " resigned"})

@@ -103,7 +103,7 @@ func (h *handling) welcome() error {
 		return nil
 	}
 	d.subject = "bottlepost: reply to carry out your commands"
-	id, err := h.messageID(welcomePrefix + h.now.Format("20060102"))
+	id, err := h.s.messageID(welcomePrefix + h.now.Format("20060102"))
 	if err != nil {
 		return err
 	}

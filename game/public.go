@@ -185,8 +185,7 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 		if err != nil {
 			return err
 		}
-		h := s.readHandling(tx)
-		pg = h.publicGame(l)
+		pg = publicGame(l, s.readClocks(tx))
 		var moves []store.Record
 		for _, r := range log {
 			if r.Kind == store.KindMove {
@@ -256,15 +255,16 @@ func replayPublic(pg *PublicGame, l *loaded, moves []store.Record) error {
 	return nil
 }
 
-// readHandling is a handling for reading only: deadlines need the outages.
-func (s *Service) readHandling(tx *store.Tx) *handling {
-	h := &handling{s: s, tx: tx, in: &Incoming{}, quiet: func() bool { return true }, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
-	_ = h.loadOutages() // a damaged outage list only moves a shown deadline
-	return h
+// readClocks are the clocks the public's deadlines are shown by.
+func (s *Service) readClocks(tx *store.Tx) *clocks {
+	c := &clocks{reminderBefore: s.cfg.ReminderBefore}
+	_ = c.load(tx) // a damaged outage list only moves a shown deadline
+	return c
 }
 
-// publicGame fills in what the public sees of a loaded game but its record.
-func (h *handling) publicGame(l *loaded) *PublicGame {
+// publicGame fills in what the public sees of a loaded game but its record;
+// its deadline is the one c times.
+func publicGame(l *loaded, c *clocks) *PublicGame {
 	sides := l.sides()
 	pg := &PublicGame{ID: l.g.ID, Variant: l.v, Ruleset: l.g.Ruleset, Sides: sides, Created: l.g.Created,
 		Over: l.meta.Phase == phaseOver, Plies: l.state.Ply(), Head: l.g.Head.String()}
@@ -278,7 +278,7 @@ func (h *handling) publicGame(l *loaded) *PublicGame {
 		pg.Result, pg.Reason, pg.Finished = l.g.Result, l.meta.Reason, l.meta.Finished
 	} else {
 		pg.ToMove = l.state.ToMove()
-		pg.Deadline = h.turn(l).deadline
+		pg.Deadline = c.turn(l).deadline
 	}
 	return pg
 }
@@ -381,7 +381,7 @@ func (s *Service) PublicGames(over bool, from uint64, limit int) (*GameList, err
 	}
 	list := &GameList{}
 	err := s.st.View(func(tx *store.Tx) error {
-		h := s.readHandling(tx)
+		c := s.readClocks(tx)
 		cursor, read := from, 0
 		for len(list.Games) < limit && read < 4*limit {
 			ids, err := tx.GameIDs(over, cursor, over, limit)
@@ -402,7 +402,7 @@ func (s *Service) PublicGames(over bool, from uint64, limit int) (*GameList, err
 					return err
 				}
 				if l.meta.Phase == phasePlay && !over || l.meta.Phase == phaseOver && over {
-					list.Games = append(list.Games, h.summary(l))
+					list.Games = append(list.Games, summary(l, c))
 				}
 			}
 		}
@@ -423,8 +423,9 @@ func (s *Service) PublicGames(over bool, from uint64, limit int) (*GameList, err
 	return list, nil
 }
 
-func (h *handling) summary(l *loaded) GameSummary {
-	pg := h.publicGame(l)
+// summary is a game's line in a public list.
+func summary(l *loaded, c *clocks) GameSummary {
+	pg := publicGame(l, c)
 	sum := GameSummary{ID: pg.ID, Variant: l.v.Name(), Players: pg.Players, Sides: pg.Sides, Over: pg.Over,
 		Result: pg.Result, Reason: pg.Reason, Finished: pg.Finished, Deadline: pg.Deadline}
 	// The number of the move to come, or once over of the last move.

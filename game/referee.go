@@ -33,13 +33,10 @@ func moveTexts(log []store.Record) []string {
 	return out
 }
 
-func (h *handling) replay(l *loaded) ([]record.Ply, []store.Record, error) {
-	log, err := h.log(l.g.ID)
-	if err != nil {
-		return nil, nil, err
-	}
+// replay replays a game's log from its start (record.Replay).
+func replay(l *loaded, log []store.Record) ([]record.Ply, error) {
 	_, plies, err := record.Replay(l.v, rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed}, moveTexts(log))
-	return plies, log, err
+	return plies, err
 }
 
 func (h *handling) referee(c Command) (*loaded, error) {
@@ -64,7 +61,11 @@ func (h *handling) audit(c Command) error {
 	if err != nil {
 		return err
 	}
-	plies, log, err := h.replay(l)
+	log, err := h.tx.Log(l.g.ID)
+	if err != nil {
+		return err
+	}
+	plies, err := replay(l, log)
 	if err != nil {
 		return err
 	}
@@ -126,7 +127,7 @@ func (h *handling) adjudicate(c Command) error {
 		return err
 	}
 	if l.meta.Phase != phasePlay {
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	o := rules.Outcome{Reason: "adjudicated by the referee: " + c.Reason}
 	switch c.Result {

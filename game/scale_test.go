@@ -333,8 +333,7 @@ func (b *scaleBuilder) create(tx *store.Tx, i int, n newGame) (*loaded, time.Tim
 	if _, err := tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.Side(meta.Challenger), Text: text, Public: text, At: created}); err != nil {
 		return nil, time.Time{}, err
 	}
-	h := b.svc.internal(tx, scaleNow)
-	if meta.Root, err = h.messageID("game-" + strconv.FormatUint(g.ID, 10)); err != nil {
+	if meta.Root, err = b.svc.messageID("game-" + strconv.FormatUint(g.ID, 10)); err != nil {
 		return nil, time.Time{}, err
 	}
 	seats := [2]*store.Player{white, black}

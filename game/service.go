@@ -18,9 +18,12 @@
 // (pgn), referee.go (audit, adjudicate), digests.go; limits.go bounds what
 // one sender can make the service do, firstcontact.go and tokens.go answer
 // strangers and hand out reply addresses. Time-driven work: deadlines.go
-// (Tick, reminders, timeouts), outages.go (heartbeat, recovery),
-// migrate.go (older versions' data). Mails: drafts.go (collecting,
-// rendering, composing with mailfmt), subjects.go, layout.go. The record
+// (Tick, reminders, timeouts, the clocks a turn is timed by), outages.go
+// (heartbeat, recovery), migrate.go (older versions' data). Mails: drafts.go
+// (collected while commands run), render.go (the renderer: what each mail
+// shows, gathered in the transaction, and the size limit), mailjob.go (a
+// mail's templates and bytes, made from that value alone by work deferred to
+// the commit), subjects.go, layout.go. The record
 // format (start and end records, the export, the verifier) is package
 // record's; public.go is what the web view reads.
 package game
@@ -380,7 +383,7 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 			res.Duplicate = true
 			return nil
 		}
-		h := &handling{s: s, tx: tx, in: in, quiet: quiet, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
+		h := s.newHandling(tx, in, quiet, s.now().UTC())
 		if err := h.run(); err != nil {
 			return err
 		}
@@ -422,7 +425,7 @@ func (s *Service) apologize(in *Incoming, id string, game uint64, cause error, q
 	res := Result{Refused: fmt.Sprintf("game %d is damaged", game)}
 	err := s.st.Update(func(tx *store.Tx) error {
 		res.Mails = 0
-		h := &handling{s: s, tx: tx, in: in, quiet: quiet, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
+		h := s.newHandling(tx, in, quiet, s.now().UTC())
 		h.from = mailfmt.Key(in.From)
 		d := h.draft(h.from, nil, "notice")
 		d.notices = append(d.notices, fmt.Sprintf("Sorry: game %d cannot be played at the moment, because its stored record is damaged. Nothing in your mail was done. The operator has been told; once it is repaired, send your mail again. Your other games are not affected.", game))

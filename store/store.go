@@ -332,7 +332,7 @@ func (s *Store) recoverPanic(tx **Tx, err *error) {
 // A commit that fails because the disk is full gives ErrDiskFull, one on a read-only file
 // or file system ErrReadOnly.
 //
-// Work fn deferred (Tx.Defer) runs after fn, before the commit.
+// The jobs fn deferred (Tx.Defer) run after fn, before the commit.
 //
 // A panic is recovered as in View.
 func (s *Store) Update(fn func(*Tx) error) (err error) {
@@ -356,10 +356,11 @@ func (s *Store) Update(fn func(*Tx) error) (err error) {
 // serves many. fn may run more than once (when another function in the group fails, the
 // group is rolled back and run again without it, and the failing one runs alone), so fn must
 // set its results afresh on every run and must have no effects outside the transaction. A
-// panic in fn becomes its error. Batch returns once fn's writes are durable. Work the
-// functions defer (Tx.Defer) runs once all of the group's functions have run, the works
-// side by side on the machine's cores, so that the one writer is not held by what can be
-// done in parallel; a failure there fails the function that deferred it, as above.
+// panic in fn becomes its error. Batch returns once fn's writes are durable. The jobs the
+// functions defer (Tx.Defer) run once all of the group's functions have run, side by side on
+// the machine's cores: the write transaction stays open meanwhile, but for as long as the
+// longest share of them takes rather than their sum; a failure there fails the function
+// that deferred it, as above.
 //
 // Why not bbolt's DB.Batch: it gathers calls for MaxBatchDelay before committing, so a
 // lone call waits that long, and with a small delay its groups are small under load.
@@ -447,7 +448,7 @@ func (s *Store) commitGroup(calls []*batchCall) {
 						return fnErr
 					}
 				}
-				// The group's deferred work, side by side (Tx.Defer).
+				// The group's deferred jobs, side by side (Tx.Defer).
 				if i, err := tx.runDeferred(); err != nil {
 					failed, fnErr = i, err
 					return err

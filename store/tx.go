@@ -26,10 +26,10 @@ type Tx struct {
 	// game is the game the transaction last read or wrote, so that a panic
 	// of bbolt on a damaged page can be reported with the game it hit.
 	game uint64
-	// deferred is the work left to the commit (Defer); call is the running
+	// deferred are the jobs left to the commit (Defer); call is the running
 	// function's place in its Batch group, finishing is set while the
 	// finishes run.
-	deferred  []*deferredWork
+	deferred  []*deferredJob
 	call      int
 	finishing bool
 }
