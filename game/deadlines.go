@@ -203,7 +203,10 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 		return res, err
 	}
 	if err := s.st.Update(func(tx *store.Tx) error {
-		_, err := pruneHeld(tx, now)
+		if _, err := pruneHeld(tx, now); err != nil {
+			return err
+		}
+		_, err := tx.PruneWelcomes(now) // the limit counts today's only
 		return err
 	}); err != nil {
 		return res, &SystemError{Err: err}

@@ -53,25 +53,22 @@ type heldMail struct {
 
 // welcome answers mail that gets no game action (see above).
 func (h *handling) welcome() error {
-	day := h.now.Format("2006-01-02")
-	n := 0
-	for ; n < WelcomesPerDay; n++ {
-		sent, err := h.tx.Processed(fmt.Sprintf("welcome:%s:%s:%d", h.from, day, n))
-		if err != nil {
-			return err
-		}
-		if !sent {
-			break
-		}
+	n, err := h.tx.Welcomes(h.from, h.now)
+	if err != nil {
+		return err
 	}
-	if n == WelcomesPerDay {
+	legacy, err := legacyWelcomes(h.tx, h.from, h.now.Format("2006-01-02"), h.s.welcomesFrom)
+	if err != nil {
+		return err
+	}
+	if n+legacy >= WelcomesPerDay {
 		h.refused += "; the day's welcomes to the sender were sent"
 		return nil
 	}
-	// The slot is used even when the rate limit holds the welcome back, so
-	// that mail in someone's name asks their allowance at most
-	// WelcomesPerDay times a day.
-	if err := h.tx.MarkProcessed(fmt.Sprintf("welcome:%s:%s:%d", h.from, day, n), h.now); err != nil {
+	// It counts even when the rate limit holds the welcome back, so that mail
+	// in someone's name asks their allowance at most WelcomesPerDay times a
+	// day.
+	if err := h.tx.CountWelcome(h.from, h.now); err != nil {
 		return err
 	}
 	if h.quiet() {

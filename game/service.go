@@ -123,6 +123,9 @@ type Service struct {
 	accountKey []byte
 	heldKey    []byte // seals and names the commands a welcome holds
 	seatKey    []byte // derives seat tokens (seatToken)
+	// welcomesFrom is the UTC day (2006-01-02) from which the store counts the
+	// welcomes; before it, they were processed ids (legacyWelcomes).
+	welcomesFrom string
 	// damagedGames are the games found damaged (logged once each).
 	damagedGames sync.Map
 	lastMoves    lastCache // the public's last-move highlight of games in play (public.go)
@@ -196,6 +199,9 @@ func New(cfg Config, opt Options) (*Service, error) {
 		seatKey:    opt.Store.DeriveKey("bottlepost seat tokens v1"),
 	}
 	if err := s.forgetSeatTokens(); err != nil {
+		return nil, err
+	}
+	if s.welcomesFrom, err = s.welcomesCountedFrom(); err != nil {
 		return nil, err
 	}
 	return s, nil
