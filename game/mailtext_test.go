@@ -121,8 +121,12 @@ func TestFirstMoverIsSaid(t *testing.T) {
 // TestMailNumberingAgreesWithPGN plays each variant by mail, ends the game
 // and checks that the final mail's record and the exported PGN give every
 // move the same number: "N. first mover's move" and its answer, counted
-// from the variant's first mover.
+// from the variant's first mover (over 41 plies; 15 with -short).
 func TestMailNumberingAgreesWithPGN(t *testing.T) {
+	plies := 41
+	if testing.Short() {
+		plies = 15
+	}
 	for _, v := range variants.All() {
 		t.Run(v.ID(), func(t *testing.T) {
 			t.Parallel()
@@ -130,7 +134,7 @@ func TestMailNumberingAgreesWithPGN(t *testing.T) {
 			pa := f.personal(alice)
 			f.send(alice, pa, "new", "new "+v.ID()+" vs "+bob+" as white")
 			f.reply(bob, "accept")
-			playPlies(t, f, 1, [2]string{alice, bob}, 41, rand.New(rand.NewPCG(9, 9)))
+			playPlies(t, f, 1, [2]string{alice, bob}, plies, rand.New(rand.NewPCG(9, 9)))
 			var l *loaded
 			var log []store.Record
 			if err := f.st.View(func(tx *store.Tx) error {

@@ -14,8 +14,9 @@ import (
 // playRandomGame drives a whole game of the variant through the service by
 // mail: each player replies to their latest mail with a random move from
 // what they may submit, written as the variant prints it, until the game
-// ends. It returns the game's id.
-func playRandomGame(t *testing.T, f *fixture, id string, seed uint64) uint64 {
+// ends, or until the side to move resigns at ply resignAt (0: never). It
+// returns the game's id.
+func playRandomGame(t *testing.T, f *fixture, id string, seed uint64, resignAt int) uint64 {
 	t.Helper()
 	pa := f.personal(alice)
 	f.send(alice, pa, "new", "new "+id+" vs "+bob+" as white")
@@ -43,6 +44,10 @@ func playRandomGame(t *testing.T, f *fixture, id string, seed uint64) uint64 {
 			return gameID
 		}
 		side := l.state.ToMove()
+		if resignAt > 0 && ply == resignAt {
+			f.reply(players[side], "resign")
+			continue
+		}
 		moves := l.state.Moves()
 		if len(moves) == 0 {
 			t.Fatalf("ply %d: no moves offered in an ongoing game", ply)
@@ -65,12 +70,19 @@ func playRandomGame(t *testing.T, f *fixture, id string, seed uint64) uint64 {
 	return 0
 }
 
+// TestEveryVariantPlaysToTheEndByMail: a random game of every variant, played by mail to
+// its end (with -short, 30 plies and a resignation), ends with the final mails and a record
+// that verifies.
 func TestEveryVariantPlaysToTheEndByMail(t *testing.T) {
+	resignAt := 0
+	if testing.Short() {
+		resignAt = 30
+	}
 	for _, v := range variants.All() {
 		t.Run(v.ID(), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, Config{})
-			id := playRandomGame(t, f, v.ID(), 11)
+			id := playRandomGame(t, f, v.ID(), 11, resignAt)
 			for _, who := range []string{alice, bob} {
 				f.mustContain(f.last(who), "Game over: ", "Result: ", "The full record")
 			}
