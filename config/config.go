@@ -108,12 +108,14 @@ type Limits struct {
 	OutboxMaxAttempts  int      `toml:"outbox_max_attempts"`  // then the mail is given up and logged
 	OutboxRetryBackoff Duration `toml:"outbox_retry_backoff"` // first retry; doubles each time
 	OutboxRetryCeiling Duration `toml:"outbox_retry_ceiling"` // longest wait between retries
-	// What one sender can make the service do (game.Limits).
-	CommandsPerMail   int `toml:"commands_per_mail"`   // commands of one mail acted on
-	ChallengesPerHour int `toml:"challenges_per_hour"` // new challenges per sender in any hour
-	ChallengesPerDay  int `toml:"challenges_per_day"`  // … and in any 24 hours
-	InvitationsPerDay int `toml:"invitations_per_day"` // challenges to addresses that never wrote, per sender in any 24 hours
-	OpenChallenges    int `toml:"open_challenges"`     // challenges one player has waiting for an answer
+	// What one sender can make the service do (game.Limits). One left out (nil,
+	// as in the defaults) is the game service's own default: game.DefaultLimits
+	// is the one place they are written (config.example.toml spells them out).
+	CommandsPerMail   *int `toml:"commands_per_mail"`   // commands of one mail acted on
+	ChallengesPerHour *int `toml:"challenges_per_hour"` // new challenges per sender in any hour
+	ChallengesPerDay  *int `toml:"challenges_per_day"`  // … and in any 24 hours
+	InvitationsPerDay *int `toml:"invitations_per_day"` // challenges to addresses that never wrote, per sender in any 24 hours
+	OpenChallenges    *int `toml:"open_challenges"`     // challenges one player has waiting for an answer
 }
 
 // Schedule is the recurring work.
@@ -134,10 +136,9 @@ func Defaults() Config {
 		IMAP:    IMAP{Security: "tls", Mailbox: "INBOX", ProcessedFolder: "bottlepost-processed", PollInterval: Duration(time.Minute), IdleRefresh: Duration(25 * time.Minute), Timeout: Duration(time.Minute)},
 		SMTP:    SMTP{Security: "starttls", Port: 587, HELO: "localhost", Timeout: Duration(time.Minute)},
 		Maildir: Maildir{PollInterval: Duration(10 * time.Second)},
-		Limits: Limits{MaxMessageBytes: 1 << 20, RepliesPerHour: 30, ProcessedRetention: Duration(90 * 24 * time.Hour), OutboxMaxAttempts: 50, OutboxRetryBackoff: Duration(30 * time.Second), OutboxRetryCeiling: Duration(6 * time.Hour),
-			// The game service's own defaults (game.DefaultLimits; a daemon test
-			// keeps the two equal).
-			CommandsPerMail: 20, ChallengesPerHour: 10, ChallengesPerDay: 30, InvitationsPerDay: 10, OpenChallenges: 10},
+		// The limits of what one sender can make the service do are left out:
+		// the game service's own defaults (game.DefaultLimits).
+		Limits:   Limits{MaxMessageBytes: 1 << 20, RepliesPerHour: 30, ProcessedRetention: Duration(90 * 24 * time.Hour), OutboxMaxAttempts: 50, OutboxRetryBackoff: Duration(30 * time.Second), OutboxRetryCeiling: Duration(6 * time.Hour)},
 		Schedule: Schedule{Sweep: "@every 1m", OutageGap: Duration(5 * time.Minute)},
 		Web:      Web{Listen: "127.0.0.1:8025"},
 	}
@@ -312,18 +313,19 @@ func (c *Config) Validate() error {
 	}
 	for _, n := range []struct {
 		name string
-		v    int
+		v    *int
 	}{
 		{"commands_per_mail", c.Limits.CommandsPerMail}, {"challenges_per_hour", c.Limits.ChallengesPerHour},
 		{"challenges_per_day", c.Limits.ChallengesPerDay}, {"invitations_per_day", c.Limits.InvitationsPerDay},
 		{"open_challenges", c.Limits.OpenChallenges},
 	} {
-		if n.v < 1 || n.v > 10000 {
-			bad("limits.%s %d: want 1 to 10000", n.name, n.v)
+		if n.v != nil && (*n.v < 1 || *n.v > 10000) {
+			bad("limits.%s %d: want 1 to 10000", n.name, *n.v)
 		}
 	}
-	if c.Limits.ChallengesPerDay < c.Limits.ChallengesPerHour {
-		bad("limits.challenges_per_day %d is below limits.challenges_per_hour %d", c.Limits.ChallengesPerDay, c.Limits.ChallengesPerHour)
+	// Against a default, the game service checks it when it starts.
+	if day, hour := c.Limits.ChallengesPerDay, c.Limits.ChallengesPerHour; day != nil && hour != nil && *day < *hour {
+		bad("limits.challenges_per_day %d is below limits.challenges_per_hour %d", *day, *hour)
 	}
 	if c.Limits.OutboxMaxAttempts < 1 {
 		bad("limits.outbox_max_attempts must be at least 1")

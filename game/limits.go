@@ -12,7 +12,9 @@ import (
 // Limits bound what one sender can make the service do, so that a mail
 // cannot turn bottlepost into an amplifier: a thousand "new … vs STRANGER"
 // lines must not become a thousand invitations to people who never asked
-// for mail. Zero fields take the defaults (DefaultLimits).
+// for mail. Zero fields take the defaults (DefaultLimits), in the service's
+// configuration too (config's [limits]): DefaultLimits is the one place
+// they are written.
 type Limits struct {
 	// CommandsPerMail is how many commands of one mail are acted on; the
 	// rest are named in one line of the answer and ignored.

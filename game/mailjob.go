@@ -103,9 +103,9 @@ func (m *mailJob) limit() int {
 
 // mailData is what the templates see.
 type mailData struct {
-	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Hint, Personal, VariantHelp string
-	From, YourSide, Result, Reason, FirstMover                                                string
-	Newcomer, Over                                                                            bool
+	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Personal, VariantHelp string
+	From, YourSide, Result, Reason, FirstMover                                          string
+	Newcomer, Over                                                                      bool
 	// NoHead and NoFoot leave out the HTML head and the footer: for the
 	// parts of an answer that joins several drafts (renderer.answerJob).
 	NoHead, NoFoot bool

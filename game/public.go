@@ -95,7 +95,7 @@ type PublicGame struct {
 	Variant     rules.Variant
 	Ruleset     string
 	Sides       [2]string
-	Players     [2]string // the players' public names (PublicName)
+	Players     [2]string // the players' public names (publicName)
 	TimeControl string    // described for people ("3 days per move")
 	Created     time.Time
 	Over        bool
@@ -138,11 +138,11 @@ type PublicMove struct {
 	Commitment, Key string
 }
 
-// PublicName is how the public pages name a player: the display name the
+// publicName is how the public pages name a player: the display name the
 // player's mail carried (as the PGN export names them) when it is a plain
 // name, else "White player" (with the variant's side name). Never an
 // address.
-func PublicName(p *store.Player, side string) string {
+func publicName(p *store.Player, side string) string {
 	name := strings.TrimSpace(p.Name)
 	if name == "" || len([]rune(name)) > 40 || strings.ContainsAny(name, "@<>") {
 		return side + " player"
@@ -269,7 +269,7 @@ func publicGame(l *loaded, c *clocks) *PublicGame {
 	pg := &PublicGame{ID: l.g.ID, Variant: l.v, Ruleset: l.g.Ruleset, Sides: sides, Created: l.g.Created,
 		Over: l.meta.Phase == phaseOver, Plies: l.state.Ply(), Head: l.g.Head.String()}
 	for i := range 2 {
-		pg.Players[i] = PublicName(l.seats[i], sides[i])
+		pg.Players[i] = publicName(l.seats[i], sides[i])
 	}
 	if tc, err := timing.ParseTimeControl(l.meta.Time); err == nil {
 		pg.TimeControl = tc.Describe()

@@ -64,8 +64,8 @@ type Config struct {
 	// whose Authentication-Results header is trusted; mail it marks as
 	// failing DKIM (or SPF, when DKIM did not pass) is refused.
 	TrustedAuthServ string
-	// VacationDays is each player's yearly vacation allowance (0: the
-	// default, 30; negative: no vacations).
+	// VacationDays is each player's yearly vacation allowance, in days (0:
+	// no vacations), as config's service.vacation_days.
 	VacationDays int
 	// TimeoutPolicy is what happens when a deadline passes: TimeoutLoss
 	// (default) or TimeoutNotify.
@@ -159,11 +159,8 @@ func New(cfg Config, opt Options) (*Service, error) {
 	if _, err := timing.ParseTimeControl(cfg.DefaultTime); err != nil {
 		return nil, fmt.Errorf("game: default time control: %w", err)
 	}
-	switch {
-	case cfg.VacationDays == 0:
-		cfg.VacationDays = 30
-	case cfg.VacationDays < 0:
-		cfg.VacationDays = 0
+	if cfg.VacationDays < 0 {
+		return nil, fmt.Errorf("game: vacation days %d: want 0 (none) or more", cfg.VacationDays)
 	}
 	switch cfg.TimeoutPolicy {
 	case "":
@@ -173,6 +170,9 @@ func New(cfg Config, opt Options) (*Service, error) {
 		return nil, fmt.Errorf("game: timeout policy %q: want %q or %q", cfg.TimeoutPolicy, TimeoutLoss, TimeoutNotify)
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
+	if l := cfg.Limits; l.ChallengesPerDay < l.ChallengesPerHour {
+		return nil, fmt.Errorf("game: limits.challenges_per_day %d is below limits.challenges_per_hour %d", l.ChallengesPerDay, l.ChallengesPerHour)
+	}
 	if cfg.ReminderBefore == 0 {
 		cfg.ReminderBefore = timing.Day
 	}

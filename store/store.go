@@ -563,9 +563,12 @@ func (s *Store) Backup(w io.Writer) (n int64, err error) {
 	return n, nil
 }
 
-// BackupFile writes a consistent copy of the database to the file dst, which must not
-// exist. The copy is written beside dst, synced and then renamed, so dst is either a whole
-// backup or absent (on a full disk: ErrDiskFull, and no partial file is left).
+// BackupFile writes a consistent copy of the database (Backup) to the file dst, which must
+// not exist (ErrExists). The copy is written to a temporary file beside dst, synced, and
+// linked to dst (a link, unlike a rename, never replaces a file that appeared meanwhile), so
+// dst is either a whole backup or absent: on a failure, a full disk (ErrDiskFull) say, the
+// temporary file is removed. A process killed while it copies leaves the temporary file,
+// which the next copy to dst removes (RemoveStaleCopies). The key is not in the copy.
 func (s *Store) BackupFile(dst string) error {
 	return writeNew(dst, "backup", func(tmp string) error {
 		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
