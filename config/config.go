@@ -144,6 +144,41 @@ func Defaults() Config {
 	}
 }
 
+// check reports what is wrong with the [limits] section through bad.
+func (l *Limits) check(bad func(format string, args ...any)) {
+	if l.MaxMessageBytes < 1024 {
+		bad("limits.max_message_bytes %d: want at least 1024", l.MaxMessageBytes)
+	}
+	if l.ProcessedRetention < Duration(24*time.Hour) {
+		bad("limits.processed_retention must be at least 24h: redelivered mail is recognised only while its id is kept")
+	}
+	if l.RepliesPerHour < 1 {
+		bad("limits.replies_per_hour must be at least 1")
+	}
+	for _, n := range []struct {
+		name string
+		v    *int
+	}{
+		{"commands_per_mail", l.CommandsPerMail}, {"challenges_per_hour", l.ChallengesPerHour},
+		{"challenges_per_day", l.ChallengesPerDay}, {"invitations_per_day", l.InvitationsPerDay},
+		{"open_challenges", l.OpenChallenges},
+	} {
+		if n.v != nil && (*n.v < 1 || *n.v > 10000) {
+			bad("limits.%s %d: want 1 to 10000", n.name, *n.v)
+		}
+	}
+	// Against a default, the game service checks it when it starts.
+	if day, hour := l.ChallengesPerDay, l.ChallengesPerHour; day != nil && hour != nil && *day < *hour {
+		bad("limits.challenges_per_day %d is below limits.challenges_per_hour %d", *day, *hour)
+	}
+	if l.OutboxMaxAttempts < 1 {
+		bad("limits.outbox_max_attempts must be at least 1")
+	}
+	if l.OutboxRetryBackoff <= 0 || l.OutboxRetryCeiling < l.OutboxRetryBackoff {
+		bad("limits.outbox_retry_backoff must be positive and at most limits.outbox_retry_ceiling")
+	}
+}
+
 // Embedded reports whether the embedded hub serves the mail (no IMAP host).
 func (c *Config) Embedded() bool { return c.IMAP.Host == "" }
 
@@ -302,37 +337,7 @@ func (c *Config) Validate() error {
 			bad("%s %v: want between 1s and 1h", name, time.Duration(d))
 		}
 	}
-	if c.Limits.MaxMessageBytes < 1024 {
-		bad("limits.max_message_bytes %d: want at least 1024", c.Limits.MaxMessageBytes)
-	}
-	if c.Limits.ProcessedRetention < Duration(24*time.Hour) {
-		bad("limits.processed_retention must be at least 24h: redelivered mail is recognised only while its id is kept")
-	}
-	if c.Limits.RepliesPerHour < 1 {
-		bad("limits.replies_per_hour must be at least 1")
-	}
-	for _, n := range []struct {
-		name string
-		v    *int
-	}{
-		{"commands_per_mail", c.Limits.CommandsPerMail}, {"challenges_per_hour", c.Limits.ChallengesPerHour},
-		{"challenges_per_day", c.Limits.ChallengesPerDay}, {"invitations_per_day", c.Limits.InvitationsPerDay},
-		{"open_challenges", c.Limits.OpenChallenges},
-	} {
-		if n.v != nil && (*n.v < 1 || *n.v > 10000) {
-			bad("limits.%s %d: want 1 to 10000", n.name, *n.v)
-		}
-	}
-	// Against a default, the game service checks it when it starts.
-	if day, hour := c.Limits.ChallengesPerDay, c.Limits.ChallengesPerHour; day != nil && hour != nil && *day < *hour {
-		bad("limits.challenges_per_day %d is below limits.challenges_per_hour %d", *day, *hour)
-	}
-	if c.Limits.OutboxMaxAttempts < 1 {
-		bad("limits.outbox_max_attempts must be at least 1")
-	}
-	if c.Limits.OutboxRetryBackoff <= 0 || c.Limits.OutboxRetryCeiling < c.Limits.OutboxRetryBackoff {
-		bad("limits.outbox_retry_backoff must be positive and at most limits.outbox_retry_ceiling")
-	}
+	c.Limits.check(bad)
 	if _, err := timing.ParseSchedule(c.Schedule.Sweep); err != nil {
 		bad("schedule.sweep: %v", strings.TrimPrefix(err.Error(), "timing: "))
 	}
