@@ -108,12 +108,14 @@ type Limits struct {
 	OutboxMaxAttempts  int      `toml:"outbox_max_attempts"`  // then the mail is given up and logged
 	OutboxRetryBackoff Duration `toml:"outbox_retry_backoff"` // first retry; doubles each time
 	OutboxRetryCeiling Duration `toml:"outbox_retry_ceiling"` // longest wait between retries
-	// What one sender can make the service do (game.Limits).
-	CommandsPerMail   int `toml:"commands_per_mail"`   // commands of one mail acted on
-	ChallengesPerHour int `toml:"challenges_per_hour"` // new challenges per sender in any hour
-	ChallengesPerDay  int `toml:"challenges_per_day"`  // … and in any 24 hours
-	InvitationsPerDay int `toml:"invitations_per_day"` // challenges to addresses that never wrote, per sender in any 24 hours
-	OpenChallenges    int `toml:"open_challenges"`     // challenges one player has waiting for an answer
+	// What one sender can make the service do (game.Limits). One left out (nil,
+	// as in the defaults) is the game service's own default: game.DefaultLimits
+	// is the one place they are written (config.example.toml spells them out).
+	CommandsPerMail   *int `toml:"commands_per_mail"`   // commands of one mail acted on
+	ChallengesPerHour *int `toml:"challenges_per_hour"` // new challenges per sender in any hour
+	ChallengesPerDay  *int `toml:"challenges_per_day"`  // … and in any 24 hours
+	InvitationsPerDay *int `toml:"invitations_per_day"` // challenges to addresses that never wrote, per sender in any 24 hours
+	OpenChallenges    *int `toml:"open_challenges"`     // challenges one player has waiting for an answer
 }
 
 // Schedule is the recurring work.
@@ -134,12 +136,46 @@ func Defaults() Config {
 		IMAP:    IMAP{Security: "tls", Mailbox: "INBOX", ProcessedFolder: "bottlepost-processed", PollInterval: Duration(time.Minute), IdleRefresh: Duration(25 * time.Minute), Timeout: Duration(time.Minute)},
 		SMTP:    SMTP{Security: "starttls", Port: 587, HELO: "localhost", Timeout: Duration(time.Minute)},
 		Maildir: Maildir{PollInterval: Duration(10 * time.Second)},
-		Limits: Limits{MaxMessageBytes: 1 << 20, RepliesPerHour: 30, ProcessedRetention: Duration(90 * 24 * time.Hour), OutboxMaxAttempts: 50, OutboxRetryBackoff: Duration(30 * time.Second), OutboxRetryCeiling: Duration(6 * time.Hour),
-			// The game service's own defaults (game.DefaultLimits; a daemon test
-			// keeps the two equal).
-			CommandsPerMail: 20, ChallengesPerHour: 10, ChallengesPerDay: 30, InvitationsPerDay: 10, OpenChallenges: 10},
+		// The limits of what one sender can make the service do are left out:
+		// the game service's own defaults (game.DefaultLimits).
+		Limits:   Limits{MaxMessageBytes: 1 << 20, RepliesPerHour: 30, ProcessedRetention: Duration(90 * 24 * time.Hour), OutboxMaxAttempts: 50, OutboxRetryBackoff: Duration(30 * time.Second), OutboxRetryCeiling: Duration(6 * time.Hour)},
 		Schedule: Schedule{Sweep: "@every 1m", OutageGap: Duration(5 * time.Minute)},
 		Web:      Web{Listen: "127.0.0.1:8025"},
+	}
+}
+
+// check reports what is wrong with the [limits] section through bad.
+func (l *Limits) check(bad func(format string, args ...any)) {
+	if l.MaxMessageBytes < 1024 {
+		bad("limits.max_message_bytes %d: want at least 1024", l.MaxMessageBytes)
+	}
+	if l.ProcessedRetention < Duration(24*time.Hour) {
+		bad("limits.processed_retention must be at least 24h: redelivered mail is recognised only while its id is kept")
+	}
+	if l.RepliesPerHour < 1 {
+		bad("limits.replies_per_hour must be at least 1")
+	}
+	for _, n := range []struct {
+		name string
+		v    *int
+	}{
+		{"commands_per_mail", l.CommandsPerMail}, {"challenges_per_hour", l.ChallengesPerHour},
+		{"challenges_per_day", l.ChallengesPerDay}, {"invitations_per_day", l.InvitationsPerDay},
+		{"open_challenges", l.OpenChallenges},
+	} {
+		if n.v != nil && (*n.v < 1 || *n.v > 10000) {
+			bad("limits.%s %d: want 1 to 10000", n.name, *n.v)
+		}
+	}
+	// Against a default, the game service checks it when it starts.
+	if day, hour := l.ChallengesPerDay, l.ChallengesPerHour; day != nil && hour != nil && *day < *hour {
+		bad("limits.challenges_per_day %d is below limits.challenges_per_hour %d", *day, *hour)
+	}
+	if l.OutboxMaxAttempts < 1 {
+		bad("limits.outbox_max_attempts must be at least 1")
+	}
+	if l.OutboxRetryBackoff <= 0 || l.OutboxRetryCeiling < l.OutboxRetryBackoff {
+		bad("limits.outbox_retry_backoff must be positive and at most limits.outbox_retry_ceiling")
 	}
 }
 
@@ -218,32 +254,11 @@ func decode(data []byte, c *Config) error {
 	return err
 }
 
-// complaint notes one problem of a configuration (see Validate).
-type complaint func(format string, args ...any)
-
 // Validate checks every setting and resolves secrets; all problems are
-// reported together, section by section.
+// reported together.
 func (c *Config) Validate() error {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-	c.checkService(bad)
-	c.checkWeb(bad)
-	if c.Embedded() {
-		c.checkHub(bad)
-	} else {
-		c.checkMailServers(bad)
-	}
-	c.checkTimeouts(bad)
-	c.checkLimits(bad)
-	c.checkSchedule(bad)
-	if len(errs) > 0 {
-		return errors.New("config: " + strings.Join(errs, "; "))
-	}
-	return nil
-}
-
-// checkService checks [service].
-func (c *Config) checkService(bad complaint) {
 	s := &c.Service
 	if a, err := mail.ParseAddress(s.Address); err != nil || a.Address != s.Address || strings.Contains(s.Address, "+") {
 		bad("service.address %q must be a plain address without '+' (tokens are added after a '+')", s.Address)
@@ -268,122 +283,74 @@ func (c *Config) checkService(bad complaint) {
 	if s.VacationDays < 0 || s.VacationDays > 366 {
 		bad("service.vacation_days %d: want 0 to 366", s.VacationDays)
 	}
-}
-
-// checkWeb checks [web].
-func (c *Config) checkWeb(bad complaint) {
 	if c.Web.Listen != "" {
 		if _, port, err := net.SplitHostPort(c.Web.Listen); err != nil || !validPort(port) {
 			bad("web.listen %q: want HOST:PORT, such as 127.0.0.1:8025 (or \"\" to turn the web view off)", c.Web.Listen)
 		}
 	}
-}
-
-// checkHub checks [hub] and its password, for the embedded hub.
-func (c *Config) checkHub(bad complaint) {
-	s := &c.Service
-	for name, addr := range map[string]string{"hub.imap_listen": c.Hub.IMAPListen, "hub.smtp_listen": c.Hub.SMTPListen} {
-		if !loopback(addr) {
-			bad("%s %q: the embedded hub listens on loopback only (127.0.0.1:PORT or [::1]:PORT)", name, addr)
+	if c.Embedded() {
+		for name, addr := range map[string]string{"hub.imap_listen": c.Hub.IMAPListen, "hub.smtp_listen": c.Hub.SMTPListen} {
+			if !loopback(addr) {
+				bad("%s %q: the embedded hub listens on loopback only (127.0.0.1:PORT or [::1]:PORT)", name, addr)
+			}
+		}
+		if c.Hub.Domain == "" {
+			bad("hub.domain must not be empty")
+		} else if _, dom, _ := strings.Cut(s.Address, "@"); !strings.EqualFold(dom, c.Hub.Domain) {
+			bad("service.address %s must be on the hub's domain %s (hub.domain)", s.Address, c.Hub.Domain)
+		}
+		if err := c.Hub.Password.resolve("hub.password"); err != nil {
+			bad("%v", err)
+		}
+	} else {
+		c.checkServer("imap", c.IMAP.Host, &c.IMAP.Port, c.IMAP.Security, 993, 143, bad)
+		if c.IMAP.Username == "" {
+			bad("imap.username must be set")
+		}
+		if err := c.IMAP.Password.resolve("imap.password"); err != nil {
+			bad("%v", err)
+		}
+		if c.IMAP.Mailbox == "" {
+			bad("imap.mailbox must not be empty")
+		}
+		if c.IMAP.PollInterval < Duration(time.Second) {
+			bad("imap.poll_interval must be at least 1s")
+		}
+		if c.SMTP.Host == "" {
+			bad("smtp.host must be set when imap.host is (or leave both empty for the embedded hub)")
+		}
+		c.checkServer("smtp", c.SMTP.Host, &c.SMTP.Port, c.SMTP.Security, 465, 587, bad)
+		if err := c.SMTP.Password.resolve("smtp.password"); err != nil {
+			bad("%v", err)
+		}
+		for name, path := range map[string]string{"imap.tls_ca_file": c.IMAP.TLSCAFile, "smtp.tls_ca_file": c.SMTP.TLSCAFile} {
+			if path == "" {
+				continue
+			}
+			if _, err := ClientTLS(path, ""); err != nil {
+				bad("%s: %v", name, err)
+			}
 		}
 	}
-	if c.Hub.Domain == "" {
-		bad("hub.domain must not be empty")
-	} else if _, dom, _ := strings.Cut(s.Address, "@"); !strings.EqualFold(dom, c.Hub.Domain) {
-		bad("service.address %s must be on the hub's domain %s (hub.domain)", s.Address, c.Hub.Domain)
-	}
-	if err := c.Hub.Password.resolve("hub.password"); err != nil {
-		bad("%v", err)
-	}
-}
-
-// checkMailServers checks [imap] and [smtp] (addresses, security, accounts,
-// passwords, certificate files) when a mail server is configured.
-func (c *Config) checkMailServers(bad complaint) {
-	c.checkServer("imap", c.IMAP.Host, &c.IMAP.Port, c.IMAP.Security, 993, 143, bad)
-	if c.IMAP.Username == "" {
-		bad("imap.username must be set")
-	}
-	if err := c.IMAP.Password.resolve("imap.password"); err != nil {
-		bad("%v", err)
-	}
-	if c.IMAP.Mailbox == "" {
-		bad("imap.mailbox must not be empty")
-	}
-	if c.IMAP.PollInterval < Duration(time.Second) {
-		bad("imap.poll_interval must be at least 1s")
-	}
-	if c.SMTP.Host == "" {
-		bad("smtp.host must be set when imap.host is (or leave both empty for the embedded hub)")
-	}
-	c.checkServer("smtp", c.SMTP.Host, &c.SMTP.Port, c.SMTP.Security, 465, 587, bad)
-	if err := c.SMTP.Password.resolve("smtp.password"); err != nil {
-		bad("%v", err)
-	}
-	for name, path := range map[string]string{"imap.tls_ca_file": c.IMAP.TLSCAFile, "smtp.tls_ca_file": c.SMTP.TLSCAFile} {
-		if path == "" {
-			continue
-		}
-		if _, err := ClientTLS(path, ""); err != nil {
-			bad("%s: %v", name, err)
-		}
-	}
-}
-
-// checkTimeouts checks imap.timeout and smtp.timeout.
-func (c *Config) checkTimeouts(bad complaint) {
 	for name, d := range map[string]Duration{"imap.timeout": c.IMAP.Timeout, "smtp.timeout": c.SMTP.Timeout} {
 		if d < Duration(time.Second) || d > Duration(time.Hour) {
 			bad("%s %v: want between 1s and 1h", name, time.Duration(d))
 		}
 	}
-}
-
-// checkLimits checks [limits].
-func (c *Config) checkLimits(bad complaint) {
-	if c.Limits.MaxMessageBytes < 1024 {
-		bad("limits.max_message_bytes %d: want at least 1024", c.Limits.MaxMessageBytes)
-	}
-	if c.Limits.ProcessedRetention < Duration(24*time.Hour) {
-		bad("limits.processed_retention must be at least 24h: redelivered mail is recognised only while its id is kept")
-	}
-	if c.Limits.RepliesPerHour < 1 {
-		bad("limits.replies_per_hour must be at least 1")
-	}
-	for _, n := range []struct {
-		name string
-		v    int
-	}{
-		{"commands_per_mail", c.Limits.CommandsPerMail}, {"challenges_per_hour", c.Limits.ChallengesPerHour},
-		{"challenges_per_day", c.Limits.ChallengesPerDay}, {"invitations_per_day", c.Limits.InvitationsPerDay},
-		{"open_challenges", c.Limits.OpenChallenges},
-	} {
-		if n.v < 1 || n.v > 10000 {
-			bad("limits.%s %d: want 1 to 10000", n.name, n.v)
-		}
-	}
-	if c.Limits.ChallengesPerDay < c.Limits.ChallengesPerHour {
-		bad("limits.challenges_per_day %d is below limits.challenges_per_hour %d", c.Limits.ChallengesPerDay, c.Limits.ChallengesPerHour)
-	}
-	if c.Limits.OutboxMaxAttempts < 1 {
-		bad("limits.outbox_max_attempts must be at least 1")
-	}
-	if c.Limits.OutboxRetryBackoff <= 0 || c.Limits.OutboxRetryCeiling < c.Limits.OutboxRetryBackoff {
-		bad("limits.outbox_retry_backoff must be positive and at most limits.outbox_retry_ceiling")
-	}
-}
-
-// checkSchedule checks [schedule].
-func (c *Config) checkSchedule(bad complaint) {
+	c.Limits.check(bad)
 	if _, err := timing.ParseSchedule(c.Schedule.Sweep); err != nil {
 		bad("schedule.sweep: %v", strings.TrimPrefix(err.Error(), "timing: "))
 	}
 	if c.Schedule.OutageGap < Duration(time.Minute) {
 		bad("schedule.outage_gap must be at least 1m")
 	}
+	if len(errs) > 0 {
+		return errors.New("config: " + strings.Join(errs, "; "))
+	}
+	return nil
 }
 
-func (c *Config) checkServer(name, host string, port *int, security string, tlsPort, plainPort int, bad complaint) {
+func (c *Config) checkServer(name, host string, port *int, security string, tlsPort, plainPort int, bad func(string, ...any)) {
 	switch security {
 	case "tls":
 		if *port == 0 {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bottlepost/bottlepost/game"
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -222,7 +222,7 @@ func (d *Daemon) exportTo(id, path string) error {
 	var pgn []byte
 	if err := d.st.View(func(tx *store.Tx) error {
 		var err error
-		pgn, err = game.FinalPGN(tx, n)
+		pgn, err = record.FinalPGN(tx, n)
 		return err
 	}); err != nil {
 		return err

@@ -86,7 +86,7 @@ func New(cfg config.Config, opt Options) (*Daemon, error) {
 	svc, err := game.New(game.Config{
 		Address: cfg.Service.Address, Name: cfg.Service.Name, Referees: append([]string(nil), cfg.Service.Referees...),
 		DefaultTime: cfg.Service.DefaultTime, TrustedAuthServ: cfg.Service.TrustedAuthServ,
-		VacationDays: vacationDays(cfg.Service.VacationDays), TimeoutPolicy: cfg.Service.TimeoutPolicy,
+		VacationDays: cfg.Service.VacationDays, TimeoutPolicy: cfg.Service.TimeoutPolicy,
 		ReminderBefore: time.Duration(cfg.Service.ReminderBefore), OutageGap: time.Duration(cfg.Schedule.OutageGap),
 		Limits: gameLimits(cfg.Limits),
 	}, game.Options{Store: st, Clock: d.now, Logger: d.log})
@@ -105,14 +105,6 @@ func New(cfg config.Config, opt Options) (*Daemon, error) {
 	return d, nil
 }
 
-// vacationDays maps the configured allowance to the service's: there 0
-// means the default, so "none" is negative.
-func vacationDays(n int) int {
-	if n == 0 {
-		return -1
-	}
-	return n
-}
 
 // Hub is the embedded mail hub, or nil when a mail server is configured.
 func (d *Daemon) Hub() *mailer.Hub { return d.hub }
@@ -458,8 +450,15 @@ func (d *Daemon) close() {
 // Close releases the store and the hub of a daemon that was never run.
 func (d *Daemon) Close() { d.close() }
 
-// gameLimits is the configured limits as the game service takes them.
+// gameLimits is the configured limits as the game service takes them: one left
+// out is 0, the game service's own default (game.DefaultLimits).
 func gameLimits(l config.Limits) game.Limits {
-	return game.Limits{CommandsPerMail: l.CommandsPerMail, ChallengesPerHour: l.ChallengesPerHour, ChallengesPerDay: l.ChallengesPerDay,
-		InvitationsPerDay: l.InvitationsPerDay, OpenChallenges: l.OpenChallenges}
+	set := func(n *int) int {
+		if n == nil {
+			return 0
+		}
+		return *n
+	}
+	return game.Limits{CommandsPerMail: set(l.CommandsPerMail), ChallengesPerHour: set(l.ChallengesPerHour), ChallengesPerDay: set(l.ChallengesPerDay),
+		InvitationsPerDay: set(l.InvitationsPerDay), OpenChallenges: set(l.OpenChallenges)}
 }

@@ -7,10 +7,18 @@ import (
 	"github.com/bottlepost/bottlepost/game"
 )
 
-// TestDefaultLimitsAgree: config does not import game, so its default
-// limits are written out; they must be the game service's own.
+// TestDefaultLimitsAgree: the game service's limits are written in one place,
+// game.DefaultLimits: config's defaults leave them at 0, which the game
+// service fills with its own, and config.example.toml spells out those.
 func TestDefaultLimitsAgree(t *testing.T) {
-	if got := gameLimits(config.Defaults().Limits); got != game.DefaultLimits {
-		t.Errorf("config's default limits %+v, the game service's %+v", got, game.DefaultLimits)
+	if got := gameLimits(config.Defaults().Limits); got != (game.Limits{}) {
+		t.Errorf("config's defaults set the game service's limits %+v: they are game.DefaultLimits' to say", got)
+	}
+	example, err := config.Load("../config.example.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gameLimits(example.Limits); got != game.DefaultLimits {
+		t.Errorf("config.example.toml's limits %+v, the game service's defaults %+v", got, game.DefaultLimits)
 	}
 }

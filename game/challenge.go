@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bottlepost/bottlepost/mailfmt"
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
@@ -153,12 +154,12 @@ func (h *handling) createGame(v rules.Variant, ruleset string, tc timing.TimeCon
 		return nil, err
 	}
 	// The setup goes on the chain first, so that an exported game can be replayed.
-	start := setup{Variant: v.ID(), Ruleset: ruleset, Seed: seed, Time: g.TimeControl}.text()
+	start := record.Start{Variant: v.ID(), Ruleset: ruleset, Seed: seed, Time: g.TimeControl}.Text()
 	if _, err := h.tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.Side(mySide),
 		Text: start, Public: start, At: h.now}); err != nil {
 		return nil, err
 	}
-	root, err := h.messageID("game-" + fmt.Sprint(g.ID))
+	root, err := h.s.messageID("game-" + fmt.Sprint(g.ID))
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +273,7 @@ func (h *handling) answer(l *loaded, side int, accept bool, d *draft) error {
 		if l.meta.Phase == phasePlay {
 			return userf("game %d has already started", l.g.ID)
 		}
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	if side == l.meta.Challenger {
 		return userf("you sent this challenge; the other player answers it")

@@ -8,7 +8,7 @@ import (
 // (TimeoutNotify policy).
 func (h *handling) claim(l *loaded, side int) error {
 	if l.meta.Phase != phasePlay {
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	if l.meta.TimedOut != 1-side {
 		return userf("there is nothing to claim: %s's deadline has not passed", l.sides()[1-side])

@@ -45,14 +45,13 @@ func playPlies(t *testing.T, f *fixture, id uint64, players [2]string, n int, r 
 // news and an observer's board (hidden moves and their commitments in
 // Seachess), a refused move, the history, the games list and the digest,
 // a draw offer, the referee's audit, and the game-over mail with the full
-// record and the openings.
+// record and the openings. The game has 24 plies (12 with -short).
 func TestEveryMailFitsIn78Columns(t *testing.T) {
 	const (
 		white    = "alexandra.montgomery-smythe@mail.example-university.org"
 		black    = "bartholomew.featherstonehaugh@correspondence-chess.example.net"
 		watcher  = "an.observer.with.a.long.name@spectators.example.com"
 		referee  = "the.chief.arbiter.of.the.club@federation.example.org"
-		moves    = 24
 		maxWidth = 78
 	)
 	markers := map[string]string{
@@ -67,6 +66,10 @@ func TestEveryMailFitsIn78Columns(t *testing.T) {
 		"audit":      "Referee's audit of game",
 		"notice":     "adjudicated",
 		"final":      "The full record, every secret move revealed:",
+	}
+	moves := 24
+	if testing.Short() {
+		moves = 12
 	}
 	for _, v := range variants.All() {
 		t.Run(v.ID(), func(t *testing.T) {

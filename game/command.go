@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,7 +32,7 @@ const (
 	VerbAdjudicate Verb = "adjudicate"
 	VerbClaim      Verb = "claim"
 	VerbDigest     Verb = "digest"
-	// VerbPGN asks for a finished game's record as a PGN attachment (game.FinalPGN).
+	// VerbPGN asks for a finished game's record as a PGN attachment (record.FinalPGN).
 	VerbPGN Verb = "pgn"
 	// VerbIf registers a conditional line (if THEIRS then MINE …); VerbConditionals lists
 	// the sender's pending lines, or with off clears them.
@@ -102,161 +103,212 @@ func ParseCommands(lines []string) (cmds []Command, errs []*ParseError, ignored 
 	return cmds, errs, ignored
 }
 
-func parseLine(line string) (Command, *ParseError, bool) {
+// parseLine reads one line: a command word and its arguments (verbParsers), or else
+// perhaps a bare move; ok is false for a line that is neither.
+func parseLine(line string) (c Command, err *ParseError, ok bool) {
 	fields := strings.Fields(line)
 	verb := Verb(strings.ToLower(strings.TrimSuffix(fields[0], ":")))
-	args := fields[1:]
-	c := Command{Verb: verb, Line: line}
-	bad := func(format string, a ...any) (Command, *ParseError, bool) {
-		return Command{}, &ParseError{Line: line, Reason: fmt.Sprintf(format, a...)}, false
+	if verb == "conditional" {
+		verb = VerbConditionals
 	}
-	switch verb {
-	case VerbNew:
-		if len(args) == 0 {
-			return bad("say which variant: new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL]")
+	parse, known := verbParsers[verb]
+	if !known {
+		// Not a command word: perhaps a bare move, possibly numbered ("12. Nf3", "12... Nf6", "12… Nf6").
+		text := rules.TrimMoveNumber(line)
+		if looksLikeMove(text) {
+			return Command{Verb: VerbMove, Line: line, Arg: text}, nil, true
 		}
+		return Command{}, nil, false
+	}
+	c = Command{Verb: verb, Line: line}
+	if reason := parse(&c, fields[1:]); reason != "" {
+		return Command{}, &ParseError{Line: line, Reason: reason}, false
+	}
+	return c, nil, true
+}
+
+// verbParsers read the arguments of each command word into c, and return why they are
+// wrong, phrased for the player, or "".
+var verbParsers = map[Verb]func(c *Command, args []string) string{
+	VerbNew: parseNew, VerbMove: parseMove, VerbHelp: parseHelp, VerbVacation: parseVacation,
+	VerbAccept: parseGameOnly, VerbDecline: parseGameOnly, VerbBoard: parseGameOnly, VerbHistory: parseGameOnly,
+	VerbResign: parseGameOnly, VerbGames: parseGameOnly, VerbClaim: parseGameOnly,
+	VerbDraw: parseDraw, VerbObserve: parseGameArg, VerbAudit: parseGameArg, VerbPGN: parseGameArg,
+	VerbDigest: parseDigest, VerbTimezone: parseTimezone, VerbIf: parseIf, VerbConditionals: parseConditionals,
+	VerbAdjudicate: parseAdjudicate,
+}
+
+// parseNew reads "new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL]".
+func parseNew(c *Command, args []string) string {
+	if len(args) == 0 {
+		return "say which variant: new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL]"
+	}
+	c.Variant = strings.ToLower(args[0])
+	for i := 1; i < len(args); i += 2 {
+		if i+1 >= len(args) {
+			return fmt.Sprintf("%q needs a value after it", args[i])
+		}
+		if reason := newOption(c, args[i], args[i+1]); reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+// newOption reads one option of new: vs (against, with), as, rules (ruleset), time.
+func newOption(c *Command, key, val string) string {
+	switch strings.ToLower(key) {
+	case "vs", "against", "with":
+		a := strings.Trim(val, "<>")
+		if !address.MatchString(a) {
+			return fmt.Sprintf("%q is not a mail address", val)
+		}
+		c.Opponent = a
+	case "as":
+		v := strings.ToLower(val)
+		if v != "white" && v != "black" && v != "random" && v != "red" {
+			return fmt.Sprintf("choose a colour with as white, as black or as random, not %q", val)
+		}
+		c.Color = v
+	case "rules", "ruleset":
+		c.Rules = strings.ToLower(val)
+	case "time":
+		c.Time = strings.ToLower(val)
+	default:
+		return fmt.Sprintf("%q is not an option of new (vs, as, rules, time)", key)
+	}
+	return ""
+}
+
+// parseGameOnly reads a command that takes nothing, or a game number.
+func parseGameOnly(c *Command, args []string) string {
+	if len(args) > 1 || (len(args) == 1 && !gameRef.MatchString(args[0])) {
+		return fmt.Sprintf("%s takes no arguments here (or a game number)", c.Verb)
+	}
+	if len(args) == 1 {
+		c.Game, _ = parseGame(args[0])
+	}
+	return ""
+}
+
+// parseDraw reads "draw", or "draw offer|accept|yes".
+func parseDraw(_ *Command, args []string) string {
+	if len(args) > 1 || len(args) == 1 && !slices.Contains([]string{"offer", "accept", "yes"}, strings.ToLower(args[0])) {
+		return "write just draw (to offer one or accept the offer)"
+	}
+	return ""
+}
+
+// parseMove reads "move MOVE".
+func parseMove(c *Command, args []string) string {
+	if len(args) == 0 {
+		return "write the move after move, e.g. move e4"
+	}
+	if c.Arg = rules.TrimMoveNumber(strings.Join(args, " ")); c.Arg == "" {
+		return "write the move after move, e.g. move e4"
+	}
+	return ""
+}
+
+// parseHelp reads "help [VARIANT]".
+func parseHelp(c *Command, args []string) string {
+	if len(args) > 1 {
+		return "help takes at most a variant name"
+	}
+	if len(args) == 1 {
 		c.Variant = strings.ToLower(args[0])
-		for i := 1; i < len(args); i += 2 {
-			key := strings.ToLower(args[i])
-			if i+1 >= len(args) {
-				return bad("%q needs a value after it", args[i])
-			}
-			val := args[i+1]
-			switch key {
-			case "vs", "against", "with":
-				a := strings.Trim(val, "<>")
-				if !address.MatchString(a) {
-					return bad("%q is not a mail address", val)
-				}
-				c.Opponent = a
-			case "as":
-				v := strings.ToLower(val)
-				if v != "white" && v != "black" && v != "random" && v != "red" {
-					return bad("choose a colour with as white, as black or as random, not %q", val)
-				}
-				c.Color = v
-			case "rules", "ruleset":
-				c.Rules = strings.ToLower(val)
-			case "time":
-				c.Time = strings.ToLower(val)
-			default:
-				return bad("%q is not an option of new (vs, as, rules, time)", args[i])
-			}
-		}
-		return c, nil, true
-	case VerbAccept, VerbDecline, VerbBoard, VerbHistory, VerbResign, VerbGames, VerbClaim:
-		if len(args) > 1 || (len(args) == 1 && !gameRef.MatchString(args[0])) {
-			return bad("%s takes no arguments here (or a game number)", verb)
-		}
-		if len(args) == 1 {
-			c.Game, _ = parseGame(args[0])
-		}
-		return c, nil, true
-	case VerbDraw:
-		if len(args) > 1 {
-			return bad("write just draw (to offer one or accept the offer)")
-		}
-		if len(args) == 1 {
-			switch strings.ToLower(args[0]) {
-			case "offer", "accept", "yes":
-			default:
-				return bad("write just draw (to offer one or accept the offer)")
-			}
-		}
-		return c, nil, true
-	case VerbMove:
-		if len(args) == 0 {
-			return bad("write the move after move, e.g. move e4")
-		}
-		if c.Arg = rules.TrimMoveNumber(strings.Join(args, " ")); c.Arg == "" {
-			return bad("write the move after move, e.g. move e4")
-		}
-		return c, nil, true
-	case VerbHelp:
-		if len(args) > 1 {
-			return bad("help takes at most a variant name")
-		}
-		if len(args) == 1 {
-			c.Variant = strings.ToLower(args[0])
-		}
-		return c, nil, true
-	case VerbVacation:
-		if len(args) == 0 || len(args) > 2 || (len(args) == 2 && !strings.HasPrefix(strings.ToLower(args[1]), "day")) {
-			return bad("write vacation N days, e.g. vacation 7 days")
-		}
-		n, err := strconv.Atoi(args[0])
-		if err != nil || n < 1 || n > 366 {
-			return bad("vacation needs a number of days from 1 to 366")
-		}
-		c.Days = n
-		return c, nil, true
-	case VerbObserve, VerbAudit, VerbPGN:
-		if verb == VerbObserve && len(args) == 2 && strings.EqualFold(args[1], "off") {
-			c.Arg, args = "off", args[:1]
-		}
-		if len(args) != 1 {
-			return bad("write %s GAME, with the game's number", verb)
-		}
-		g, ok := parseGame(args[0])
-		if !ok {
-			return bad("%q is not a game number", args[0])
-		}
-		c.Game = g
-		return c, nil, true
-	case VerbDigest:
-		if len(args) == 0 {
-			return bad("write digest HOUR (e.g. digest 8 or digest 18:30), a cron expression, or digest off")
-		}
-		c.Arg = strings.Join(args, " ")
-		return c, nil, true
-	case VerbTimezone:
-		if len(args) != 1 {
-			return bad("write timezone ZONE, e.g. timezone Europe/Berlin")
-		}
-		c.Arg = args[0]
-		return c, nil, true
-	case VerbIf:
-		pairs, err := ParseConditional(line)
-		if err != nil {
-			return bad("%s", err.Error())
-		}
-		c.Cond = pairs
-		return c, nil, true
-	case VerbConditionals, "conditional":
-		c.Verb = VerbConditionals
-		for _, a := range args {
-			switch {
-			case strings.EqualFold(a, "off") && c.Arg == "":
-				c.Arg = "off"
-			case gameRef.MatchString(strings.Trim(a, "[]")) && c.Game == 0:
-				c.Game, _ = parseGame(a)
-			default:
-				return bad("write conditionals to list your pending conditional moves, or conditionals off to clear them (a game number may follow)")
-			}
-		}
-		return c, nil, true
-	case VerbAdjudicate:
-		if len(args) < 3 {
-			return bad("write adjudicate GAME RESULT REASON, e.g. adjudicate 12 1-0 white wins on material")
-		}
-		g, ok := parseGame(args[0])
-		if !ok {
-			return bad("%q is not a game number", args[0])
-		}
-		switch args[1] {
-		case "1-0", "0-1", "1/2-1/2", "½-½":
+	}
+	return ""
+}
+
+// parseVacation reads "vacation N [days]".
+func parseVacation(c *Command, args []string) string {
+	if len(args) == 0 || len(args) > 2 || (len(args) == 2 && !strings.HasPrefix(strings.ToLower(args[1]), "day")) {
+		return "write vacation N days, e.g. vacation 7 days"
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 1 || n > 366 {
+		return "vacation needs a number of days from 1 to 366"
+	}
+	c.Days = n
+	return ""
+}
+
+// parseGameArg reads a command about one game: "observe GAME [off]", "audit GAME", "pgn GAME".
+func parseGameArg(c *Command, args []string) string {
+	if c.Verb == VerbObserve && len(args) == 2 && strings.EqualFold(args[1], "off") {
+		c.Arg, args = "off", args[:1]
+	}
+	if len(args) != 1 {
+		return fmt.Sprintf("write %s GAME, with the game's number", c.Verb)
+	}
+	g, ok := parseGame(args[0])
+	if !ok {
+		return fmt.Sprintf("%q is not a game number", args[0])
+	}
+	c.Game = g
+	return ""
+}
+
+// parseDigest reads "digest SCHEDULE" (the schedule is read when it runs: digests.go).
+func parseDigest(c *Command, args []string) string {
+	if len(args) == 0 {
+		return "write digest HOUR (e.g. digest 8 or digest 18:30), a cron expression, or digest off"
+	}
+	c.Arg = strings.Join(args, " ")
+	return ""
+}
+
+// parseTimezone reads "timezone ZONE".
+func parseTimezone(c *Command, args []string) string {
+	if len(args) != 1 {
+		return "write timezone ZONE, e.g. timezone Europe/Berlin"
+	}
+	c.Arg = args[0]
+	return ""
+}
+
+// parseIf reads a conditional line (ParseConditional).
+func parseIf(c *Command, _ []string) string {
+	pairs, err := ParseConditional(c.Line)
+	if err != nil {
+		return err.Error()
+	}
+	c.Cond = pairs
+	return ""
+}
+
+// parseConditionals reads "conditionals [off] [GAME]".
+func parseConditionals(c *Command, args []string) string {
+	for _, a := range args {
+		switch {
+		case strings.EqualFold(a, "off") && c.Arg == "":
+			c.Arg = "off"
+		case gameRef.MatchString(strings.Trim(a, "[]")) && c.Game == 0:
+			c.Game, _ = parseGame(a)
 		default:
-			return bad("the result must be 1-0, 0-1 or 1/2-1/2, not %q", args[1])
+			return "write conditionals to list your pending conditional moves, or conditionals off to clear them (a game number may follow)"
 		}
-		c.Game, c.Result, c.Reason = g, strings.ReplaceAll(args[1], "½-½", "1/2-1/2"), strings.Join(args[2:], " ")
-		return c, nil, true
 	}
-	// Not a command word: perhaps a bare move, possibly numbered ("12. Nf3", "12... Nf6", "12… Nf6").
-	text := rules.TrimMoveNumber(line)
-	if looksLikeMove(text) {
-		return Command{Verb: VerbMove, Line: line, Arg: text}, nil, true
+	return ""
+}
+
+// parseAdjudicate reads "adjudicate GAME RESULT REASON".
+func parseAdjudicate(c *Command, args []string) string {
+	if len(args) < 3 {
+		return "write adjudicate GAME RESULT REASON, e.g. adjudicate 12 1-0 white wins on material"
 	}
-	return Command{}, nil, false
+	g, ok := parseGame(args[0])
+	if !ok {
+		return fmt.Sprintf("%q is not a game number", args[0])
+	}
+	switch args[1] {
+	case "1-0", "0-1", "1/2-1/2", "½-½":
+	default:
+		return fmt.Sprintf("the result must be 1-0, 0-1 or 1/2-1/2, not %q", args[1])
+	}
+	c.Game, c.Result, c.Reason = g, strings.ReplaceAll(args[1], "½-½", "1/2-1/2"), strings.Join(args[2:], " ")
+	return ""
 }
 
 func parseGame(s string) (uint64, bool) {

@@ -86,7 +86,7 @@ func (h *handling) conditionals(c Command) error {
 	}
 	d := h.draft(h.from, l, "update")
 	if l.meta.Phase != phasePlay {
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	set, err := h.conds(l, side)
 	if err != nil {
@@ -111,7 +111,7 @@ func (h *handling) registerConditional(c Command) error {
 		return err
 	}
 	if l.meta.Phase != phasePlay {
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	line := FormatConditional(c.Cond)
 	opp := 1 - side
@@ -125,7 +125,7 @@ func (h *handling) registerConditional(c Command) error {
 	if set.Ply != l.state.Ply() {
 		set = &condSet{} // lines for an earlier position: none can apply
 	}
-	pairs, err := h.checkLine(l, side, c.Cond)
+	pairs, err := checkLine(l, side, c.Cond)
 	if err != nil {
 		var ue *userError
 		if errors.As(err, &ue) {
@@ -182,7 +182,7 @@ func (h *handling) registerConditional(c Command) error {
 // owner's record will show it, and each move is checked only for being readable in the
 // variant's notation (against the starting position, which hides nothing); the referee
 // judges MINE with full information when it is played.
-func (h *handling) checkLine(l *loaded, side int, pairs []CondPair) ([]CondPair, error) {
+func checkLine(l *loaded, side int, pairs []CondPair) ([]CondPair, error) {
 	sides := l.sides()
 	opp := 1 - side
 	if l.v.Hidden() {

@@ -33,18 +33,20 @@ func TestDamagedPageOfOneGame(t *testing.T) {
 	f.send(eve, register(f, eve), "new", "new chess vs "+dave+" as white")
 	f.reply(dave, "accept") // game 2: eve v dave
 	// Game 2's log grows over many pages (events the service never reads here).
-	for i := range 300 {
-		if err := f.st.Update(func(tx *store.Tx) error {
-			g, err := tx.Game(2)
-			if err != nil {
+	if err := f.st.Update(func(tx *store.Tx) error {
+		g, err := tx.Game(2)
+		if err != nil {
+			return err
+		}
+		for i := range 300 {
+			if _, err = tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.White, Text: fmt.Sprintf("padding %d %s", i, strings.Repeat("p", 60)),
+				Public: "padding", At: f.now}); err != nil {
 				return err
 			}
-			_, err = tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.White, Text: fmt.Sprintf("padding %d %s", i, strings.Repeat("p", 60)),
-				Public: "padding", At: f.now})
-			return err
-		}); err != nil {
-			t.Fatal(err)
 		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := boltdamage.LastLeafOf(f.st.Path(), binary.BigEndian.AppendUint64(nil, 2)); err != nil {
 		t.Fatal(err)

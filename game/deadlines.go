@@ -16,21 +16,32 @@ const (
 	TimeoutNotify = "notify" // both are told; the opponent may claim the win
 )
 
+// clocks times the turns of games: a side's time for a move runs from the
+// start of its turn to its deadline, and stands still during the service's
+// outages (outages.go) and the side's vacation. A handling loads the
+// outages once (load) and only reads them after; the mails it renders show
+// the deadlines it judged by.
+type clocks struct {
+	outages        []Outage
+	loaded         bool
+	reminderBefore time.Duration // Config.ReminderBefore: the second reminder
+}
+
 // turnTimes are the instants of the side to move's turn: when it began
 // (after any vacation), the reminders and the deadline, all after outages.
 type turnTimes struct {
 	start, half, dayBefore, deadline time.Time
 }
 
-func (h *handling) turn(l *loaded) turnTimes {
+func (c *clocks) turn(l *loaded) turnTimes {
 	tc, _ := timing.ParseTimeControl(l.meta.Time)
 	side := int(l.state.ToMove())
 	start := l.meta.TurnStart
 	base := tc.Deadline(l.meta.Clocks[side], start)
-	dl := extend(base, start, h.stopped(l, side))
+	dl := extend(base, start, c.stopped(l, side))
 	t := turnTimes{start: start, deadline: dl}
 	t.half = start.Add(dl.Sub(start) / 2)
-	if before := h.s.cfg.ReminderBefore; before > 0 && dl.Sub(start) > before {
+	if before := c.reminderBefore; before > 0 && dl.Sub(start) > before {
 		t.dayBefore = dl.Add(-before)
 	}
 	return t
@@ -38,11 +49,11 @@ func (h *handling) turn(l *loaded) turnTimes {
 
 // deadlines is the deadline index entries a game in play needs: the
 // reminders not yet sent and the timeout.
-func (h *handling) deadlines(l *loaded) []store.Deadline {
+func (c *clocks) deadlines(l *loaded) []store.Deadline {
 	if l.meta.Phase != phasePlay || l.meta.TimedOut >= 0 {
 		return nil
 	}
-	t := h.turn(l)
+	t := c.turn(l)
 	var out []store.Deadline
 	if !l.meta.RemindedHalf {
 		out = append(out, store.Deadline{At: t.half, Kind: store.DeadlineReminder})
@@ -60,7 +71,7 @@ func (h *handling) sweep(l *loaded) error {
 	if l.meta.Phase != phasePlay || l.meta.TimedOut >= 0 {
 		return h.save(l) // nothing to do: drop stale index entries
 	}
-	t := h.turn(l)
+	t := h.clocks.turn(l)
 	side := int(l.state.ToMove())
 	switch {
 	case !h.now.Before(t.deadline):
@@ -150,7 +161,7 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 		seen[d.Game] = true
 		err := s.st.Update(func(tx *store.Tx) error {
 			h := s.internal(tx, now)
-			if err := h.loadOutages(); err != nil {
+			if err := h.clocks.load(tx); err != nil {
 				return err
 			}
 			l, err := h.game(d.Game)
@@ -192,7 +203,10 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 		return res, err
 	}
 	if err := s.st.Update(func(tx *store.Tx) error {
-		_, err := pruneHeld(tx, now)
+		if _, err := pruneHeld(tx, now); err != nil {
+			return err
+		}
+		_, err := tx.PruneWelcomes(now) // the limit counts today's only
 		return err
 	}); err != nil {
 		return res, &SystemError{Err: err}
@@ -205,5 +219,5 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 
 // internal is a handling with no incoming message, for time-driven work.
 func (s *Service) internal(tx *store.Tx, now time.Time) *handling {
-	return &handling{s: s, tx: tx, in: &Incoming{}, quiet: func() bool { return false }, now: now, drafts: map[draftKey]*draft{}}
+	return s.newHandling(tx, &Incoming{}, func() bool { return false }, now)
 }

@@ -125,7 +125,7 @@ func (s *Service) sendDigests(now time.Time) (int, error) {
 		err = s.st.Update(func(tx *store.Tx) error {
 			n, moved = 0, 0
 			h := s.internal(tx, now)
-			if err := h.loadOutages(); err != nil {
+			if err := h.clocks.load(tx); err != nil {
 				return err
 			}
 			for _, d := range due {
@@ -198,7 +198,7 @@ func (h *handling) digestFor(p *store.Player, pm *playerMeta) bool {
 		if side < 0 || int(l.state.ToMove()) != side {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("[bp-%d] %s v %s: YOUR MOVE (%s), deadline %s", id, l.v.Name(), l.seats[1-side].Address, rules.MoveLabel(l.state.Ply()), h.deadlineText(l, pm)))
+		lines = append(lines, fmt.Sprintf("[bp-%d] %s v %s: YOUR MOVE (%s), deadline %s", id, l.v.Name(), l.seats[1-side].Address, rules.MoveLabel(l.state.Ply()), h.clocks.deadlineText(l, pm)))
 	}
 	if len(lines) == 0 {
 		return false

@@ -3,13 +3,14 @@ package game
 import (
 	"fmt"
 
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
 
 func (h *handling) draw(l *loaded, side int, d *draft) error {
 	if l.meta.Phase != phasePlay {
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	opp := 1 - side
 	switch l.meta.DrawOffer {
@@ -51,9 +52,9 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 // appendEnding puts the end record on the game's log: the result, the status, how the game
 // ended (l.meta.Reason), the players' names and the terms, all bound by the chain.
 func (h *handling) appendEnding(l *loaded, result string) error {
-	e := ending{Result: result, Status: l.g.Status.String(), Termination: l.meta.Reason,
-		Players: [2]string{playerName(l.seats[0]), playerName(l.seats[1])},
-		Variant: l.g.Variant, Ruleset: l.g.Ruleset, Time: l.g.TimeControl}.text()
+	e := record.End{Result: result, Status: l.g.Status.String(), Termination: l.meta.Reason,
+		Players: [2]string{record.PlayerName(l.seats[0]), record.PlayerName(l.seats[1])},
+		Variant: l.g.Variant, Ruleset: l.g.Ruleset, Time: l.g.TimeControl}.Text()
 	_, err := h.tx.Append(l.g, store.Entry{Kind: store.KindEvent, Ply: uint32(l.state.Ply()), Side: store.Side(l.state.ToMove()),
 		Text: e, Public: e, At: h.now})
 	return err
@@ -100,7 +101,7 @@ func (h *handling) close(l *loaded) error {
 // resign ends a game in play as a loss for the side resigning.
 func (h *handling) resign(l *loaded, side int) error {
 	if l.meta.Phase != phasePlay {
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	winner := 1 - side
 	return h.finish(l, rules.Outcome{Status: rules.Win, Winner: rules.Side(winner), Reason: l.sides()[side] + " resigned"})

@@ -85,7 +85,7 @@ func (h *handling) welcome() error {
 		return nil
 	}
 	d.subject = "bottlepost: reply to carry out your commands"
-	id, err := h.messageID(welcomePrefix + h.now.Format("20060102"))
+	id, err := h.s.messageID(welcomePrefix + h.now.Format("20060102"))
 	if err != nil {
 		return err
 	}
@@ -100,19 +100,22 @@ func (h *handling) welcome() error {
 // that mail in someone's name asks their allowance at most WelcomesPerDay
 // times a day.
 func (h *handling) welcomeSlot() (ok bool, err error) {
-	day := h.now.Format("2006-01-02")
-	for n := range WelcomesPerDay {
-		slot := fmt.Sprintf("welcome:%s:%s:%d", h.from, day, n)
-		sent, err := h.tx.Processed(slot)
-		if err != nil {
-			return false, err
-		}
-		if !sent {
-			return true, h.tx.MarkProcessed(slot, h.now)
-		}
+	n, err := h.tx.Welcomes(h.from, h.now)
+	if err != nil {
+		return false, err
 	}
-	h.refused += "; the day's welcomes to the sender were sent"
-	return false, nil
+	legacy, err := legacyWelcomes(h.tx, h.from, h.now.Format("2006-01-02"), h.s.welcomesFrom)
+	if err != nil {
+		return false, err
+	}
+	if n+legacy >= WelcomesPerDay {
+		h.refused += "; the day's welcomes to the sender were sent"
+		return false, nil
+	}
+	// It counts even when the rate limit holds the answer back, so that mail
+	// in someone's name asks their allowance at most WelcomesPerDay times a
+	// day.
+	return true, h.tx.CountWelcome(h.from, h.now)
 }
 
 // welcomed reports whether the handling answers with the welcome.

@@ -173,6 +173,66 @@ func TestWelcomeAFewTimesADaySameForEveryone(t *testing.T) {
 	}
 }
 
+// TestWelcomesOfTheOldVersionStillCount: on the day the program first runs on a database,
+// the welcomes an older version marked as processed ids (welcome:ADDRESS:DAY:N) count
+// towards the day's WelcomesPerDay; the next day only the store's count does, and the
+// sweep forgets the counts of the days before.
+func TestWelcomesOfTheOldVersionStillCount(t *testing.T) {
+	tests := []struct {
+		name   string
+		marked int // the older version's marks of the day
+		want   int // welcomes still sent that day
+	}{
+		{"none marked", 0, WelcomesPerDay},
+		{"two marked", 2, WelcomesPerDay - 2},
+		{"all marked", WelcomesPerDay, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, Config{})
+			day := f.now.Format("2006-01-02")
+			err := f.st.Update(func(tx *store.Tx) error {
+				for n := range tt.marked {
+					if err := tx.MarkProcessed(fmt.Sprintf("welcome:%s:%s:%d", eve, day, n), f.now.Add(-time.Hour)); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			welcomed := func() int {
+				n := 0
+				for range WelcomesPerDay + 1 {
+					n += f.send(eve, bare, "hi", "games").Mails
+				}
+				return n
+			}
+			if n := welcomed(); n != tt.want {
+				t.Errorf("%d welcomes on the day of the upgrade, want %d", n, tt.want)
+			}
+			f.now = f.now.Add(24 * time.Hour)
+			if _, err := f.svc.Tick(f.now); err != nil {
+				t.Fatal(err)
+			}
+			if n := welcomed(); n != WelcomesPerDay {
+				t.Errorf("%d welcomes the next day, want %d", n, WelcomesPerDay)
+			}
+			err = f.st.View(func(tx *store.Tx) error {
+				n, err := tx.Welcomes(eve, f.now.Add(-24*time.Hour))
+				if n != 0 {
+					t.Errorf("the day before still counts %d welcomes after the sweep", n)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
 // TestHeldCommandsExpire: a welcome's commands wait heldDays; after that
 // the sweep forgets them and a reply carries nothing out.
 func TestHeldCommandsExpire(t *testing.T) {

@@ -33,7 +33,7 @@ func (h *handling) listGames() error {
 			status = "open challenge, waiting for an opponent"
 		case phasePlay:
 			if int(l.state.ToMove()) == side {
-				status = "YOUR MOVE (" + rules.MoveLabel(l.state.Ply()) + "), deadline " + h.deadlineText(l, h.pmeta)
+				status = "YOUR MOVE (" + rules.MoveLabel(l.state.Ply()) + "), deadline " + h.clocks.deadlineText(l, h.pmeta)
 			} else {
 				status = "waiting for " + opp
 			}

@@ -11,7 +11,9 @@ import (
 	"github.com/bottlepost/bottlepost/store"
 )
 
-// handling is the work on one incoming message inside one transaction.
+// handling is the work on one incoming message inside one transaction: it
+// checks the sender, runs the commands, and collects what they have to say
+// in drafts, which flush hands to a renderer once every command has run.
 type handling struct {
 	s       *Service
 	tx      *store.Tx
@@ -25,8 +27,7 @@ type handling struct {
 	pmeta  *playerMeta
 	seat   *store.TokenRef // set when the token is a game seat's
 
-	outages       []Outage
-	outagesLoaded bool
+	clocks clocks // the outages the handling's games are timed against
 
 	games  map[uint64]*loaded
 	drafts map[draftKey]*draft
@@ -39,17 +40,14 @@ type handling struct {
 	carried int
 
 	answers []answer // moves played, in order, that conditional lines may answer
+}
 
-	attached int               // bytes the last rendered mail's attachments take, encoded (renderBounded)
-	pgns     map[uint64][]byte // FinalPGN by game, made once (finalPGN)
-	// logs holds the game logs read since flush began to render mails
-	// (log), and metas the recipients' settings (recipientMeta); nil before.
-	// They are kept until the handling is dropped: a mail over the size
-	// limit is rendered again in its deferred finish (flush), after the
-	// group's later functions ran, and must show the state the first
-	// rendering showed.
-	logs  map[uint64][]store.Record
-	metas map[string]*playerMeta
+// newHandling starts the work on one incoming message in a transaction, at now
+// (for time-driven work, an empty message); quiet says whether its sender
+// may not be answered now.
+func (s *Service) newHandling(tx *store.Tx, in *Incoming, quiet func() bool, now time.Time) *handling {
+	return &handling{s: s, tx: tx, in: in, quiet: quiet, now: now, drafts: map[draftKey]*draft{},
+		clocks: clocks{reminderBefore: s.cfg.ReminderBefore}}
 }
 
 // userError is a problem with what the player asked, phrased for them.
@@ -128,7 +126,7 @@ func (h *handling) run() error {
 			return err
 		}
 	}
-	if err := h.loadOutages(); err != nil {
+	if err := h.clocks.load(h.tx); err != nil {
 		return err
 	}
 	return h.commands()
@@ -360,7 +358,8 @@ func (h *handling) exec(c Command, reply *draft) error {
 	return userf("%s is not available here", c.Verb)
 }
 
-func (h *handling) notPlaying(l *loaded) error {
+// notPlaying is the refusal of a command for a game not being played.
+func (l *loaded) notPlaying() error {
 	switch l.meta.Phase {
 	case phaseChallenge, phaseOpen:
 		return userf("game %d has not started: the challenge is waiting for an answer", l.g.ID)
@@ -391,6 +390,6 @@ func (h *handling) save(l *loaded) error {
 	l.g.State = data
 	l.g.Meta = l.meta.encode()
 	l.g.Updated = h.now
-	l.g.Deadlines = h.deadlines(l)
+	l.g.Deadlines = h.clocks.deadlines(l)
 	return h.tx.PutGame(l.g)
 }

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -11,7 +12,9 @@ import (
 // Limits bound what one sender can make the service do, so that a mail
 // cannot turn bottlepost into an amplifier: a thousand "new … vs STRANGER"
 // lines must not become a thousand invitations to people who never asked
-// for mail. Zero fields take the defaults (DefaultLimits).
+// for mail. Zero fields take the defaults (DefaultLimits), in the service's
+// configuration too (config's [limits]): DefaultLimits is the one place
+// they are written.
 type Limits struct {
 	// CommandsPerMail is how many commands of one mail are acted on; the
 	// rest are named in one line of the answer and ignored.
@@ -186,29 +189,29 @@ func commandsCut(acted, total int) string {
 	return fmt.Sprintf("Only the first %d commands of a mail are acted on (limits.commands_per_mail); the other %d were ignored: send them in another mail.", acted, total-acted)
 }
 
-// renderBounded renders a draft into a mail of at most MaxReplyBytes. A
-// larger one is rendered again with its lists cut short (the lines quoting
-// the sender first, then the long lists: games, record, report), and if it
-// is still too large, replaced by a short mail saying what was asked for
-// could not be sent.
-func (h *handling) renderBounded(d *draft) ([]byte, error) {
-	data, err := h.render(d)
-	if err != nil || len(data) <= MaxReplyBytes+h.attached {
+// renderBounded renders a draft into a mail of at most MaxReplyBytes (its
+// attachment on top). A larger one is rendered again with its lists cut
+// short (the lines quoting the sender first, then the long lists: games,
+// record, report), and if it is still too large, replaced by a short mail
+// saying what was asked for could not be sent.
+func (r *renderer) renderBounded(d *draft) ([]byte, error) {
+	data, limit, err := r.render(d)
+	if err != nil || len(data) <= limit {
 		return data, err
 	}
-	return h.shrink(d, len(data))
+	return r.shrink(d, len(data))
 }
 
 // shrink renders again a draft whose mail took size bytes, over the limit
 // (renderBounded).
-func (h *handling) shrink(d *draft, size int) ([]byte, error) {
+func (r *renderer) shrink(d *draft, size int) ([]byte, error) {
 	// First the HTML board goes (the text part keeps the board): a big
 	// board drawn as a table weighs some 40 KB.
 	plain := *d
 	plain.plainBoard = true
-	data, err := h.render(&plain)
-	if err != nil || len(data) <= MaxReplyBytes+h.attached {
-		h.s.log.Info("answer sent with the HTML board as text to stay within the size limit", "to", d.to, "kind", d.kind, "bytes", size, "now", len(data))
+	data, limit, err := r.render(&plain)
+	if err != nil || len(data) <= limit {
+		r.s.log.Info("answer sent with the HTML board as text to stay within the size limit", "to", d.to, "kind", d.kind, "bytes", size, "now", len(data))
 		return data, err
 	}
 	cut := plain
@@ -219,20 +222,22 @@ func (h *handling) shrink(d *draft, size int) ([]byte, error) {
 		cut.record = append([]string{fmt.Sprintf("(the first %d entries are left out: this mail is limited to %d KB; the export has the whole record)", n-200, MaxReplyBytes>>10)}, d.record[n-200:]...)
 	}
 	cut.notices = append(cut.notices, fmt.Sprintf("This answer was cut short: it would have been larger than %d KB.", MaxReplyBytes>>10))
-	if data, err = h.render(&cut); err != nil || len(data) <= MaxReplyBytes+h.attached {
-		h.s.log.Warn("answer cut to stay within the size limit", "to", d.to, "kind", d.kind, "bytes", size, "now", len(data))
+	if data, limit, err = r.render(&cut); err != nil || len(data) <= limit {
+		r.s.log.Warn("answer cut to stay within the size limit", "to", d.to, "kind", d.kind, "bytes", size, "now", len(data))
 		return data, err
 	}
-	h.s.log.Warn("answer replaced: too large even when cut", "to", d.to, "kind", d.kind, "bytes", size)
+	r.s.log.Warn("answer replaced: too large even when cut", "to", d.to, "kind", d.kind, "bytes", size)
 	short := &draft{kind: "notice", to: d.to, viewer: d.viewer, replyTo: d.replyTo, inReplyTo: d.inReplyTo, subject: d.subject,
 		notices: []string{fmt.Sprintf("The answer to your mail would have been larger than %d KB, the most this service sends, so it was not sent. Ask for less in one mail.", MaxReplyBytes>>10)}}
-	return h.render(short)
+	data, _, err = r.render(short)
+	return data, err
 }
 
-// head is the first n entries of a list, and a line counting the rest.
+// head is the first n entries of a list, and a line counting the rest; what
+// is appended to it never writes into list.
 func head(list []string, n int) []string {
 	if len(list) <= n {
-		return list
+		return slices.Clip(list)
 	}
 	return append(append([]string(nil), list[:n]...), fmt.Sprintf("(and %d more)", len(list)-n))
 }

@@ -228,11 +228,11 @@ func TestNoAnswerExceedsTheLimit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t, Config{})
 			err := f.st.Update(func(tx *store.Tx) error {
-				h := f.svc.internal(tx, f.now)
+				r := f.svc.newRenderer(tx, f.now, &clocks{})
 				d := tt.draft
 				d.to = eve
 				d.subject = "test"
-				data, err := h.renderBounded(&d)
+				data, err := r.renderBounded(&d)
 				if err != nil {
 					return err
 				}

@@ -3,6 +3,7 @@ package game
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 
@@ -61,4 +62,42 @@ func (h *handling) moveDigests() error {
 	}
 	h.s.log.Info("digest schedules moved to the players", "players", len(keys))
 	return h.tx.PutSetting(settingDigests, nil)
+}
+
+// settingWelcomesFrom is the UTC day (2006-01-02) this program first ran on a database:
+// from then on the store counts the welcomes (store.Tx.CountWelcome, store schema 5).
+// Older versions marked each as a processed message id "welcome:ADDRESS:DAY:N", N from 0 a
+// slot per welcome of the day; the store cannot tell those from the ids of processed mail,
+// so they stay there (and are pruned with them), and on that day the limit counts both.
+const settingWelcomesFrom = "game.welcomes-counted-from"
+
+// welcomesCountedFrom reads the day from which the store counts the welcomes, recording
+// today's on a database's first start.
+func (s *Service) welcomesCountedFrom() (string, error) {
+	var day []byte
+	if err := s.st.View(func(tx *store.Tx) error {
+		var err error
+		day, err = tx.Setting(settingWelcomesFrom)
+		return err
+	}); err != nil || day != nil {
+		return string(day), err
+	}
+	day = []byte(s.now().UTC().Format("2006-01-02"))
+	return string(day), s.st.Update(func(tx *store.Tx) error { return tx.PutSetting(settingWelcomesFrom, day) })
+}
+
+// legacyWelcomes is how many welcomes an older version marked for addr on day as
+// processed ids: none for a day after the one the store began counting them on (from).
+func legacyWelcomes(tx *store.Tx, addr, day, from string) (int, error) {
+	if day > from {
+		return 0, nil
+	}
+	n := 0
+	for ; n < WelcomesPerDay; n++ {
+		marked, err := tx.Processed(fmt.Sprintf("welcome:%s:%s:%d", addr, day, n))
+		if err != nil || !marked {
+			return n, err
+		}
+	}
+	return n, nil
 }

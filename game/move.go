@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
@@ -12,7 +13,7 @@ import (
 
 func (h *handling) move(l *loaded, side int, text string, d *draft) error {
 	if l.meta.Phase != phasePlay {
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	if int(l.state.ToMove()) != side {
 		d.board = true
@@ -52,7 +53,7 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	if err != nil {
 		return err
 	}
-	h.spend(l, side)
+	h.clocks.spend(l, side, h.now)
 	l.state = next
 	if l.meta.DrawOffer == 1-side {
 		l.meta.DrawOffer = -1 // a move declines the offer it answers
@@ -106,18 +107,21 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	return h.save(l)
 }
 
-// spend charges the mover's clock and starts the opponent's turn.
-func (h *handling) spend(l *loaded, side int) {
+// spend charges the mover's clock for a move at now and starts the
+// opponent's turn.
+func (c *clocks) spend(l *loaded, side int, now time.Time) {
 	tc, _ := timing.ParseTimeControl(l.meta.Time)
 	// Time the clock stood still (outages, the mover's vacation) is not charged.
-	used := h.now.Sub(l.meta.TurnStart) - overlap(h.stopped(l, side), l.meta.TurnStart, h.now)
+	used := now.Sub(l.meta.TurnStart) - overlap(c.stopped(l, side), l.meta.TurnStart, now)
 	l.meta.Clocks[side] = tc.Spend(l.meta.Clocks[side], max(used, 0))
-	l.meta.TurnStart = h.now
+	l.meta.TurnStart = now
 	l.meta.RemindedHalf, l.meta.RemindedDay, l.meta.TimedOut = false, false, -1
 }
 
-func (h *handling) deadlineText(l *loaded, pm *playerMeta) string {
-	t := h.turn(l).deadline.In(pm.location())
+// deadlineText is the deadline of the turn under way in a game, in the time
+// zone of a player's settings.
+func (c *clocks) deadlineText(l *loaded, pm *playerMeta) string {
+	t := c.turn(l).deadline.In(pm.location())
 	name, off := t.Zone()
 	return fmt.Sprintf("%s %s (UTC%s)", t.Format("Mon 2 Jan 2006 15:04"), name, offset(off))
 }

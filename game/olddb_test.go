@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -49,11 +50,11 @@ func TestOldDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	pgn := finalPGN(t, f, 1)
-	then, _ := readTestdata("schema-v2-games-1.pgn")
+	then, _ := os.ReadFile(filepath.Join("testdata", "schema-v2-games-1.pgn"))
 	if !bytes.Equal(pgn, then) {
 		t.Errorf("game 1 exports otherwise than the old program exported it:\n%s", pgn)
 	}
-	res, err := Verify(bytes.NewReader(pgn))
+	res, err := record.Verify(bytes.NewReader(pgn))
 	if err != nil || len(res.Unbound) == 0 {
 		t.Errorf("game 1: %+v, %v", res, err)
 	}
@@ -69,7 +70,7 @@ func TestOldDatabase(t *testing.T) {
 	// its start record did not name, and it verifies against the receipts of either time.
 	f.reply(bob, "resign")
 	f.mustContain(f.last(bob), "attached as bp-2.pgn")
-	res, err = Verify(bytes.NewReader(finalPGN(t, f, 2)), f.receiptsOf(bob, "bp-2")...)
+	res, err = record.Verify(bytes.NewReader(finalPGN(t, f, 2)), f.receiptsOf(bob, "bp-2")...)
 	if err != nil || len(res.Unbound) != 0 || res.Result != "1-0" || res.TimeControl != "3d" || res.Players != [2]string{"alice", "bob"} ||
 		res.Anchor.Records != res.Records {
 		t.Errorf("game 2, begun before and ended after the upgrade: %+v, %v", res, err)

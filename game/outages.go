@@ -63,8 +63,8 @@ func overlap(spans []Outage, from, to time.Time) time.Duration {
 
 // stopped is every span in which side's clock stands still: the service's
 // outages and the side's vacation, merged.
-func (h *handling) stopped(l *loaded, side int) []Outage {
-	spans := append([]Outage(nil), h.outages...)
+func (c *clocks) stopped(l *loaded, side int) []Outage {
+	spans := append([]Outage(nil), c.outages...)
 	if from, until := l.meta.VacationFrom[side], l.meta.Vacation[side]; until.After(from) {
 		spans = append(spans, Outage{Start: from, End: until})
 	}
@@ -86,16 +86,17 @@ func extend(deadline, start time.Time, spans []Outage) time.Time {
 	return deadline
 }
 
-func (h *handling) loadOutages() error {
-	if h.outagesLoaded {
+// load reads the service's outages, once.
+func (c *clocks) load(tx *store.Tx) error {
+	if c.loaded {
 		return nil
 	}
-	h.outagesLoaded = true
-	b, err := h.tx.Setting(settingOutages)
+	c.loaded = true
+	b, err := tx.Setting(settingOutages)
 	if err != nil || b == nil {
 		return err
 	}
-	return json.Unmarshal(b, &h.outages)
+	return json.Unmarshal(b, &c.outages)
 }
 
 // Heartbeat records that the service is alive at now. Call it regularly
@@ -160,11 +161,11 @@ func (s *Service) noticeGap(now time.Time, gap time.Duration) (Outage, error) {
 			return nil
 		}
 		found = Outage{Start: last.UTC(), End: now.UTC()}
-		h := s.internal(tx, now)
-		if err := h.loadOutages(); err != nil {
+		var c clocks
+		if err := c.load(tx); err != nil {
 			return err
 		}
-		outs := append(h.outages, found)
+		outs := append(c.outages, found)
 		// Outages older than a year cannot touch any clock still running.
 		for len(outs) > 0 && now.Sub(outs[0].End) > 366*timing.Day {
 			outs = outs[1:]

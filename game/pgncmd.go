@@ -14,24 +14,7 @@ const PGNType = "application/x-chess-pgn"
 // pgnName is the attachment's file name: bp-N.pgn.
 func pgnName(id uint64) string { return fmt.Sprintf("bp-%d.pgn", id) }
 
-// finalPGN is FinalPGN, made once per game for all the mails of one handling (a game's end
-// mails the same record to both players and every observer).
-func (h *handling) finalPGN(id uint64) ([]byte, error) {
-	if pgn, ok := h.pgns[id]; ok {
-		return pgn, nil
-	}
-	pgn, err := FinalPGN(h.tx, id)
-	if err != nil {
-		return nil, err
-	}
-	if h.pgns == nil {
-		h.pgns = map[uint64][]byte{}
-	}
-	h.pgns[id] = pgn
-	return pgn, nil
-}
-
-// pgn answers "pgn GAME": the game's record (FinalPGN) as an attachment, for a game the
+// pgn answers "pgn GAME": the game's record (record.FinalPGN) as an attachment, for a game the
 // sender played or observed, once it has ended. Anyone else gets the same refusal whether
 // the game exists or not.
 func (h *handling) pgn(c Command) error {

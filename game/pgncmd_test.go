@@ -2,11 +2,14 @@ package game
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -74,7 +77,7 @@ func TestEveryGameMailQuotesItsReceipt(t *testing.T) {
 			}
 		}
 		slices.Reverse(rcs)
-		res, err := Verify(bytes.NewReader(pgn), rcs...)
+		res, err := record.Verify(bytes.NewReader(pgn), rcs...)
 		if err != nil {
 			t.Fatalf("%s's receipts: %v", who, err)
 		}
@@ -92,7 +95,7 @@ func finalPGN(t *testing.T, f *fixture, id uint64) []byte {
 	var pgn []byte
 	if err := f.st.View(func(tx *store.Tx) error {
 		var err error
-		pgn, err = FinalPGN(tx, id)
+		pgn, err = record.FinalPGN(tx, id)
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -124,7 +127,7 @@ func TestFinalMailCarriesThePGN(t *testing.T) {
 		if a.Name != "bp-1.pgn" || a.Type != "application/x-chess-pgn" || !bytes.Equal(a.Data, pgn) {
 			t.Errorf("attachment to %s: %s %s, same bytes as FinalPGN: %v", who, a.Name, a.Type, bytes.Equal(a.Data, pgn))
 		}
-		if _, err := Verify(bytes.NewReader(a.Data), f.receiptsOf(who, "bp-1")...); err != nil {
+		if _, err := record.Verify(bytes.NewReader(a.Data), f.receiptsOf(who, "bp-1")...); err != nil {
 			t.Errorf("%s's attachment does not verify: %v", who, err)
 		}
 	}
@@ -222,10 +225,43 @@ func TestDeclinedChallengeRecord(t *testing.T) {
 	f.send(alice, f.personal(alice), "new", "new chess vs "+bob+" as white")
 	f.reply(bob, "decline")
 	pgn := finalPGN(t, f, 1)
-	res, err := Verify(bytes.NewReader(pgn))
+	res, err := record.Verify(bytes.NewReader(pgn))
 	if err != nil || res.Status != "aborted" || res.Result != "*" || res.Termination != "challenge declined" || res.Moves != 0 {
 		t.Fatalf("verify: %+v, %v\n%s", res, err, pgn)
 	}
 	f.send(alice, f.personalOf(alice), "pgn", "pgn 1")
 	f.mustContain(f.last(alice), "game 1 was never played (challenge declined)")
+}
+
+// TestVerifyExampleVector: the test vector of docs/verify.md's worked example
+// (record/testdata/verify-example.pgn) is the file the service writes of that game, alice's
+// Seachess game with the secret moves Sd1v-e3 and sSe3-f5 that bob resigns, but for what is
+// drawn at random (the commitment keys, so the commitments, the chain's hashes and the
+// embedded records); it verifies against the receipts bob's mails quoted. -update writes
+// the vector anew (record's TestVerifyDocExample then names the values to put in the doc).
+func TestVerifyExampleVector(t *testing.T) {
+	f, _ := seachessGame(t, "Sd1v-e3", "sSe3-f5")
+	f.reply(bob, "resign")
+	pgn := finalPGN(t, f, 1)
+	if _, err := record.Verify(bytes.NewReader(pgn), f.receiptsOf(bob, "bp-1")...); err != nil {
+		t.Fatalf("the file does not verify: %v", err)
+	}
+	path := filepath.Join("..", "record", "testdata", "verify-example.pgn")
+	if *update {
+		if err := os.WriteFile(path, pgn, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vector, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hexRun := regexp.MustCompile(`[0-9a-f]{64}`)
+	movesAndTags := func(file []byte) string {
+		pgn, _, _ := strings.Cut(string(file), "{bottlepost-export/1")
+		return hexRun.ReplaceAllString(pgn, "HEX")
+	}
+	if got, want := movesAndTags(pgn), movesAndTags(vector); got != want {
+		t.Errorf("the service writes the example's game otherwise than the vector (go test ./game -run TestVerifyExampleVector -update):\n%s\n--- vector:\n%s", got, want)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/htmlboard"
 	"github.com/bottlepost/bottlepost/store"
@@ -24,11 +25,15 @@ import (
 // opening, as the final mail carries it. Challenges are private and are
 // not shown.
 
+// ErrNotFinished is returned (wrapped) by PublicPGN for a game still being played: its
+// secret moves stay sealed until it ends (it is record.ErrNotFinished).
+var ErrNotFinished = record.ErrNotFinished
+
 // ErrNotPublic is returned for a game that does not exist or that is not
 // shown to the public (a challenge not yet accepted).
 var ErrNotPublic = errors.New("game: no such game")
 
-// PublicPGN returns a finished game's verifiable PGN: FinalPGN's bytes, the
+// PublicPGN returns a finished game's verifiable PGN: record.FinalPGN's bytes, the
 // file the final mail carries. A game still being played gives
 // ErrNotFinished (wrapped); one that does not exist or never started
 // ErrNotPublic.
@@ -39,7 +44,7 @@ func (s *Service) PublicPGN(id uint64) ([]byte, error) {
 			return err
 		}
 		var err error
-		out, err = FinalPGN(tx, id)
+		out, err = record.FinalPGN(tx, id)
 		return err
 	})
 	if err != nil {
@@ -90,7 +95,7 @@ type PublicGame struct {
 	Variant     rules.Variant
 	Ruleset     string
 	Sides       [2]string
-	Players     [2]string // the players' public names (PublicName)
+	Players     [2]string // the players' public names (publicName)
 	TimeControl string    // described for people ("3 days per move")
 	Created     time.Time
 	Over        bool
@@ -133,11 +138,11 @@ type PublicMove struct {
 	Commitment, Key string
 }
 
-// PublicName is how the public pages name a player: the display name the
+// publicName is how the public pages name a player: the display name the
 // player's mail carried (as the PGN export names them) when it is a plain
 // name, else "White player" (with the variant's side name). Never an
 // address.
-func PublicName(p *store.Player, side string) string {
+func publicName(p *store.Player, side string) string {
 	name := strings.TrimSpace(p.Name)
 	if name == "" || len([]rune(name)) > 40 || strings.ContainsAny(name, "@<>") {
 		return side + " player"
@@ -180,8 +185,7 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 		if err != nil {
 			return err
 		}
-		h := s.readHandling(tx)
-		pg = h.publicGame(l)
+		pg = publicGame(l, s.readClocks(tx))
 		var moves []store.Record
 		for _, r := range log {
 			if r.Kind == store.KindMove {
@@ -251,20 +255,21 @@ func replayPublic(pg *PublicGame, l *loaded, moves []store.Record) error {
 	return nil
 }
 
-// readHandling is a handling for reading only: deadlines need the outages.
-func (s *Service) readHandling(tx *store.Tx) *handling {
-	h := &handling{s: s, tx: tx, in: &Incoming{}, quiet: func() bool { return true }, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
-	_ = h.loadOutages() // a damaged outage list only moves a shown deadline
-	return h
+// readClocks are the clocks the public's deadlines are shown by.
+func (s *Service) readClocks(tx *store.Tx) *clocks {
+	c := &clocks{reminderBefore: s.cfg.ReminderBefore}
+	_ = c.load(tx) // a damaged outage list only moves a shown deadline
+	return c
 }
 
-// publicGame fills in what the public sees of a loaded game but its record.
-func (h *handling) publicGame(l *loaded) *PublicGame {
+// publicGame fills in what the public sees of a loaded game but its record;
+// its deadline is the one c times.
+func publicGame(l *loaded, c *clocks) *PublicGame {
 	sides := l.sides()
 	pg := &PublicGame{ID: l.g.ID, Variant: l.v, Ruleset: l.g.Ruleset, Sides: sides, Created: l.g.Created,
 		Over: l.meta.Phase == phaseOver, Plies: l.state.Ply(), Head: l.g.Head.String()}
 	for i := range 2 {
-		pg.Players[i] = PublicName(l.seats[i], sides[i])
+		pg.Players[i] = publicName(l.seats[i], sides[i])
 	}
 	if tc, err := timing.ParseTimeControl(l.meta.Time); err == nil {
 		pg.TimeControl = tc.Describe()
@@ -273,7 +278,7 @@ func (h *handling) publicGame(l *loaded) *PublicGame {
 		pg.Result, pg.Reason, pg.Finished = l.g.Result, l.meta.Reason, l.meta.Finished
 	} else {
 		pg.ToMove = l.state.ToMove()
-		pg.Deadline = h.turn(l).deadline
+		pg.Deadline = c.turn(l).deadline
 	}
 	return pg
 }
@@ -376,7 +381,7 @@ func (s *Service) PublicGames(over bool, from uint64, limit int) (*GameList, err
 	}
 	list := &GameList{}
 	err := s.st.View(func(tx *store.Tx) error {
-		h := s.readHandling(tx)
+		c := s.readClocks(tx)
 		cursor, read := from, 0
 		for len(list.Games) < limit && read < 4*limit {
 			ids, err := tx.GameIDs(over, cursor, over, limit)
@@ -397,7 +402,7 @@ func (s *Service) PublicGames(over bool, from uint64, limit int) (*GameList, err
 					return err
 				}
 				if l.meta.Phase == phasePlay && !over || l.meta.Phase == phaseOver && over {
-					list.Games = append(list.Games, h.summary(l))
+					list.Games = append(list.Games, summary(l, c))
 				}
 			}
 		}
@@ -418,8 +423,9 @@ func (s *Service) PublicGames(over bool, from uint64, limit int) (*GameList, err
 	return list, nil
 }
 
-func (h *handling) summary(l *loaded) GameSummary {
-	pg := h.publicGame(l)
+// summary is a game's line in a public list.
+func summary(l *loaded, c *clocks) GameSummary {
+	pg := publicGame(l, c)
 	sum := GameSummary{ID: pg.ID, Variant: l.v.Name(), Players: pg.Players, Sides: pg.Sides, Over: pg.Over,
 		Result: pg.Result, Reason: pg.Reason, Finished: pg.Finished, Deadline: pg.Deadline}
 	// The number of the move to come, or once over of the last move.

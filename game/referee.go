@@ -4,51 +4,14 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
 
-// Ply is one move of a replayed game, as every viewer records it.
-type Ply struct {
-	Index  int // ply number from 0
-	Side   rules.Side
-	Text   string // the move as submitted
-	Secret bool
-	Report *rules.Report
-	Err    error // the move was not legal on replay
-}
-
-// Replay plays a game's moves (texts as submitted) from its start and
-// returns every ply with its report; a move that does not replay stops the
-// replay with its error in the last Ply.
-func Replay(v rules.Variant, opt rules.Options, moves []string) (rules.State, []Ply, error) {
-	s, err := v.New(opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	var plies []Ply
-	for i, text := range moves {
-		p := Ply{Index: i, Side: s.ToMove(), Text: text}
-		m, err := s.Parse(text)
-		var next rules.State
-		if err == nil {
-			next, p.Report, err = s.Apply(m)
-		}
-		if err != nil {
-			p.Err = err
-			plies = append(plies, p)
-			return s, plies, nil
-		}
-		p.Secret = p.Report.Secret
-		plies = append(plies, p)
-		s = next
-	}
-	return s, plies, nil
-}
-
 // recordLines lays out plies for one viewer in full-move numbering, one
 // numbered move per line within the mail's width: " 1. e4 e5".
-func recordLines(plies []Ply, v rules.Viewer) []string {
+func recordLines(plies []record.Ply, v rules.Viewer) []string {
 	texts := make([]string, len(plies))
 	for i, p := range plies {
 		texts[i] = p.Text
@@ -70,13 +33,10 @@ func moveTexts(log []store.Record) []string {
 	return out
 }
 
-func (h *handling) replay(l *loaded) ([]Ply, []store.Record, error) {
-	log, err := h.log(l.g.ID)
-	if err != nil {
-		return nil, nil, err
-	}
-	_, plies, err := Replay(l.v, rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed}, moveTexts(log))
-	return plies, log, err
+// replay replays a game's log from its start (record.Replay).
+func replay(l *loaded, log []store.Record) ([]record.Ply, error) {
+	_, plies, err := record.Replay(l.v, rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed}, moveTexts(log))
+	return plies, err
 }
 
 func (h *handling) referee(c Command) (*loaded, error) {
@@ -101,7 +61,11 @@ func (h *handling) audit(c Command) error {
 	if err != nil {
 		return err
 	}
-	plies, log, err := h.replay(l)
+	log, err := h.tx.Log(l.g.ID)
+	if err != nil {
+		return err
+	}
+	plies, err := replay(l, log)
 	if err != nil {
 		return err
 	}
@@ -163,7 +127,7 @@ func (h *handling) adjudicate(c Command) error {
 		return err
 	}
 	if l.meta.Phase != phasePlay {
-		return h.notPlaying(l)
+		return l.notPlaying()
 	}
 	o := rules.Outcome{Reason: "adjudicated by the referee: " + c.Reason}
 	switch c.Result {

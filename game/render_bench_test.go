@@ -36,7 +36,7 @@ func BenchmarkRenderUpdateMail(b *testing.B) {
 						}
 						d := h.draft(bob, l, "update")
 						d.board, d.lastMoves, d.plainBoard = true, true, plain
-						data, err := h.render(d)
+						data, _, err := f.svc.newRenderer(tx, f.now, &h.clocks).render(d)
 						size = len(data)
 						return err
 					})

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
@@ -328,12 +329,11 @@ func (b *scaleBuilder) create(tx *store.Tx, i int, n newGame) (*loaded, time.Tim
 	if err := tx.CreateGame(g); err != nil {
 		return nil, time.Time{}, err
 	}
-	text := setup{Variant: g.Variant, Ruleset: o.ruleset, Seed: o.seed, Time: g.TimeControl}.text()
+	text := record.Start{Variant: g.Variant, Ruleset: o.ruleset, Seed: o.seed, Time: g.TimeControl}.Text()
 	if _, err := tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.Side(meta.Challenger), Text: text, Public: text, At: created}); err != nil {
 		return nil, time.Time{}, err
 	}
-	h := b.svc.internal(tx, scaleNow)
-	if meta.Root, err = h.messageID("game-" + strconv.FormatUint(g.ID, 10)); err != nil {
+	if meta.Root, err = b.svc.messageID("game-" + strconv.FormatUint(g.ID, 10)); err != nil {
 		return nil, time.Time{}, err
 	}
 	seats := [2]*store.Player{white, black}

@@ -4,7 +4,9 @@
 // store transaction together with the incoming message's id.
 //
 // It ties together rules (what is legal, what each side sees), store (where
-// games, logs, secrets and the outbox live) and templates (how mails read).
+// games, logs, secrets and the outbox live), record (the start and end
+// records it writes, the file a finished game is sent as) and templates (how
+// mails read).
 // It does no network I/O: the mailer delivers messages to Handle and drains
 // the outbox the service fills.
 //
@@ -17,10 +19,14 @@
 // one sender can make the service do, firstcontact.go and tokens.go answer
 // strangers and hand out reply addresses, unverified.go answers mail that
 // nothing vouches for. Time-driven work: deadlines.go
-// (Tick, reminders, timeouts), outages.go (heartbeat, recovery),
-// migrate.go (older versions' data). Mails: drafts.go (collecting,
-// rendering, composing with mailfmt), subjects.go, layout.go. Records:
-// record.go, export.go, verify.go; public.go is what the web view reads.
+// (Tick, reminders, timeouts, the clocks a turn is timed by), outages.go
+// (heartbeat, recovery), migrate.go (older versions' data). Mails: drafts.go
+// (collected while commands run), render.go (the renderer: what each mail
+// shows, gathered in the transaction, and the size limit), mailjob.go (a
+// mail's templates and bytes, made from that value alone by work deferred to
+// the commit), subjects.go, layout.go. The record
+// format (start and end records, the export, the verifier) is package
+// record's; public.go is what the web view reads.
 package game
 
 import (
@@ -60,8 +66,8 @@ type Config struct {
 	// vouch for (authFailure) is refused, and its sender told why once a
 	// day (unverified.go).
 	TrustedAuthServ string
-	// VacationDays is each player's yearly vacation allowance (0: the
-	// default, 30; negative: no vacations).
+	// VacationDays is each player's yearly vacation allowance, in days (0:
+	// no vacations), as config's service.vacation_days.
 	VacationDays int
 	// TimeoutPolicy is what happens when a deadline passes: TimeoutLoss
 	// (default) or TimeoutNotify.
@@ -119,6 +125,9 @@ type Service struct {
 	accountKey []byte
 	heldKey    []byte // seals and names the commands a welcome holds
 	seatKey    []byte // derives seat tokens (seatToken)
+	// welcomesFrom is the UTC day (2006-01-02) from which the store counts the
+	// welcomes; before it, they were processed ids (legacyWelcomes).
+	welcomesFrom string
 	// damagedGames are the games found damaged (logged once each).
 	damagedGames sync.Map
 	lastMoves    lastCache // the public's last-move highlight of games in play (public.go)
@@ -152,11 +161,8 @@ func New(cfg Config, opt Options) (*Service, error) {
 	if _, err := timing.ParseTimeControl(cfg.DefaultTime); err != nil {
 		return nil, fmt.Errorf("game: default time control: %w", err)
 	}
-	switch {
-	case cfg.VacationDays == 0:
-		cfg.VacationDays = 30
-	case cfg.VacationDays < 0:
-		cfg.VacationDays = 0
+	if cfg.VacationDays < 0 {
+		return nil, fmt.Errorf("game: vacation days %d: want 0 (none) or more", cfg.VacationDays)
 	}
 	switch cfg.TimeoutPolicy {
 	case "":
@@ -166,6 +172,9 @@ func New(cfg Config, opt Options) (*Service, error) {
 		return nil, fmt.Errorf("game: timeout policy %q: want %q or %q", cfg.TimeoutPolicy, TimeoutLoss, TimeoutNotify)
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
+	if l := cfg.Limits; l.ChallengesPerDay < l.ChallengesPerHour {
+		return nil, fmt.Errorf("game: limits.challenges_per_day %d is below limits.challenges_per_hour %d", l.ChallengesPerDay, l.ChallengesPerHour)
+	}
 	if cfg.ReminderBefore == 0 {
 		cfg.ReminderBefore = timing.Day
 	}
@@ -192,6 +201,9 @@ func New(cfg Config, opt Options) (*Service, error) {
 		seatKey:    opt.Store.DeriveKey("bottlepost seat tokens v1"),
 	}
 	if err := s.forgetSeatTokens(); err != nil {
+		return nil, err
+	}
+	if s.welcomesFrom, err = s.welcomesCountedFrom(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -393,7 +405,7 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 			res.Duplicate = true
 			return nil
 		}
-		h := &handling{s: s, tx: tx, in: in, quiet: quiet, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
+		h := s.newHandling(tx, in, quiet, s.now().UTC())
 		if err := h.run(); err != nil {
 			return err
 		}
@@ -438,7 +450,7 @@ func (s *Service) apologize(in *Incoming, id string, game uint64, cause error, q
 	res := Result{Refused: fmt.Sprintf("game %d is damaged", game)}
 	err := s.st.Update(func(tx *store.Tx) error {
 		res.Mails = 0
-		h := &handling{s: s, tx: tx, in: in, quiet: quiet, now: s.now().UTC(), drafts: map[draftKey]*draft{}}
+		h := s.newHandling(tx, in, quiet, s.now().UTC())
 		h.from = mailfmt.Key(in.From)
 		d := h.draft(h.from, nil, "notice")
 		d.notices = append(d.notices, fmt.Sprintf("Sorry: game %d cannot be played at the moment, because its stored record is damaged. Nothing in your mail was done. The operator has been told; once it is repaired, send your mail again. Your other games are not affected.", game))

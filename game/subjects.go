@@ -18,7 +18,7 @@ import (
 //	[bp-12] Chess v alice@example.org: game over: 1-0 (checkmate)
 //	[bp-12] Chess v alice@example.org: invitation
 //	[bp-12] Chess, observed: Black to move (12...)
-func (h *handling) subject(l *loaded, d *draft) string {
+func subject(l *loaded, d *draft) string {
 	var b strings.Builder
 	b.WriteString(mailfmt.FormatTag(l.g.ID) + " " + l.v.Name())
 	side, player := d.viewer.Side()
@@ -38,13 +38,13 @@ func (h *handling) subject(l *loaded, d *draft) string {
 	if d.kind == "history" {
 		b.WriteString("record; ")
 	}
-	b.WriteString(h.gameState(l, d))
+	b.WriteString(gameState(l, d))
 	return b.String()
 }
 
 // gameState is the state of the game for the draft's recipient, in a few
 // words.
-func (h *handling) gameState(l *loaded, d *draft) string {
+func gameState(l *loaded, d *draft) string {
 	side, player := d.viewer.Side()
 	switch l.meta.Phase {
 	case phaseOpen:

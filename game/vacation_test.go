@@ -7,6 +7,17 @@ import (
 	"github.com/bottlepost/bottlepost/timing"
 )
 
+// TestNoVacations: with no allowance (VacationDays 0, as service.vacation_days 0 in the
+// configuration) a vacation is refused and the clock runs on.
+func TestNoVacations(t *testing.T) {
+	f := newFixture(t, Config{})
+	startTimed(t, f, "3d")
+	f.reply(alice, "vacation 1 days")
+	f.mustContain(f.last(alice), "you have 0 vacation days left this year (of 0); you asked for 1")
+	f.reply(alice, "board")
+	f.mustContain(f.last(alice), "Deadline: Tue 24 Nov 2026 09:00 UTC")
+}
+
 func TestVacationStopsTheClock(t *testing.T) {
 	f := newFixture(t, Config{VacationDays: 5})
 	startTimed(t, f, "2d")
@@ -27,7 +38,7 @@ func TestVacationStopsTheClock(t *testing.T) {
 }
 
 func TestLateVacationRefundsNothingUsed(t *testing.T) {
-	f := newFixture(t, Config{})
+	f := newFixture(t, Config{VacationDays: 30})
 	startTimed(t, f, "3d") // alice's deadline: Tue 24 Nov 09:00
 	f.now = f.now.Add(71 * time.Hour)
 	f.reply(alice, "vacation 1 days")

@@ -11,17 +11,52 @@ import (
 	"time"
 )
 
-// Work deferred by concurrent Batch calls: each call's work runs outside
-// the transaction and its finish writes what the work made; a work that
-// fails, a work that panics and a finish that fails each fail only their own
-// call, whose function and work leave nothing, and the calls beside them are
-// committed all the same. On a machine with more than one core, works run
-// side by side.
+// textJob is a deferred job making its text, or failing or panicking as told: a value
+// holding all it needs.
+type textJob struct {
+	text  string
+	fail  error    // returned instead of the text
+	panic string   // panicked with, when not empty
+	busy  *overlap // counts the jobs running at once (nil: none)
+}
+
+func (j textJob) Run() ([]byte, error) {
+	if j.busy != nil {
+		j.busy.enter()
+		defer j.busy.in.Add(-1)
+	}
+	if j.panic != "" {
+		panic(j.panic)
+	}
+	if j.fail != nil {
+		return nil, j.fail
+	}
+	return []byte(j.text), nil
+}
+
+// overlap counts the jobs running at once, and the most that did.
+type overlap struct{ in, most atomic.Int64 }
+
+// enter counts a job in, and waits until another one runs beside it (or a while).
+func (o *overlap) enter() {
+	now := o.in.Add(1)
+	for m := o.most.Load(); now > m && !o.most.CompareAndSwap(m, now); m = o.most.Load() {
+	}
+	for deadline := time.Now().Add(20 * time.Millisecond); o.in.Load() < 2 && time.Now().Before(deadline); {
+		runtime.Gosched()
+	}
+}
+
+// Jobs deferred by concurrent Batch calls: each call's job runs outside the transaction's
+// functions and its finish writes what the job made; a job that fails, a job that panics
+// and a finish that fails each fail only their own call, whose function and job leave
+// nothing, and the calls beside them are committed all the same. On a machine with more
+// than one core, jobs run side by side.
 func TestBatchDefer(t *testing.T) {
 	st := openTest(t, t.TempDir())
 	errWork, errFinish := errors.New("work failed"), errors.New("finish failed")
 	const n = 200
-	var inWork, most atomic.Int64
+	var busy overlap
 	queued := func() (int, bool) {
 		st.group.mu.Lock()
 		defer st.group.mu.Unlock()
@@ -45,29 +80,18 @@ func TestBatchDefer(t *testing.T) {
 				if err := tx.PutSetting(fmt.Sprintf("f%03d", i), []byte{1}); err != nil {
 					return err
 				}
-				var made string
-				return tx.Defer(func() error {
-					now := inWork.Add(1)
-					defer inWork.Add(-1)
-					for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
-					}
-					// Until another worker runs beside this one (or a while).
-					for deadline := time.Now().Add(20 * time.Millisecond); inWork.Load() < 2 && time.Now().Before(deadline); {
-						runtime.Gosched()
-					}
-					made = strings.Repeat("x", i%7) + fmt.Sprint(i)
-					switch i % 50 {
-					case 7:
-						return fmt.Errorf("call %d: %w", i, errWork)
-					case 13:
-						panic(fmt.Sprintf("call %d's work blew up", i))
-					}
-					return nil
-				}, func(tx *Tx) error {
+				job := textJob{text: strings.Repeat("x", i%7) + fmt.Sprint(i), busy: &busy}
+				switch i % 50 {
+				case 7:
+					job.fail = fmt.Errorf("call %d: %w", i, errWork)
+				case 13:
+					job.panic = fmt.Sprintf("call %d's work blew up", i)
+				}
+				return tx.Defer(job, func(tx *Tx, made []byte) error {
 					if i%50 == 21 {
 						return fmt.Errorf("call %d: %w", i, errFinish)
 					}
-					return tx.PutSetting(fmt.Sprintf("w%03d", i), []byte(made))
+					return tx.PutSetting(fmt.Sprintf("w%03d", i), made)
 				})
 			})
 		})
@@ -124,14 +148,14 @@ func TestBatchDefer(t *testing.T) {
 	if c := st.group.commits; c > 1+1+2*12 {
 		t.Errorf("%d transactions for %d calls: no group commit", c, n)
 	}
-	if runtime.GOMAXPROCS(0) > 1 && most.Load() < 2 {
-		t.Errorf("at most %d works ran at once on %d cores: none side by side", most.Load(), runtime.GOMAXPROCS(0))
+	if runtime.GOMAXPROCS(0) > 1 && busy.most.Load() < 2 {
+		t.Errorf("at most %d jobs ran at once on %d cores: none side by side", busy.most.Load(), runtime.GOMAXPROCS(0))
 	}
 }
 
-// Update runs deferred work before its commit, the finishes in the order of
-// the Defer calls; a View, or a finish, runs work and finish at once; a
-// failing work rolls back the whole transaction.
+// Update runs deferred jobs before its commit, the finishes in the order of
+// the Defer calls; a View, or a finish, runs job and finish at once; a
+// failing job rolls back the whole transaction.
 func TestUpdateDefer(t *testing.T) {
 	st := openTest(t, t.TempDir())
 	appendTo := func(tx *Tx, s string) error {
@@ -143,14 +167,12 @@ func TestUpdateDefer(t *testing.T) {
 	}
 	err := st.Update(func(tx *Tx) error {
 		for _, s := range []string{"a", "b", "c"} {
-			var made string
-			if err := tx.Defer(func() error { made = s; return nil }, func(tx *Tx) error {
-				if err := appendTo(tx, made); err != nil {
+			if err := tx.Defer(textJob{text: s}, func(tx *Tx, made []byte) error {
+				if err := appendTo(tx, string(made)); err != nil {
 					return err
 				}
 				if s == "b" { // deferred from a finish: at once
-					var inner string
-					if err := tx.Defer(func() error { inner = "B"; return nil }, func(tx *Tx) error { return appendTo(tx, inner) }); err != nil {
+					if err := tx.Defer(textJob{text: "B"}, func(tx *Tx, inner []byte) error { return appendTo(tx, string(inner)) }); err != nil {
 						return err
 					}
 				}
@@ -169,7 +191,7 @@ func TestUpdateDefer(t *testing.T) {
 		if err := tx.PutSetting("rolled", []byte{1}); err != nil {
 			return err
 		}
-		return tx.Defer(func() error { return errWork }, func(tx *Tx) error { return tx.PutSetting("finished", []byte{1}) })
+		return tx.Defer(textJob{fail: errWork}, func(tx *Tx, _ []byte) error { return tx.PutSetting("finished", []byte{1}) })
 	})
 	if !errors.Is(err, errWork) {
 		t.Errorf("a failing work: Update returned %v", err)
@@ -184,7 +206,7 @@ func TestUpdateDefer(t *testing.T) {
 			}
 		}
 		ran := false
-		if err := tx.Defer(func() error { ran = true; return nil }, func(*Tx) error { return nil }); err != nil || !ran {
+		if err := tx.Defer(textJob{text: "v"}, func(_ *Tx, out []byte) error { ran = string(out) == "v"; return nil }); err != nil || !ran {
 			t.Errorf("Defer in a View: err %v, ran %v", err, ran)
 		}
 		return nil
@@ -194,7 +216,7 @@ func TestUpdateDefer(t *testing.T) {
 	}
 }
 
-// A panic in the work a function deferred after reading a game names that
+// A panic in the job a function deferred after reading a game names that
 // game, as a panic in the function itself would: the game service answers
 // it with its apology for a damaged game instead of retrying the mail
 // forever.
@@ -205,7 +227,7 @@ func TestDeferPanicNamesGame(t *testing.T) {
 		if _, err := tx.Game(g.ID); err != nil {
 			return err
 		}
-		return tx.Defer(func() error { panic("template blew up") }, func(*Tx) error { return nil })
+		return tx.Defer(textJob{panic: "template blew up"}, func(*Tx, []byte) error { return nil })
 	})
 	if DamagedGame(err) != g.ID || !strings.Contains(err.Error(), "template blew up") {
 		t.Errorf("err %v: DamagedGame %d, want %d", err, DamagedGame(err), g.ID)

@@ -1,6 +1,7 @@
 // Package store keeps everything bottlepost knows in one bbolt file: games and their
 // versioned state, each game's log of moves and events, players, reply tokens, the outbox,
-// the ids of processed incoming mail, a deadline index and the archive of finished games.
+// the ids of processed incoming mail, the welcomes counted per address and day, a deadline
+// index and the archive of finished games.
 //
 // A crash at any instant loses no accepted move and applies none twice: accepting a move,
 // the mails it causes and the incoming mail's id are committed in one transaction, and a

@@ -90,7 +90,7 @@ func (e *ChainError) Is(target error) bool { return target == ErrTampered }
 
 // gameErr is cause as the error of a game: a *GameError naming it, or a plain store error
 // when no game is known (0). A panic is reported so in a transaction (recoverPanic), in a
-// Batch function (safeCall) and in deferred work (runWork).
+// Batch function (safeCall) and in a deferred job (runJob).
 func gameErr(game uint64, cause error) error {
 	if game != 0 {
 		return &GameError{Game: game, Err: cause}

@@ -23,6 +23,7 @@ var fixtureChecks = map[string]func(*testing.T, *Store){
 	"schema-v2.db": checkFixtureV2,
 	"schema-v3.db": checkFixtureV3,
 	"schema-v4.db": checkFixtureV4,
+	"schema-v5.db": checkFixtureV5,
 }
 
 func TestFixture(t *testing.T) {
@@ -94,7 +95,8 @@ var fixtureTime = time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC)
 // buildFixture writes the fixture of the current version: an archived open game, an
 // active hidden game with secret moves, tokens, mails (one failed once), processed ids,
 // deadlines, (since version 2) a game listed under a match key and a player with a
-// deadline, and (since version 3) a side's conditional moves.
+// deadline, (since version 3) a side's conditional moves and (since version 5) welcomes
+// counted.
 func buildFixture(t *testing.T, path string) {
 	dir := t.TempDir()
 	st := openTest(t, dir)
@@ -154,6 +156,11 @@ func buildFixture(t *testing.T, path string) {
 		if err := tx.PutConditionals(h.ID, White, []byte(fixtureConditionals)); err != nil {
 			return err
 		}
+		for range 2 {
+			if err := tx.CountWelcome(fixtureStranger, fixtureTime); err != nil {
+				return err
+			}
+		}
 		return tx.MarkFailed(mails[len(mails)-1].ID, "451 4.3.0 try again later", fixtureTime.Add(30*time.Hour))
 	})
 	if err != nil {
@@ -172,9 +179,10 @@ func buildFixture(t *testing.T, path string) {
 }
 
 // checkFixtureV1 checks what buildFixture of version 1 wrote; once migrated, the match
-// index is there and empty.
+// index and the welcomes are there and empty.
 func checkFixtureV1(t *testing.T, st *Store) {
 	checkFixture(t, st, []uint64{2})
+	checkWelcomes(t, st, 0)
 	st.View(func(tx *Tx) error {
 		if ids, err := tx.Matching("fide 3d/move", 0); err != nil || len(ids) != 0 {
 			t.Errorf("games matching in a version 1 database: %v, %v", ids, err)
@@ -224,86 +232,163 @@ func checkFixtureV3(t *testing.T, st *Store) {
 }
 
 // checkFixtureV4 checks what buildFixture of version 4 wrote: version 3's content, with the
-// reply tokens kept as keyed hashes only (checkFixture checks the tokens bucket).
-func checkFixtureV4(t *testing.T, st *Store) { checkFixtureV3(t, st) }
+// reply tokens kept as keyed hashes only (checkFixture checks the tokens bucket); once
+// migrated, the welcomes bucket is there and empty.
+func checkFixtureV4(t *testing.T, st *Store) {
+	checkFixtureV3(t, st)
+	checkWelcomes(t, st, 0)
+}
 
-// checkFixture checks the content every fixture has, and that active are the active games.
+// fixtureStranger is the address welcomed twice on the fixture's day (since version 5).
+const fixtureStranger = "Stranger@Example.org"
+
+// checkFixtureV5 checks what buildFixture of version 5 wrote: version 4's content and the
+// stranger's two welcomes.
+func checkFixtureV5(t *testing.T, st *Store) {
+	checkFixtureV3(t, st)
+	checkWelcomes(t, st, 2)
+}
+
+// checkWelcomes checks the welcomes counted for the stranger on the fixture's day, and that
+// the bucket holds them as a day and a keyed hash, never the address.
+func checkWelcomes(t *testing.T, st *Store, want int) {
+	t.Helper()
+	st.View(func(tx *Tx) error {
+		if n, err := tx.Welcomes("stranger@example.org", fixtureTime.Add(10*time.Hour)); err != nil || n != want {
+			t.Errorf("welcomes of the stranger: %d, %v; want %d", n, err, want)
+		}
+		return tx.bucket(bucketWelcomes).ForEach(func(k, _ []byte) error {
+			if len(k) != len(welcomeDayLayout)+16 || strings.Contains(strings.ToLower(string(k)), "stranger") {
+				t.Errorf("welcomes bucket key %q is not a day and a keyed hash", k)
+			}
+			return nil
+		})
+	})
+}
+
+// checkFixture checks the content every fixture has (fixtureParts), and that active are
+// the active games.
 func checkFixture(t *testing.T, st *Store, active []uint64) {
+	t.Helper()
 	err := st.View(func(tx *Tx) error {
 		ids, err := tx.Games()
 		if err != nil || !slices.Equal(ids, active) {
 			t.Errorf("active games %v, %v; want %v", ids, err, active)
 		}
-		a, err := tx.Game(1)
-		if err != nil {
-			return err
-		}
-		if !a.Archived || a.Status != StatusFinished || a.Result != "1-0" || a.Records != 5 || a.Hidden || a.Variant != "fide" {
-			t.Errorf("game 1: %+v", a)
-		}
-		h, err := tx.Game(2)
-		if err != nil {
-			return err
-		}
-		if h.Archived || h.Status != StatusActive || h.Records != 5 || !h.Hidden || string(h.State) != string(testState(4)) ||
-			h.Seats[Black].Address != "bob1@example.org" || h.TimeControl != "3d/move" {
-			t.Errorf("game 2: %+v", h)
-		}
-		log, err := tx.Log(2)
-		if err != nil {
-			return err
-		}
-		if len(log) != 5 || log[3].Text != moveText(3) || !log[3].Secret || log[3].Public != "2. (h)" || log[3].Opening == nil ||
-			log[3].Lines[White] != "2. (h)" || !log[4].At.Equal(fixtureTime.Add(4*time.Hour)) {
-			t.Errorf("game 2 log: %+v", log)
-		}
-		if x, err := tx.Export(1); err != nil || VerifyExport(x) != nil {
-			t.Errorf("export of game 1: %v", err)
-		}
-		p, err := tx.PlayerByAddress("alice1@example.org")
-		if err != nil || p.Name != "Alice" || p.ID != 3 {
-			t.Errorf("player: %+v, %v", p, err)
-		}
-		ref, err := tx.TokenLookup("tok2x1")
-		if err != nil || ref != (TokenRef{Game: 2, Player: 4, Side: Black}) {
-			t.Errorf("token: %+v, %v", ref, err)
-		}
-		// Whatever version wrote it, the tokens bucket now holds keyed hashes, not tokens.
-		n := 0
-		tx.bucket(bucketTokens).ForEach(func(k, _ []byte) error {
-			n++
-			if len(k) != 32 || strings.HasPrefix(string(k), "tok") {
-				t.Errorf("tokens bucket key %q is not a keyed hash", k)
+		for _, part := range fixtureParts {
+			if err := part.check(t, tx, ids); err != nil {
+				t.Errorf("%s: %v", part.name, err)
 			}
-			return nil
-		})
-		if n != 2*len(ids)+2 { // two per game, archived game 1 included
-			t.Errorf("%d tokens, want %d", n, 2*len(ids)+2)
-		}
-		mails, err := tx.PendingMail(fixtureTime.Add(48*time.Hour), 0)
-		if err != nil || len(mails) != 3 || mails[2].Attempts != 1 || mails[2].LastError != "451 4.3.0 try again later" ||
-			string(mails[0].To[0]) != "bob1@example.org" {
-			t.Errorf("outbox: %+v, %v", mails, err)
-		}
-		if due, _ := tx.PendingMail(fixtureTime.Add(24*time.Hour), 0); len(due) != 2 {
-			t.Errorf("%d mails due before the retry time, want 2", len(due))
-		}
-		for n := range 5 {
-			if ok, _ := tx.Processed(msgID(2, n)); !ok {
-				t.Errorf("message %d of game 2 not processed", n)
-			}
-		}
-		if v, err := tx.Setting("service.heartbeat"); err != nil || string(v) != "2026-02-01T09:00:00Z" {
-			t.Errorf("setting %q, %v", v, err)
-		}
-		due, err := tx.DueDeadlines(fixtureTime.Add(1000*time.Hour), 0)
-		want := []Due{{2, Deadline{fixtureTime.Add(52 * time.Hour), DeadlineReminder}}, {2, Deadline{fixtureTime.Add(76 * time.Hour), DeadlineTimeout}}}
-		if err != nil || !equalDue(due, want) {
-			t.Errorf("deadlines %v, %v", due, err)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Error(err)
 	}
+}
+
+// fixtureParts are the parts of every fixture's content, each with its check; active are
+// the active games.
+var fixtureParts = []struct {
+	name  string
+	check func(t *testing.T, tx *Tx, active []uint64) error
+}{
+	{"the games", checkFixtureGames},
+	{"game 2's log and game 1's export", checkFixtureLog},
+	{"players and tokens", checkFixtureTokens},
+	{"the outbox", checkFixtureOutbox},
+	{"processed mail, settings and deadlines", checkFixtureIndexes},
+}
+
+// checkFixtureGames: game 1 archived and finished, game 2 hidden and active.
+func checkFixtureGames(t *testing.T, tx *Tx, _ []uint64) error {
+	a, err := tx.Game(1)
+	if err != nil {
+		return err
+	}
+	if !a.Archived || a.Status != StatusFinished || a.Result != "1-0" || a.Records != 5 || a.Hidden || a.Variant != "fide" {
+		t.Errorf("game 1: %+v", a)
+	}
+	h, err := tx.Game(2)
+	if err != nil {
+		return err
+	}
+	if h.Archived || h.Status != StatusActive || h.Records != 5 || !h.Hidden || string(h.State) != string(testState(4)) ||
+		h.Seats[Black].Address != "bob1@example.org" || h.TimeControl != "3d/move" {
+		t.Errorf("game 2: %+v", h)
+	}
+	return nil
+}
+
+// checkFixtureLog: game 2's log, its secret move sealed and opened, and game 1's export.
+func checkFixtureLog(t *testing.T, tx *Tx, _ []uint64) error {
+	log, err := tx.Log(2)
+	if err != nil {
+		return err
+	}
+	if len(log) != 5 || log[3].Text != moveText(3) || !log[3].Secret || log[3].Public != "2. (h)" || log[3].Opening == nil ||
+		log[3].Lines[White] != "2. (h)" || !log[4].At.Equal(fixtureTime.Add(4*time.Hour)) {
+		t.Errorf("game 2 log: %+v", log)
+	}
+	if x, err := tx.Export(1); err != nil || VerifyExport(x) != nil {
+		t.Errorf("export of game 1: %v", err)
+	}
+	return nil
+}
+
+// checkFixtureTokens: a player by address, a token, and, whatever version wrote it, the
+// tokens bucket holding keyed hashes, not tokens.
+func checkFixtureTokens(t *testing.T, tx *Tx, active []uint64) error {
+	p, err := tx.PlayerByAddress("alice1@example.org")
+	if err != nil || p.Name != "Alice" || p.ID != 3 {
+		t.Errorf("player: %+v, %v", p, err)
+	}
+	ref, err := tx.TokenLookup("tok2x1")
+	if err != nil || ref != (TokenRef{Game: 2, Player: 4, Side: Black}) {
+		t.Errorf("token: %+v, %v", ref, err)
+	}
+	n := 0
+	err = tx.bucket(bucketTokens).ForEach(func(k, _ []byte) error {
+		n++
+		if len(k) != 32 || strings.HasPrefix(string(k), "tok") {
+			t.Errorf("tokens bucket key %q is not a keyed hash", k)
+		}
+		return nil
+	})
+	if n != 2*len(active)+2 { // two per game, archived game 1 included
+		t.Errorf("%d tokens, want %d", n, 2*len(active)+2)
+	}
+	return err
+}
+
+// checkFixtureOutbox: three mails waiting, one of them failed once and due later.
+func checkFixtureOutbox(t *testing.T, tx *Tx, _ []uint64) error {
+	mails, err := tx.PendingMail(fixtureTime.Add(48*time.Hour), 0)
+	if err != nil || len(mails) != 3 || mails[2].Attempts != 1 || mails[2].LastError != "451 4.3.0 try again later" ||
+		string(mails[0].To[0]) != "bob1@example.org" {
+		t.Errorf("outbox: %+v, %v", mails, err)
+	}
+	if due, _ := tx.PendingMail(fixtureTime.Add(24*time.Hour), 0); len(due) != 2 {
+		t.Errorf("%d mails due before the retry time, want 2", len(due))
+	}
+	return nil
+}
+
+// checkFixtureIndexes: game 2's messages processed, the heartbeat setting, game 2's
+// deadlines.
+func checkFixtureIndexes(t *testing.T, tx *Tx, _ []uint64) error {
+	for n := range 5 {
+		if ok, _ := tx.Processed(msgID(2, n)); !ok {
+			t.Errorf("message %d of game 2 not processed", n)
+		}
+	}
+	if v, err := tx.Setting("service.heartbeat"); err != nil || string(v) != "2026-02-01T09:00:00Z" {
+		t.Errorf("setting %q, %v", v, err)
+	}
+	due, err := tx.DueDeadlines(fixtureTime.Add(1000*time.Hour), 0)
+	want := []Due{{2, Deadline{fixtureTime.Add(52 * time.Hour), DeadlineReminder}}, {2, Deadline{fixtureTime.Add(76 * time.Hour), DeadlineTimeout}}}
+	if err != nil || !equalDue(due, want) {
+		t.Errorf("deadlines %v, %v", due, err)
+	}
+	return nil
 }

@@ -9,7 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 func fileSum(t *testing.T, path string) [32]byte {
@@ -253,5 +256,44 @@ func TestDiskFull(t *testing.T) {
 	entries, _ = os.ReadDir(dir)
 	if len(entries) != 3 {
 		t.Errorf("files after a failed create: %v", entries)
+	}
+}
+
+// TestMapCommit: what a transaction's function returned passes unchanged, whatever its
+// words (a function's error that reads like a full disk is still the function's), and a
+// failure of bbolt's own is explained: a full disk, a read-only database, any other with
+// the file named. Open's setup (a migration step's error) is a function's too.
+func TestMapCommit(t *testing.T) {
+	s := &Store{path: "/data/bp.db"}
+	own := errors.New("the function's own words")
+	tests := []struct {
+		name string
+		err  error
+		want error  // errors.Is
+		same bool   // the function's error itself
+		says string // in the message
+	}{
+		{"no error", nil, nil, true, ""},
+		{"the function's error", fnError{own}, own, true, "the function's own words"},
+		{"a function's error in a full disk's words", fnError{syscall.ENOSPC}, syscall.ENOSPC, true, "no space left on device"},
+		{"a migration step's error", fnError{fmt.Errorf("store: migration from schema version 4 to 5: %w", ErrSchema)}, ErrSchema, false, "store: migration from schema version 4 to 5"},
+		{"a full disk at the commit", fmt.Errorf("write: %w", syscall.ENOSPC), ErrDiskFull, false, "store: commit to /data/bp.db: the disk is full"},
+		{"a read-only database", berrors.ErrDatabaseReadOnly, ErrReadOnly, false, "store: database /data/bp.db is open read-only"},
+		{"another failure of bbolt", errors.New("sync: input/output error"), nil, false, "store: commit to /data/bp.db: sync: input/output error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := s.mapCommit(tt.err)
+			switch {
+			case tt.same && tt.want == nil && got != nil:
+				t.Errorf("got %v, want nil", got)
+			case tt.same && tt.want != nil && got != tt.want:
+				t.Errorf("got %#v, want the function's error itself", got)
+			case tt.want != nil && !errors.Is(got, tt.want):
+				t.Errorf("got %v, want it to match %v", got, tt.want)
+			case got != nil && !strings.Contains(got.Error(), tt.says):
+				t.Errorf("got %q, want it to say %q", got, tt.says)
+			}
+		})
 	}
 }

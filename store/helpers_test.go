@@ -1,8 +1,10 @@
 package store
 
 import (
+	"encoding/base32"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -163,4 +165,14 @@ func wantErr(t testing.TB, err, target error) {
 	if !strings.HasPrefix(err.Error(), "store: ") {
 		t.Errorf("error %q does not start with \"store: \"", err)
 	}
+}
+
+// newToken is a fresh reply token as a mail would carry one: 128 bits from rand as 26
+// lowercase base-32 characters.
+func newToken(rand io.Reader) (string, error) {
+	var b [16]byte
+	if _, err := io.ReadFull(rand, b[:]); err != nil {
+		return "", err
+	}
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])), nil
 }

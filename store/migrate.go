@@ -9,13 +9,14 @@ import (
 
 // schemaVersion is the layout this program writes. Version 1 is the first release; version
 // 2 added the match and player deadline indexes; version 3 the sealed conditional moves;
-// version 4 keeps only keyed hashes of the reply tokens.
+// version 4 keeps only keyed hashes of the reply tokens; version 5 counts the welcomes in a
+// bucket of their own.
 //
 // To change the layout: raise schemaVersion, add the step from the old version to
 // migrations, keep the decoders of the old record formats the step needs, and add a fixture
 // of the new version (go test ./store -run TestFixture -update). The fixtures of every older
 // version stay under testdata/ and TestFixture keeps opening them.
-const schemaVersion = 4
+const schemaVersion = 5
 
 // migration upgrades a database from one schema version to the next, inside the
 // transaction that Open runs; if it fails, nothing of the upgrade is written.
@@ -50,6 +51,15 @@ var migrations = map[uint64]migration{
 	// The old keys may linger in free pages until they are reused; a compacted copy
 	// (bottlepost compact) has none.
 	3: {describe: "keep only keyed hashes of the reply tokens", run: hashTokens},
+	// Version 5 adds the welcomes bucket: the game service counts there, per address and
+	// day, the welcomes it sends, which it marked before as processed message ids. Those
+	// marks cannot be told from the ids of processed mail (both are hashes), so they stay
+	// where they are, and are pruned with them; the game service still counts them on the
+	// day of the upgrade.
+	4: {describe: "count the welcomes in a bucket of their own", run: func(tx *bolt.Tx, _ *vault) error {
+		_, err := tx.CreateBucketIfNotExists(bucketWelcomes)
+		return err
+	}},
 }
 
 // hashTokens is the step to version 4: every key of the tokens bucket, a token in the
@@ -99,7 +109,7 @@ func migrateTo(tx *bolt.Tx, keys *vault, from, to uint64, steps map[uint64]migra
 		}
 		meta := tx.Bucket(bucketMeta)
 		if err := meta.Put(metaSchema, (&enc{}).uvarintBytes(v+1)); err != nil {
-			return err
+			return fmt.Errorf("store: migration from schema version %d to %d: the version: %w", v, v+1, err)
 		}
 	}
 	return nil

@@ -17,6 +17,7 @@ const (
 	tokenFormat   = 1
 	mailFormat    = 1
 	processFormat = 1
+	welcomeFormat = 1
 )
 
 // Status is where a game stands.
@@ -548,6 +549,26 @@ func decodeProcessed(b []byte) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("store: processed record: %w", err)
 	}
 	return at, nil
+}
+
+// The welcomes value: how many welcomes an address was counted on a day.
+func encodeWelcomes(n uint64) []byte {
+	var e enc
+	e.u8(welcomeFormat)
+	e.uvarint(n)
+	return e.b
+}
+
+func decodeWelcomes(b []byte) (uint64, error) {
+	d := dec{b: b}
+	if v := d.u8(); d.err == nil && v != welcomeFormat {
+		d.fail(errBad)
+	}
+	n := d.uvarint()
+	if err := canonical(&d, b, func() []byte { return encodeWelcomes(n) }); err != nil {
+		return 0, fmt.Errorf("store: welcomes record: %w", err)
+	}
+	return n, nil
 }
 
 // deadlineTimeLayout is fixed-width RFC 3339 in UTC with nanoseconds, so byte order is time

@@ -38,10 +38,12 @@ var (
 	bucketPlayerDue = []byte("playerdue") // UTC instant ‖ player id → empty (schema 2)
 	// game id ‖ side → a side's pending conditional moves, sealed (schema 3)
 	bucketConditionals = []byte("conditionals")
+	// UTC day ‖ keyed hash of an address → welcomes counted (schema 5)
+	bucketWelcomes = []byte("welcomes")
 
 	allBuckets = [][]byte{bucketMeta, bucketGames, bucketArchive, bucketLog, bucketPlayers,
 		bucketAddresses, bucketTokens, bucketOutbox, bucketProcessed, bucketDeadlines, bucketSettings,
-		bucketMatches, bucketPlayerDue, bucketConditionals}
+		bucketMatches, bucketPlayerDue, bucketConditionals, bucketWelcomes}
 
 	metaSchema   = []byte("schema")
 	metaKeyCheck = []byte("keycheck")
@@ -177,20 +179,23 @@ func (s *Store) create() error {
 func setup(tx *bolt.Tx, v *vault, from uint64, log *slog.Logger) error {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
-		return err
+		return fmt.Errorf("store: bucket %s: %w", bucketMeta, err)
 	}
 	if err := migrateTo(tx, v, from, schemaVersion, migrations, log); err != nil {
 		return err
 	}
 	for _, b := range allBuckets {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-			return err
+			return fmt.Errorf("store: bucket %s: %w", b, err)
 		}
 	}
 	if err := meta.Put(metaSchema, binary.AppendUvarint(nil, schemaVersion)); err != nil {
-		return err
+		return fmt.Errorf("store: schema version: %w", err)
 	}
-	return meta.Put(metaKeyCheck, v.keyCheck())
+	if err := meta.Put(metaKeyCheck, v.keyCheck()); err != nil {
+		return fmt.Errorf("store: key check: %w", err)
+	}
+	return nil
 }
 
 // key loads the master key, or creates it when the key file does not exist and the
@@ -283,7 +288,12 @@ func (s *Store) check() error {
 		return fmt.Errorf("store: database %s needs an upgrade from schema %d to %d (missing: %s); open it writable once: %w",
 			s.path, schema, schemaVersion, strings.Join(missing, ", "), ErrSchema)
 	}
-	return s.mapCommit(s.db.Update(func(tx *bolt.Tx) error { return setup(tx, v, schema, s.log) }), nil)
+	return s.mapCommit(s.db.Update(func(tx *bolt.Tx) error {
+		if err := setup(tx, v, schema, s.log); err != nil {
+			return fnError{err}
+		}
+		return nil
+	}))
 }
 
 // Close closes the database. Transactions still running finish first.
@@ -332,21 +342,24 @@ func (s *Store) recoverPanic(tx **Tx, err *error) {
 // A commit that fails because the disk is full gives ErrDiskFull, one on a read-only file
 // or file system ErrReadOnly.
 //
-// Work fn deferred (Tx.Defer) runs after fn, before the commit.
+// The jobs fn deferred (Tx.Defer) run after fn, before the commit.
 //
 // A panic is recovered as in View.
 func (s *Store) Update(fn func(*Tx) error) (err error) {
-	var fnErr error
 	var tx *Tx
 	defer s.recoverPanic(&tx, &err)
 	err = s.db.Update(func(btx *bolt.Tx) error {
 		tx = &Tx{s: s, tx: btx}
-		if fnErr = fn(tx); fnErr == nil {
-			_, fnErr = tx.runDeferred()
+		err := fn(tx)
+		if err == nil {
+			_, err = tx.runDeferred()
 		}
-		return fnErr
+		if err != nil {
+			return fnError{err}
+		}
+		return nil
 	})
-	return s.mapCommit(err, fnErr)
+	return s.mapCommit(err)
 }
 
 // Batch is Update for many concurrent callers: their functions share one transaction and one
@@ -356,10 +369,11 @@ func (s *Store) Update(fn func(*Tx) error) (err error) {
 // serves many. fn may run more than once (when another function in the group fails, the
 // group is rolled back and run again without it, and the failing one runs alone), so fn must
 // set its results afresh on every run and must have no effects outside the transaction. A
-// panic in fn becomes its error. Batch returns once fn's writes are durable. Work the
-// functions defer (Tx.Defer) runs once all of the group's functions have run, the works
-// side by side on the machine's cores, so that the one writer is not held by what can be
-// done in parallel; a failure there fails the function that deferred it, as above.
+// panic in fn becomes its error. Batch returns once fn's writes are durable. The jobs the
+// functions defer (Tx.Defer) run once all of the group's functions have run, side by side on
+// the machine's cores: the write transaction stays open meanwhile, but for as long as the
+// longest share of them takes rather than their sum; a failure there fails the function
+// that deferred it, as above.
 //
 // Why not bbolt's DB.Batch: it gathers calls for MaxBatchDelay before committing, so a
 // lone call waits that long, and with a small delay its groups are small under load.
@@ -430,7 +444,6 @@ func (s *Store) lead() {
 func (s *Store) commitGroup(calls []*batchCall) {
 	for len(calls) > 0 {
 		failed := -1
-		var fnErr error
 		s.group.mu.Lock()
 		s.group.commits++
 		s.group.mu.Unlock()
@@ -442,15 +455,15 @@ func (s *Store) commitGroup(calls []*batchCall) {
 				tx = &Tx{s: s, tx: btx}
 				for i, c := range calls {
 					tx.call = i
-					if fnErr = safeCall(c.fn, tx); fnErr != nil {
+					if err := safeCall(c.fn, tx); err != nil {
 						failed = i
-						return fnErr
+						return fnError{err}
 					}
 				}
-				// The group's deferred work, side by side (Tx.Defer).
+				// The group's deferred jobs, side by side (Tx.Defer).
 				if i, err := tx.runDeferred(); err != nil {
-					failed, fnErr = i, err
-					return err
+					failed = i
+					return fnError{err}
 				}
 				return nil
 			})
@@ -465,7 +478,7 @@ func (s *Store) commitGroup(calls []*batchCall) {
 			return
 		}
 		if failed < 0 {
-			err = s.mapCommit(err, nil)
+			err = s.mapCommit(err)
 			for _, c := range calls {
 				c.err = err
 				close(c.done)
@@ -492,14 +505,23 @@ func safeCall(fn func(*Tx) error, tx *Tx) (err error) {
 	return fn(tx)
 }
 
-// mapCommit turns a failure of bbolt's commit into the store's errors; errors returned by
-// the caller's function pass unchanged.
-func (s *Store) mapCommit(err, fnErr error) error {
-	if err == nil || (fnErr != nil && err == fnErr) {
-		return err
+// fnError is an error a transaction's function returned (its deferred jobs' included), as
+// bbolt hands it back: mapCommit tells it from a failure of bbolt's own by its type, not by
+// its words, and passes on the error inside as it is.
+type fnError struct{ err error }
+
+func (e fnError) Error() string { return e.err.Error() }
+func (e fnError) Unwrap() error { return e.err }
+
+// mapCommit turns a failure of bbolt (its commit, or beginning a transaction) into the
+// store's errors: a full disk, a read-only file. An error of the transaction's function
+// (an fnError) passes unchanged.
+func (s *Store) mapCommit(err error) error {
+	if err == nil {
+		return nil
 	}
-	if strings.HasPrefix(err.Error(), "store: ") {
-		return err // already explained (e.g. by a migration step)
+	if fe, ok := err.(fnError); ok {
+		return fe.err
 	}
 	if errors.Is(err, berrors.ErrDatabaseReadOnly) || errors.Is(err, berrors.ErrTxNotWritable) {
 		return fmt.Errorf("store: database %s is open read-only: %w", s.path, ErrReadOnly)
@@ -541,9 +563,12 @@ func (s *Store) Backup(w io.Writer) (n int64, err error) {
 	return n, nil
 }
 
-// BackupFile writes a consistent copy of the database to the file dst, which must not
-// exist. The copy is written beside dst, synced and then renamed, so dst is either a whole
-// backup or absent (on a full disk: ErrDiskFull, and no partial file is left).
+// BackupFile writes a consistent copy of the database (Backup) to the file dst, which must
+// not exist (ErrExists). The copy is written to a temporary file beside dst, synced, and
+// linked to dst (a link, unlike a rename, never replaces a file that appeared meanwhile), so
+// dst is either a whole backup or absent: on a failure, a full disk (ErrDiskFull) say, the
+// temporary file is removed. A process killed while it copies leaves the temporary file,
+// which the next copy to dst removes (RemoveStaleCopies). The key is not in the copy.
 func (s *Store) BackupFile(dst string) error {
 	return writeNew(dst, "backup", func(tmp string) error {
 		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
@@ -659,7 +684,7 @@ func (s *Store) CheckPages() (err error) {
 func (s *Store) pageCheck() []error {
 	btx, err := s.db.Begin(!s.readOnly)
 	if err != nil {
-		return []error{s.mapCommit(err, nil)}
+		return []error{s.mapCommit(err)}
 	}
 	defer btx.Rollback()
 	var errs []error

@@ -126,6 +126,68 @@ func TestLocked(t *testing.T) {
 	}
 }
 
+// TestWelcomes: the welcomes are counted per address (its mailfmt.Key: case and display
+// name aside) and UTC day; PruneWelcomes forgets the days before a given one, and keeps it.
+func TestWelcomes(t *testing.T) {
+	st := openTest(t, t.TempDir())
+	day := time.Date(2026, 3, 1, 23, 30, 0, 0, time.UTC)
+	next := day.Add(time.Hour) // the next UTC day
+	err := st.Update(func(tx *Tx) error {
+		for _, c := range []struct {
+			addr string
+			at   time.Time
+		}{{"eve@example.org", day}, {"Eve <EVE@example.org>", day.Add(-20 * time.Hour)}, {"eve@example.org", next}, {"mallory@example.org", day}} {
+			if err := tx.CountWelcome(c.addr, c.at); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(addr string, at time.Time) int {
+		t.Helper()
+		var n int
+		if err := st.View(func(tx *Tx) error { var err error; n, err = tx.Welcomes(addr, at); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	tests := []struct {
+		name string
+		addr string
+		at   time.Time
+		want int
+	}{
+		{"twice on a day, in any case", "EVE@example.org", day, 2},
+		{"the next day", "eve@example.org", next, 1},
+		{"another address", "mallory@example.org", day.Add(-time.Hour), 1},
+		{"an address never welcomed", "trent@example.org", day, 0},
+		{"a day without welcomes", "eve@example.org", day.AddDate(0, 0, -1), 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if n := count(tt.addr, tt.at); n != tt.want {
+				t.Errorf("Welcomes(%s, %s) = %d, want %d", tt.addr, tt.at, n, tt.want)
+			}
+		})
+	}
+	err = st.Update(func(tx *Tx) error {
+		n, err := tx.PruneWelcomes(next)
+		if n != 2 || err != nil {
+			t.Errorf("PruneWelcomes = %d, %v; want the 2 counts of the day before", n, err)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if count("eve@example.org", day) != 0 || count("eve@example.org", next) != 1 {
+		t.Errorf("after pruning: %d on the day before, %d on the day", count("eve@example.org", day), count("eve@example.org", next))
+	}
+}
+
 func TestSchemaProblems(t *testing.T) {
 	t.Run("newer", func(t *testing.T) {
 		dir := t.TempDir()
@@ -399,9 +461,9 @@ func TestPlayersAndTokens(t *testing.T) {
 			t.Errorf("new address: %v %v", q, err)
 		}
 
-		tok, err := NewToken(strings.NewReader(strings.Repeat("k", 16)))
+		tok, err := newToken(strings.NewReader(strings.Repeat("k", 16)))
 		if err != nil || len(tok) != 26 || tok != strings.ToLower(tok) {
-			t.Errorf("NewToken = %q, %v", tok, err)
+			t.Errorf("newToken = %q, %v", tok, err)
 		}
 		ref := TokenRef{Game: g.ID, Player: g.Seats[Black].Player, Side: Black}
 		if err := tx.PutToken(tok, ref); err != nil {
@@ -696,7 +758,7 @@ func TestBackupHoldsNoToken(t *testing.T) {
 	var tokens []string
 	err := st.Update(func(tx *Tx) error {
 		for range 20 {
-			tok, err := NewToken(rand.Reader)
+			tok, err := newToken(rand.Reader)
 			if err != nil {
 				return err
 			}

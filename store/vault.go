@@ -31,29 +31,50 @@ const (
 	gameKeyInfo   = "bottlepost game key v1"
 	keyCheckInfo  = "bottlepost key check v1"
 	tokenKeyInfo  = "bottlepost token index v1"
-	sideNone      = 0xff // the side field of the associated data for a game's state
+	// welcomeKeyInfo derives the key of the welcomes bucket's address hashes (schema 5).
+	welcomeKeyInfo = "bottlepost welcome index v1"
+	sideNone       = 0xff // the side field of the associated data for a game's state
 )
 
 type vault struct {
-	master [masterKeySize]byte
-	tokens []byte // the token index key (tokenKey), derived on first use
-	once   sync.Once
+	master   [masterKeySize]byte
+	tokens   indexKey // the token index key (tokenHash)
+	welcomes indexKey // the welcome index key (welcomeHash)
+}
+
+// indexKey is a key an index of the store hashes its keys under: HKDF-SHA256(master, salt =
+// nil, info), derived on first use.
+type indexKey struct {
+	once sync.Once
+	key  []byte
+}
+
+// hash is HMAC-SHA256 of data under the index key derived for info.
+func (k *indexKey) hash(master []byte, info, data string) []byte {
+	k.once.Do(func() {
+		var err error
+		if k.key, err = hkdf.Key(sha256.New, master, nil, info, 32); err != nil {
+			panic("store: hkdf: " + err.Error())
+		}
+	})
+	m := hmac.New(sha256.New, k.key)
+	m.Write([]byte(data))
+	return m.Sum(nil)
 }
 
 // tokenHash is the key of a reply token in the tokens bucket: HMAC-SHA256 of the token
 // (normalised: trimmed, lower case) under HKDF-SHA256(master, salt = nil, info = "bottlepost
 // token index v1"). The bucket never holds a token itself.
 func (v *vault) tokenHash(token string) []byte {
-	v.once.Do(func() {
-		k, err := hkdf.Key(sha256.New, v.master[:], nil, tokenKeyInfo, 32)
-		if err != nil {
-			panic("store: hkdf: " + err.Error())
-		}
-		v.tokens = k
-	})
-	m := hmac.New(sha256.New, v.tokens)
-	m.Write([]byte(token))
-	return m.Sum(nil)
+	return v.tokens.hash(v.master[:], tokenKeyInfo, token)
+}
+
+// welcomeHash is the address part of a key of the welcomes bucket: the first 16 bytes of
+// HMAC-SHA256 of the address (its mailfmt.Key) under HKDF-SHA256(master, salt = nil, info =
+// "bottlepost welcome index v1"). Who was welcomed is not in the clear: a copy of the
+// database without the key does not confirm that an address wrote to the service.
+func (v *vault) welcomeHash(addr string) []byte {
+	return v.welcomes.hash(v.master[:], welcomeKeyInfo, addr)[:16]
 }
 
 // gameKey derives game's key: HKDF-SHA256(master, salt=nil, info="bottlepost game key v1"||id).

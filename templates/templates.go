@@ -1,7 +1,12 @@
 // Package templates holds the text/template and html/template files of every
-// mail bottlepost sends, embedded into the binary. Each kind of mail NAME has
-// NAME.txt (the text part) and NAME.html (the HTML part, with the board in a
-// monospace <pre>); _layout.html holds the parts the HTML mails share.
+// mail bottlepost sends, embedded into the binary. Each kind of mail NAME
+// (welcome, help, invitation, challenge, update, history, final, games,
+// audit, notice) has NAME.txt, the text part, and NAME.html, the HTML part;
+// _common.txt and _layout.html hold what the text and the HTML mails share
+// (notices, the footer with the receipt, the head, the board). The game
+// service fills them (game/mailjob.go): the board comes drawn, as text
+// (Board) and as an HTML table (BoardHTML, rules/htmlboard), which the HTML
+// part shows, or a <pre> of the text board when a mail must stay small.
 package templates
 
 import (
@@ -14,8 +19,6 @@ import (
 //go:embed *.txt *.html
 var files embed.FS
 
-// Kinds lists every kind of mail, each with a .txt and a .html template.
-var Kinds = []string{"welcome", "help", "invitation", "challenge", "update", "history", "final", "games", "audit", "notice"}
 
 var funcs = map[string]any{
 	"join":  strings.Join,

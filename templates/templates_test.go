@@ -6,6 +6,9 @@ import (
 	"testing"
 )
 
+// kinds lists every kind of mail, each with a .txt and a .html template.
+var kinds = []string{"welcome", "help", "invitation", "challenge", "update", "history", "final", "games", "audit", "notice"}
+
 // data has every field any template uses, so each kind executes fully.
 type gameInfo struct {
 	Tag, Variant, White, Black, Time string
@@ -13,20 +16,20 @@ type gameInfo struct {
 }
 
 type data struct {
-	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Hint, Personal, VariantHelp string
-	From, YourSide, Result, Reason, FirstMover, Moves                                         string
-	Newcomer, Over, NoHead, NoFoot                                                            bool
-	BoardHTML                                                                                 template.HTML
-	Game                                                                                      *gameInfo
-	Notices, Errors, Ignored, Commitments, Variants, Record, Openings, Held                   []string
-	Games, Report                                                                             []string
+	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Personal, VariantHelp string
+	From, YourSide, Result, Reason, FirstMover, Moves                                   string
+	Newcomer, Over, NoHead, NoFoot                                                      bool
+	BoardHTML                                                                           template.HTML
+	Game                                                                                *gameInfo
+	Notices, Errors, Ignored, Commitments, Variants, Record, Openings, Held             []string
+	Games, Report                                                                       []string
 }
 
 func TestEveryKindHasBothParts(t *testing.T) {
 	d := data{Subject: "s", Address: "games@localhost", Receipt: "3:00ff", Board: "<board & co>", Turn: "Your move.",
 		Game:    &gameInfo{Tag: "bp-1", Variant: "Chess", White: "a@x", Black: "b@y", Time: "3 days per move", Sides: [2]string{"White", "Black"}},
 		Notices: []string{"note <1>"}, Record: []string{"1. e4"}, Variants: []string{"chess"}}
-	for _, kind := range Kinds {
+	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
 			var txt, html strings.Builder
 			if err := Text.ExecuteTemplate(&txt, kind+".txt", d); err != nil {

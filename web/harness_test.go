@@ -63,7 +63,7 @@ func newClub(t testing.TB) *club {
 	t.Cleanup(func() { st.Close() })
 	c := &club{t: t, st: st, now: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC),
 		replyTo: map[string]string{}, subject: map[string]string{}, game: map[string]string{}, raw: map[string]string{}}
-	c.svc, err = game.New(game.Config{Address: service}, game.Options{Store: st, Clock: func() time.Time { return c.now },
+	c.svc, err = game.New(game.Config{Address: service, VacationDays: 30}, game.Options{Store: st, Clock: func() time.Time { return c.now },
 		Rand: rand.NewChaCha8([32]byte{2, 3})})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bottlepost/bottlepost/game"
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/web"
 )
 
@@ -250,7 +251,7 @@ func TestPGNIsTheVerifiableRecord(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("game %d: the served PGN is not the published one", id)
 		}
-		v, err := game.Verify(bytes.NewReader(got))
+		v, err := record.Verify(bytes.NewReader(got))
 		if err != nil {
 			t.Fatalf("game %d: the PGN does not verify: %v", id, err)
 		}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/daemon"
-	"github.com/bottlepost/bottlepost/game"
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -114,7 +114,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	var pgn []byte
 	if err := st.View(func(tx *store.Tx) error {
 		var err error
-		pgn, err = game.FinalPGN(tx, id)
+		pgn, err = record.FinalPGN(tx, id)
 		return err
 	}); err != nil {
 		fmt.Fprintln(stderr, "bottlepost: export:", err)
@@ -195,7 +195,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bottlepost: verify:", err)
 		return 2
 	}
-	res, err := game.Verify(bytes.NewReader(data), receipts...)
+	res, err := record.Verify(bytes.NewReader(data), receipts...)
 	if res != nil {
 		for _, c := range res.Checks {
 			fmt.Fprintln(stdout, "ok:", c)
@@ -205,7 +205,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		err = compareWithDatabase(&sf, res.Game, data, stdout)
 	}
 	if err != nil {
-		fmt.Fprintln(stdout, "FAILED:", strings.TrimPrefix(err.Error(), "game: verify: "))
+		fmt.Fprintln(stdout, "FAILED:", strings.TrimPrefix(err.Error(), "record: verify: "))
 		return 1
 	}
 	if len(res.Unbound) > 0 {
@@ -251,7 +251,7 @@ func compareWithDatabase(sf *storeFlags, id uint64, data []byte, stdout io.Write
 		defer st.Close()
 		if err := st.View(func(tx *store.Tx) error {
 			var err error
-			held, err = game.FinalPGN(tx, id)
+			held, err = record.FinalPGN(tx, id)
 			return err
 		}); err != nil {
 			return fmt.Errorf("game %d in the database: %w", id, err)

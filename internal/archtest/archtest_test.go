@@ -54,6 +54,7 @@ func TestCheckFindsBrokenRules(t *testing.T) {
 		{"a test helper in production", map[string][]string{"mailer": {m + "internal/dovecottest"}}, "internal/dovecottest"},
 		{"the registry imports the variants", map[string][]string{"rules/variants": {m + "rules", m + "rules/chess"}}, ""},
 		{"the load test imports the service", map[string][]string{"loadtest": {m + "game"}}, "loadtest imports game"},
+		{"the record format imports the service", map[string][]string{"record": {m + "store", m + "game"}}, "record imports game"},
 		{"a new variant left out of the registry", map[string][]string{
 			Registry: {m + "rules", m + "rules/chess"}, "rules/chess": {m + "rules"}, "rules/shogi": {m + "rules"}},
 			"rules/shogi is neither a variant registered in rules/variants"},

@@ -125,15 +125,6 @@ func Render(v *rules.View, opt Options) template.HTML {
 	return template.HTML(out.String())
 }
 
-// Table draws the board table alone, for pages that set the title, turn
-// and legend themselves.
-func Table(v *rules.View, opt Options) template.HTML {
-	var out strings.Builder
-	out.Grow(tableSize(v))
-	writeTable(&out, v, opt, title(v))
-	return template.HTML(out.String())
-}
-
 // tableSize estimates the bytes of a view's table, a little more than it
 // takes, so that it is written into one allocation: some 60 bytes a cell,
 // and 160 for each byte of a cell's text (a piece's disc is some 140).
@@ -169,12 +160,6 @@ func title(v *rules.View) string {
 		who = "what both sides know"
 	}
 	return v.Variant.Name() + ", " + who
-}
-
-// Legend lists, for a player, what the rendering's colours and marks mean,
-// followed by the view's own legend of letters.
-func Legend(v *rules.View, opt Options) []string {
-	return append(boardLegend(v, opt), v.Legend...)
 }
 
 // boardLegend explains the colours and marks of the rendering.

@@ -1,4 +1,4 @@
-package game
+package record
 
 // A forger's toolkit, written from docs/verify.md and not from the store's code: it reads
 // and writes log records and re-hashes the chain, as someone holding the file (or the
@@ -132,7 +132,7 @@ func exportOf(t *testing.T, file []byte) *store.Export {
 // forge writes x as bottlepost would: a wholly consistent file.
 func forge(t *testing.T, x *store.Export) []byte {
 	t.Helper()
-	b, err := renderExport(x)
+	b, err := render(x)
 	if err != nil {
 		t.Fatalf("forging: %v", err)
 	}

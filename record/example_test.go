@@ -1,10 +1,10 @@
-package game_test
+package record_test
 
 import (
 	"fmt"
 	"os"
 
-	"github.com/bottlepost/bottlepost/game"
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -22,7 +22,7 @@ func ExampleVerify() {
 		fmt.Println(err)
 		return
 	}
-	res, err := game.Verify(f, receipt)
+	res, err := record.Verify(f, receipt)
 	if err != nil {
 		fmt.Println("refused:", err)
 		return

@@ -1,4 +1,4 @@
-package game
+package record
 
 import (
 	"bytes"
@@ -16,11 +16,11 @@ import (
 
 // ErrNotFinished is returned (wrapped) by FinalPGN for a game still being played: its
 // secret moves stay sealed until it ends.
-var ErrNotFinished = errors.New("game: the game has not ended")
+var ErrNotFinished = errors.New("record: the game has not ended")
 
-// FinalPGN returns the PGN of a game that has ended, exactly as Export writes it: the bytes
-// of the final mail's attachment, of the pgn command's answer and of the web view's
-// /games/N.pgn. A game still being played gives ErrNotFinished, an unknown one
+// FinalPGN returns the file of a game that has ended (render): the bytes of the final
+// mail's attachment, of the pgn command's answer, of the web view's /games/N.pgn and of
+// bottlepost export. A game still being played gives ErrNotFinished, an unknown one
 // store.ErrNotFound.
 func FinalPGN(tx *store.Tx, id uint64) ([]byte, error) {
 	g, err := tx.Game(id)
@@ -28,34 +28,20 @@ func FinalPGN(tx *store.Tx, id uint64) ([]byte, error) {
 		return nil, err
 	}
 	if g.Status == store.StatusActive {
-		return nil, fmt.Errorf("game: game %d is still being played: %w", id, ErrNotFinished)
+		return nil, fmt.Errorf("record: game %d is still being played: %w", id, ErrNotFinished)
 	}
 	x, err := tx.Export(id)
 	if err != nil {
 		return nil, err
 	}
-	return renderExport(x)
-}
-
-// Export writes a game that has ended as PGN with its proofs (docs/verify.md): the tags
-// and move text, every secret move followed by a comment with its commitment and the key
-// that opens it, and, in a final comment, the store's export of every record as hashed, so
-// that Verify can check the file without the database or the key. Everything in the PGN
-// is derived from the hashed records; Verify rebuilds it and refuses any difference.
-func Export(w io.Writer, x *store.Export) error {
-	b, err := renderExport(x)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
+	return render(x)
 }
 
 // facts is what a game's start and end records bind.
 type facts struct {
-	setup  setup
-	ending ending
-	old    bool // records of format 1
+	start Start
+	end   End
+	old   bool // records of format 1
 }
 
 // readFacts reads the start record (the first) and the end record (the last).
@@ -63,7 +49,7 @@ func readFacts(x *store.Export) (*facts, error) {
 	if len(x.Records) < 2 || x.Records[0].Kind != store.KindEvent {
 		return nil, errors.New("the record does not begin with the game's setup")
 	}
-	s, err := parseSetup(x.Records[0].Text)
+	s, err := parseStart(x.Records[0].Text)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +57,7 @@ func readFacts(x *store.Export) (*facts, error) {
 	if last.Kind != store.KindEvent {
 		return nil, errors.New("the record does not end with the end of the game: it was cut short, or the game has not ended")
 	}
-	e, err := parseEnding(last.Text, s.Old)
+	e, err := parseEnd(last.Text, s.Old)
 	if err != nil {
 		return nil, err
 	}
@@ -80,14 +66,18 @@ func readFacts(x *store.Export) (*facts, error) {
 		// variant and the time control the start record did not name.
 		s.Variant, s.Time = e.Variant, e.Time
 	}
-	return &facts{setup: s, ending: e, old: e.Old}, nil
+	return &facts{start: s, end: e, old: e.Old}, nil
 }
 
-// renderExport is the whole exported file of x.
-func renderExport(x *store.Export) ([]byte, error) {
+// render writes a game that has ended as PGN with its proofs (docs/verify.md): the tags and
+// move text, every secret move followed by a comment with its commitment and the key that
+// opens it, and, in a final comment, the store's export of every record as hashed, so that
+// Verify can check the file without the database or the key. Everything in the PGN is
+// derived from the hashed records; Verify renders it again and refuses any difference.
+func render(x *store.Export) ([]byte, error) {
 	f, err := readFacts(x)
 	if err != nil {
-		return nil, fmt.Errorf("game: export: %w", err)
+		return nil, fmt.Errorf("record: export: %w", err)
 	}
 	var b bytes.Buffer
 	if f.old {
@@ -96,16 +86,16 @@ func renderExport(x *store.Export) ([]byte, error) {
 		// The players are named as the end record names them (the store knows only
 		// their display names, which may be empty or change later).
 		named := *x
-		named.Game.Players = f.ending.Players
+		named.Game.Players = f.end.Players
 		x = &named
 		err = writePGN(&b, x, f)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("game: export: %w", err)
+		return nil, fmt.Errorf("record: export: %w", err)
 	}
 	data, err := json.Marshal(x)
 	if err != nil {
-		return nil, fmt.Errorf("game: export: %w", err)
+		return nil, fmt.Errorf("record: export: %w", err)
 	}
 	b.WriteString("\n{" + store.ExportFormat + "\n")
 	enc := base64.StdEncoding.EncodeToString(data)
@@ -120,12 +110,12 @@ func renderExport(x *store.Export) ([]byte, error) {
 // writePGN writes the PGN of a game whose records are of format 2: every tag, move and
 // comment comes from the hashed records and the chain head.
 func writePGN(w io.Writer, x *store.Export, f *facts) error {
-	v, err := variants.Lookup(f.setup.Variant)
+	v, err := variants.Lookup(f.start.Variant)
 	if err != nil {
 		return err
 	}
 	sides := v.Sides()
-	e := f.ending
+	e := f.end
 	tags := []rules.Tag{
 		{Name: "Event", Value: fmt.Sprintf("bottlepost game %d", x.Game.ID)},
 		{Name: "Site", Value: "bottlepost"},

@@ -1,25 +1,32 @@
-package game
+package record
 
 import (
 	"bytes"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
 )
 
-// tamperBase is a finished Seachess game with two secret moves (White resigned by Black),
-// its file and every receipt Black was sent.
+// tamperBase is the test vector of docs/verify.md's worked example, a finished Seachess game
+// with two secret moves (Black resigned), and a receipt after each of its records: every head
+// a player of the game could have been sent.
 func tamperBase(t *testing.T) (file []byte, receipts []store.Receipt) {
 	t.Helper()
-	f, _ := seachessGame(t, "Sd1v-e3", "sSe3-f5")
-	f.reply(bob, "resign")
-	file = finalPGN(t, f, 1)
-	receipts = f.receiptsOf(bob, "bp-1")
+	file, err := readTestdata(exampleFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range exportOf(t, file).Records {
+		receipts = append(receipts, store.Receipt{Records: uint32(i + 1), Head: r.Hash})
+	}
 	if _, err := Verify(bytes.NewReader(file), receipts...); err != nil {
 		t.Fatalf("the untouched file fails: %v", err)
 	}
@@ -202,7 +209,7 @@ func TestVerifyRefusesSwappedSecretMove(t *testing.T) {
 	}
 	ply := int(x.Records[at].Ply)
 	v := variantOf(t, "seachess")
-	before, _, _ := Replay(v, setupOf(t, x).options(), moves[:ply])
+	before, _, _ := Replay(v, startOf(t, x).options(), moves[:ply])
 	swap := ""
 	for _, m := range before.Moves() {
 		cand := before.Format(m)
@@ -210,7 +217,7 @@ func TestVerifyRefusesSwappedSecretMove(t *testing.T) {
 			continue
 		}
 		try := append(append(append([]string{}, moves[:ply]...), cand), moves[ply+1:]...)
-		_, plies, _ := Replay(v, setupOf(t, x).options(), try)
+		_, plies, _ := Replay(v, startOf(t, x).options(), try)
 		if n := len(plies); n == len(try) && plies[n-1].Err == nil && plies[ply].Secret {
 			swap = cand
 			break
@@ -267,9 +274,9 @@ func TestVerifyRefusesTruncatedLog(t *testing.T) {
 	mustRefuse(t, forged, fmt.Sprintf("the log ends after %d records but a receipt quotes %d: records were removed", n-1, n), final)
 }
 
-func setupOf(t *testing.T, x *store.Export) setup {
+func startOf(t *testing.T, x *store.Export) Start {
 	t.Helper()
-	s, err := parseSetup(x.Records[0].Text)
+	s, err := parseStart(x.Records[0].Text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +284,7 @@ func setupOf(t *testing.T, x *store.Export) setup {
 }
 
 // TestOldFormatExportsStillVerify: files written before the start and end records bound
-// the game's terms (format 1, game/testdata/export-v1-*.pgn) still verify, say what their
+// the game's terms (format 1, record/testdata/export-v1-*.pgn) still verify, say what their
 // record does not bind, and are still refused when altered.
 func TestOldFormatExportsStillVerify(t *testing.T) {
 	for _, name := range []string{"export-v1-seachess.pgn", "export-v1-chess.pgn"} {
@@ -301,4 +308,68 @@ func TestOldFormatExportsStillVerify(t *testing.T) {
 			mustRefuse(t, append(append([]byte{}, file...), file...), "text after the record")
 		})
 	}
+}
+
+// TestVerifyCatchesTampering: a move changed in the move text, the embedded block damaged or
+// removed, and a hashed record altered (caught by the chain: ErrTampered) are refused.
+func TestVerifyCatchesTampering(t *testing.T) {
+	file, _ := tamperBase(t)
+	tests := []struct {
+		name, old, new string
+	}{
+		{"a move changed in the movetext", "2. Bi2-i3", "2. Bi2-i4"},
+		{"the export block damaged", "bottlepost-export/1\n", "bottlepost-export/1\nAAAA"},
+		{"the block removed", "{bottlepost-export/1", "{comment"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := Verify(bytes.NewReader(replaceOnce(t, file, tt.old, tt.new))); err == nil {
+				t.Errorf("tampered export verified")
+			}
+		})
+	}
+	x := exportOf(t, file)
+	x.Records[2].Record[len(x.Records[2].Record)-1] ^= 1
+	if _, err := Verify(bytes.NewReader(forge(t, x))); !errors.Is(err, store.ErrTampered) {
+		t.Errorf("altered record: %v, want ErrTampered", err)
+	}
+}
+
+// TestReplay: a record whose move is illegal, with a chain rebuilt to match, is caught on
+// replay (the chain proves integrity, the replay legality): Replay stops at the first move
+// that does not replay, with its error.
+func TestReplay(t *testing.T) {
+	tests := []struct {
+		name  string
+		moves []string
+		bad   int // the ply that does not replay; -1 for none
+	}{
+		{"a legal game", []string{"f3", "e5", "g4", "Qg5"}, -1},
+		{"an illegal queen move", []string{"f3", "e5", "g4", "Qh3"}, 3},
+		{"an illegal first move", []string{"e5", "e4"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, plies, err := Replay(variantOf(t, "chess"), rules.Options{}, tt.moves)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := plies[len(plies)-1]
+			switch {
+			case tt.bad < 0 && (len(plies) != len(tt.moves) || last.Err != nil):
+				t.Errorf("replayed %d of %d moves: %v", len(plies), len(tt.moves), last.Err)
+			case tt.bad >= 0 && (len(plies) != tt.bad+1 || last.Err == nil):
+				t.Errorf("stopped after %d plies (%v), want at ply %d with an error", len(plies), last.Err, tt.bad)
+			}
+		})
+	}
+}
+
+func variantOf(t *testing.T, id string) rules.Variant {
+	t.Helper()
+	v, err := variants.Lookup(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

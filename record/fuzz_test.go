@@ -1,4 +1,4 @@
-package game
+package record
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func FuzzVerify(f *testing.F) {
 		if pgn == nil {
 			return // the store's JSON
 		}
-		want, err := renderExport(x)
+		want, err := render(x)
 		if err != nil || !bytes.Equal(want, norm) {
 			t.Fatalf("verified a file that is not the one its record gives (%v)", err)
 		}
@@ -40,19 +40,19 @@ func FuzzVerify(f *testing.F) {
 // FuzzRecordText: the start and end records' texts never panic the readers, and a text
 // they accept is the one encoding of what they read.
 func FuzzRecordText(f *testing.F) {
-	f.Add(setup{Variant: "seachess", Ruleset: "standard", Seed: 42, Time: "3d"}.text())
-	f.Add(ending{Result: "1/2-1/2", Status: "finished", Termination: "drawn: draw agreed", Players: [2]string{"Ann Bö", "bob"},
-		Variant: "chess", Ruleset: "fide", Time: "10/50d"}.text())
+	f.Add(Start{Variant: "seachess", Ruleset: "standard", Seed: 42, Time: "3d"}.Text())
+	f.Add(End{Result: "1/2-1/2", Status: "finished", Termination: "drawn: draw agreed", Players: [2]string{"Ann Bö", "bob"},
+		Variant: "chess", Ruleset: "fide", Time: "10/50d"}.Text())
 	f.Add("start ruleset=fide seed=7")
 	f.Add("1-0 White wins: Black resigned")
 	f.Add("end result=%2A status=aborted termination=x white= black= variant=v ruleset=r time=")
 	f.Fuzz(func(t *testing.T, s string) {
-		if st, err := parseSetup(s); err == nil && !st.Old && st.text() != s {
-			t.Fatalf("start record %q read as %+v, which is written %q", s, st, st.text())
+		if st, err := parseStart(s); err == nil && !st.Old && st.Text() != s {
+			t.Fatalf("start record %q read as %+v, which is written %q", s, st, st.Text())
 		}
-		if e, err := parseEnding(s, false); err == nil && e.text() != s {
-			t.Fatalf("end record %q read as %+v, which is written %q", s, e, e.text())
+		if e, err := parseEnd(s, false); err == nil && e.Text() != s {
+			t.Fatalf("end record %q read as %+v, which is written %q", s, e, e.Text())
 		}
-		parseEnding(s, true)
+		parseEnd(s, true)
 	})
 }

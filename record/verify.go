@@ -1,4 +1,4 @@
-package game
+package record
 
 import (
 	"bytes"
@@ -7,11 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
 )
@@ -67,29 +66,29 @@ func (v *Verification) Anchoring() string {
 func Verify(r io.Reader, receipts ...store.Receipt) (*Verification, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxExport+1))
 	if err != nil {
-		return nil, fmt.Errorf("game: verify: %w", err)
+		return nil, fmt.Errorf("record: verify: %w", err)
 	}
 	if len(data) > maxExport {
-		return nil, fmt.Errorf("game: verify: the file is larger than %d MiB: not an exported game", maxExport>>20)
+		return nil, fmt.Errorf("record: verify: the file is larger than %d MiB: not an exported game", maxExport>>20)
 	}
 	data = normalizeFile(data)
 	x, pgn, err := readExport(data)
 	if err != nil {
-		return nil, fmt.Errorf("game: verify: %w", err)
+		return nil, fmt.Errorf("record: verify: %w", err)
 	}
 	res, err := verifyExport(x, receipts)
 	if err != nil {
-		return res, fmt.Errorf("game: verify: %w", err)
+		return res, fmt.Errorf("record: verify: %w", err)
 	}
 	if pgn == nil {
 		return res, nil // the store's JSON: no PGN to compare
 	}
-	want, err := renderExport(x)
+	want, err := render(x)
 	if err != nil {
-		return res, fmt.Errorf("game: verify: %w", err)
+		return res, fmt.Errorf("record: verify: %w", err)
 	}
 	if !bytes.Equal(data, want) {
-		return res, fmt.Errorf("game: verify: %w", pgnDifference(string(data), string(want)))
+		return res, fmt.Errorf("record: verify: %w", pgnDifference(string(data), string(want)))
 	}
 	res.Checks = append(res.Checks, "the PGN's tags, moves and comments are exactly the ones the verified record gives")
 	return res, nil
@@ -159,12 +158,35 @@ func clip(s string, n int) string {
 	return s
 }
 
-// verifyExport checks the export itself: chain and receipts, commitments, readable fields,
-// the bound facts against the game fields, and legality on replay.
+// verifyExport checks the export itself, check by check: the chain and the receipts, the
+// terms the start and end records bind against the export's game fields, the kinds of the
+// records, and the moves on replay. Each check that passes adds its line to res.Checks.
 func verifyExport(x *store.Export, receipts []store.Receipt) (*Verification, error) {
 	res := &Verification{Game: x.Game.ID, Records: x.Game.Records, Head: x.Game.Head.String()}
-	if err := store.VerifyExport(x, receipts...); err != nil {
+	if err := res.checkChain(x, receipts); err != nil {
 		return res, err
+	}
+	f, err := readFacts(x)
+	if err != nil {
+		return res, err
+	}
+	v, err := res.checkTerms(x, f)
+	if err != nil {
+		return res, err
+	}
+	moves, err := res.checkRecords(x, f)
+	if err != nil {
+		return res, err
+	}
+	return res, res.checkReplay(v, f, moves)
+}
+
+// checkChain checks the hash chain against the game's head and every receipt, and every
+// commitment against its opening (store.VerifyExport), and sets the anchor: the latest
+// receipt.
+func (res *Verification) checkChain(x *store.Export, receipts []store.Receipt) error {
+	if err := store.VerifyExport(x, receipts...); err != nil {
+		return err
 	}
 	for _, rc := range receipts {
 		if rc.Records > res.Anchor.Records {
@@ -175,30 +197,33 @@ func verifyExport(x *store.Export, receipts []store.Receipt) (*Verification, err
 	if len(receipts) > 0 {
 		res.Checks = append(res.Checks, fmt.Sprintf("%d receipt(s) match the chain, the latest after %d records", len(receipts), res.Anchor.Records))
 	}
-	f, err := readFacts(x)
-	if err != nil {
-		return res, err
-	}
-	s, e := f.setup, f.ending
-	g := x.Game
+	return nil
+}
+
+// boundField is one of the export's game fields beside what the hashed records bind.
+type boundField struct {
+	name, exported, bound string
+}
+
+// checkTerms fills in the game's terms, players and result as the start and end records
+// bind them (for format 1, what the export says, named in Unbound), and checks that the
+// export's game fields are the bound ones. It returns the game's variant.
+func (res *Verification) checkTerms(x *store.Export, f *facts) (rules.Variant, error) {
+	s, e, g := f.start, f.end, x.Game
 	variantID := s.Variant
 	if f.old {
 		variantID = g.Variant // format 1 names it nowhere else
 	}
 	v, err := variants.Lookup(variantID)
 	if err != nil {
-		return res, err
+		return nil, err
 	}
 	res.Variant, res.Ruleset, res.Result, res.Termination = v.Name(), s.Ruleset, e.Result, e.Termination
-	// The export's game fields must be the bound ones.
 	gameResult := g.Result
 	if gameResult == "" {
 		gameResult = "*"
 	}
-	type field struct {
-		name, exported, bound string
-	}
-	fields := []field{
+	fields := []boundField{
 		{"ruleset", g.Ruleset, s.Ruleset},
 		{"result", gameResult, e.Result},
 		{"created", g.Created.UTC().Format("2006-01-02T15:04:05.999999999Z"), x.Records[0].At.UTC().Format("2006-01-02T15:04:05.999999999Z")},
@@ -210,171 +235,75 @@ func verifyExport(x *store.Export, receipts []store.Receipt) (*Verification, err
 	} else {
 		res.TimeControl, res.Players, res.Status = s.Time, e.Players, e.Status
 		fields = append(fields,
-			field{"variant", g.Variant, s.Variant},
-			field{"time_control", g.TimeControl, s.Time},
-			field{"status", g.Status, e.Status},
-			field{"players", quotePair(g.Players), quotePair(e.Players)},
+			boundField{"variant", g.Variant, s.Variant},
+			boundField{"time_control", g.TimeControl, s.Time},
+			boundField{"status", g.Status, e.Status},
+			boundField{"players", quotePair(g.Players), quotePair(e.Players)},
 		)
-		for _, c := range []field{{"variant", e.Variant, s.Variant}, {"ruleset", e.Ruleset, s.Ruleset}, {"time control", e.Time, s.Time}} {
+		for _, c := range []boundField{{"variant", e.Variant, s.Variant}, {"ruleset", e.Ruleset, s.Ruleset}, {"time control", e.Time, s.Time}} {
 			if c.exported != c.bound {
-				return res, fmt.Errorf("the end record's %s %q is not the start record's %q", c.name, c.exported, c.bound)
+				return nil, fmt.Errorf("the end record's %s %q is not the start record's %q", c.name, c.exported, c.bound)
 			}
 		}
 	}
 	for _, c := range fields {
 		if c.exported != c.bound {
-			return res, fmt.Errorf("the embedded record's %q is %s, but the hashed records say %s", c.name, strconv.Quote(c.exported), strconv.Quote(c.bound))
+			return nil, fmt.Errorf("the embedded record's %q is %s, but the hashed records say %s", c.name, strconv.Quote(c.exported), strconv.Quote(c.bound))
 		}
 	}
 	res.Checks = append(res.Checks, "the start and end records bind the game's terms, players and result, and the export agrees with them")
-	var texts []string
+	return v, nil
+}
+
+// checkRecords checks what lies between the start and the end record (moves only, in
+// format 2), counts the secret moves and returns the moves' texts as submitted.
+func (res *Verification) checkRecords(x *store.Export, f *facts) ([]string, error) {
+	var moves []string
 	for i, rec := range x.Records {
 		switch {
 		case rec.Kind == store.KindMove:
-			texts = append(texts, rec.Text)
+			moves = append(moves, rec.Text)
 			if rec.Secret {
 				res.Secret++
 			}
 		case i > 0 && i < len(x.Records)-1 && !f.old:
-			return res, fmt.Errorf("record %d is an event between the start and the end: this program writes none", i)
+			return nil, fmt.Errorf("record %d is an event between the start and the end: this program writes none", i)
 		}
 	}
 	if res.Secret > 0 {
 		res.Checks = append(res.Checks, fmt.Sprintf("%d commitments to secret moves open to the moves revealed", res.Secret))
 	}
-	if e.Status == store.StatusAborted.String() && len(texts) > 0 {
-		return res, fmt.Errorf("the game is recorded as aborted, but it has %d moves", len(texts))
+	if f.end.Status == store.StatusAborted.String() && len(moves) > 0 {
+		return nil, fmt.Errorf("the game is recorded as aborted, but it has %d moves", len(moves))
 	}
-	final, plies, err := Replay(v, s.options(), texts)
+	return moves, nil
+}
+
+// checkReplay replays the moves from the start the start record sets up: every one must be
+// legal, and a result the rules reach must be the one the end record gives.
+func (res *Verification) checkReplay(v rules.Variant, f *facts, moves []string) error {
+	final, plies, err := Replay(v, f.start.options(), moves)
 	if err != nil {
-		return res, err
+		return err
 	}
 	res.Moves = len(plies)
 	if n := len(plies); n > 0 && plies[n-1].Err != nil {
 		p := plies[n-1]
-		return res, fmt.Errorf("move %d (%s) is not legal: %w", p.Index+1, p.Text, p.Err)
+		return fmt.Errorf("move %d (%s) is not legal: %w", p.Index+1, p.Text, p.Err)
 	}
 	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves legal on replay from the start", len(plies)))
-	if o := final.Outcome(); o.Over() {
-		if o.Result() != e.Result {
-			return res, fmt.Errorf("the moves end in %s (%s), but the recorded result is %q", o.Result(), o.Reason, e.Result)
-		}
-		if d := o.Describe(v.Sides()); !f.old && d != e.Termination {
-			return res, fmt.Errorf("the moves end the game (%s), but the end record says %q", d, e.Termination)
-		}
-		res.Checks = append(res.Checks, "the rules end the game with the recorded result")
+	o := final.Outcome()
+	if !o.Over() {
+		return nil
 	}
-	return res, nil
+	if o.Result() != f.end.Result {
+		return fmt.Errorf("the moves end in %s (%s), but the recorded result is %q", o.Result(), o.Reason, f.end.Result)
+	}
+	if d := o.Describe(v.Sides()); !f.old && d != f.end.Termination {
+		return fmt.Errorf("the moves end the game (%s), but the end record says %q", d, f.end.Termination)
+	}
+	res.Checks = append(res.Checks, "the rules end the game with the recorded result")
+	return nil
 }
 
 func quotePair(p [2]string) string { return strconv.Quote(p[0]) + " v " + strconv.Quote(p[1]) }
-
-// pgnDifference names the first difference between a file and the one the verified record
-// gives: a tag, a move, a comment, the result, or the embedded block's encoding.
-func pgnDifference(got, want string) error {
-	gi, wi := strings.Index(got, string(blockStart)), strings.Index(want, string(blockStart))
-	gp, wp := got[:max(gi, 0)], want[:max(wi, 0)]
-	if gp == wp {
-		return errors.New("the embedded record is not in the one form bottlepost writes (its JSON or base64 was re-encoded or changed)")
-	}
-	gt, gm := splitPGN(gp)
-	wt, wm := splitPGN(wp)
-	for _, t := range wt {
-		v, ok := tagValue(gt, t.name)
-		switch {
-		case !ok:
-			return fmt.Errorf("the PGN has no %s tag; the record gives %q", t.name, t.value)
-		case v != t.value:
-			return fmt.Errorf("the PGN tag %s is %q, but the record gives %q", t.name, v, t.value)
-		}
-	}
-	for _, t := range gt {
-		if _, ok := tagValue(wt, t.name); !ok {
-			return fmt.Errorf("the PGN has a tag %s that the record does not give", t.name)
-		}
-	}
-	if !slices.Equal(gt, wt) {
-		return errors.New("the PGN's tags are repeated or not in the order bottlepost writes them")
-	}
-	move := "the start"
-	for i := 0; i < max(len(gm), len(wm)); i++ {
-		var g, w string
-		if i < len(gm) {
-			g = gm[i]
-		}
-		if i < len(wm) {
-			w = wm[i]
-		}
-		if g == w {
-			if !strings.HasPrefix(w, "{") && !pgnNumber.MatchString(w) {
-				move = "move " + w
-			}
-			continue
-		}
-		switch {
-		case strings.HasPrefix(w, "{") || strings.HasPrefix(g, "{"):
-			return fmt.Errorf("the comment after %s is %q, but the record gives %q", move, g, w)
-		case i == len(wm)-1 || i == len(gm)-1:
-			return fmt.Errorf("the PGN's move text ends %q, but the record gives %q", g, w)
-		case pgnNumber.MatchString(w):
-			return fmt.Errorf("after %s the PGN has %q, but the record gives the move number %q", move, g, w)
-		}
-		return fmt.Errorf("after %s the PGN has the move %q, but the record gives %q", move, g, w)
-	}
-	return errors.New("the PGN's spacing or line breaks are not the ones bottlepost writes")
-}
-
-var (
-	tagLine   = regexp.MustCompile(`^\[([A-Za-z0-9_]+) "((?:[^"\\]|\\.)*)"\]$`)
-	pgnNumber = regexp.MustCompile(`^\d+\.(\.\.)?$`)
-)
-
-type pgnTag struct{ name, value string }
-
-func tagValue(tags []pgnTag, name string) (string, bool) {
-	for _, t := range tags {
-		if t.name == name {
-			return t.value, true
-		}
-	}
-	return "", false
-}
-
-// splitPGN reads PGN text as tags (in order) and move-text tokens, a comment being one
-// token with its braces.
-func splitPGN(s string) ([]pgnTag, []string) {
-	var tags []pgnTag
-	var body strings.Builder
-	for line := range strings.Lines(s) {
-		line = strings.TrimRight(line, "\n")
-		if m := tagLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
-			v := strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[2])
-			tags = append(tags, pgnTag{m[1], v})
-			continue
-		}
-		body.WriteString(line + "\n")
-	}
-	var toks []string
-	rest := body.String()
-	for {
-		rest = strings.TrimLeft(rest, " \t\n")
-		if rest == "" {
-			return tags, toks
-		}
-		if rest[0] == '{' {
-			n := strings.IndexByte(rest, '}')
-			if n < 0 {
-				n = len(rest) - 1
-			}
-			toks = append(toks, strings.Join(strings.Fields(rest[:n+1]), " "))
-			rest = rest[n+1:]
-			continue
-		}
-		n := strings.IndexAny(rest, " \t\n{")
-		if n < 0 {
-			n = len(rest)
-		}
-		toks = append(toks, rest[:n])
-		rest = rest[n:]
-	}
-}

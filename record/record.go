@@ -1,7 +1,8 @@
-package game
+package record
 
 // The start and end records of a game's log: what the hash chain binds about a game
-// besides its moves. docs/verify.md specifies both; Verify reads them back.
+// besides its moves. docs/verify.md specifies both; the game service writes them (Start.Text,
+// End.Text) and Verify reads them back.
 
 import (
 	"fmt"
@@ -12,9 +13,9 @@ import (
 	"github.com/bottlepost/bottlepost/store"
 )
 
-// setup is what the start record (the log's first record) fixes: the variant, the
+// Start is what the start record (the log's first record) fixes: the variant, the
 // ruleset, the seed of the rules' setup and the time control.
-type setup struct {
+type Start struct {
 	Variant, Ruleset, Time string
 	Seed                   uint64
 	// Old marks a start record of format 1 ("start ruleset=R seed=N"), written before the
@@ -22,12 +23,12 @@ type setup struct {
 	Old bool
 }
 
-// options are the rules' options the setup gives.
-func (s setup) options() rules.Options { return rules.Options{Ruleset: s.Ruleset, Seed: s.Seed} }
+// options are the rules' options the start record gives.
+func (s Start) options() rules.Options { return rules.Options{Ruleset: s.Ruleset, Seed: s.Seed} }
 
-// ending is what the end record (the log's last record) fixes: how the game ended and who
+// End is what the end record (the log's last record) fixes: how the game ended and who
 // played it, under which terms.
-type ending struct {
+type End struct {
 	Result      string    // 1-0, 0-1, 1/2-1/2, or * for an aborted game
 	Status      string    // finished or aborted (store.Status names)
 	Termination string    // how it ended, e.g. "Black resigned"
@@ -45,71 +46,71 @@ var (
 	endKeys   = []string{"result", "status", "termination", "white", "black", "variant", "ruleset", "time"}
 )
 
-// text is the start record's text: "start variant=V ruleset=R seed=N time=T".
-func (s setup) text() string {
+// Text is the start record's text: "start variant=V ruleset=R seed=N time=T".
+func (s Start) Text() string {
 	return "start " + encodeFields(startKeys, []string{s.Variant, s.Ruleset, strconv.FormatUint(s.Seed, 10), s.Time})
 }
 
-// text is the end record's text: "end result=… status=… termination=… white=… black=…
+// Text is the end record's text: "end result=… status=… termination=… white=… black=…
 // variant=… ruleset=… time=…".
-func (e ending) text() string {
+func (e End) Text() string {
 	return "end " + encodeFields(endKeys, []string{e.Result, e.Status, e.Termination, e.Players[0], e.Players[1], e.Variant, e.Ruleset, e.Time})
 }
 
-// parseSetup reads a start record, of either format.
-func parseSetup(text string) (setup, error) {
+// parseStart reads a start record, of either format.
+func parseStart(text string) (Start, error) {
 	if rest, ok := strings.CutPrefix(text, "start ruleset="); ok {
 		// Format 1: "start ruleset=R seed=N", both values without spaces.
 		ruleset, seed, ok := strings.Cut(rest, " seed=")
 		n, err := strconv.ParseUint(seed, 10, 64)
 		if !ok || err != nil || strings.ContainsAny(ruleset, " ") || "start ruleset="+ruleset+" seed="+strconv.FormatUint(n, 10) != text {
-			return setup{}, fmt.Errorf("the start record %q is not in its format", text)
+			return Start{}, fmt.Errorf("the start record %q is not in its format", text)
 		}
-		return setup{Ruleset: ruleset, Seed: n, Old: true}, nil
+		return Start{Ruleset: ruleset, Seed: n, Old: true}, nil
 	}
 	rest, ok := strings.CutPrefix(text, "start ")
 	if !ok {
-		return setup{}, fmt.Errorf("the first record %q is not a start record", text)
+		return Start{}, fmt.Errorf("the first record %q is not a start record", text)
 	}
 	v, err := decodeFields(rest, startKeys)
 	if err != nil {
-		return setup{}, fmt.Errorf("the start record: %w", err)
+		return Start{}, fmt.Errorf("the start record: %w", err)
 	}
 	n, err := strconv.ParseUint(v[2], 10, 64)
 	if err != nil || strconv.FormatUint(n, 10) != v[2] {
-		return setup{}, fmt.Errorf("the start record's seed %q is not a number", v[2])
+		return Start{}, fmt.Errorf("the start record's seed %q is not a number", v[2])
 	}
-	return setup{Variant: v[0], Ruleset: v[1], Seed: n, Time: v[3]}, nil
+	return Start{Variant: v[0], Ruleset: v[1], Seed: n, Time: v[3]}, nil
 }
 
-// parseEnding reads an end record; old says the game's start record is of format 1, whose
+// parseEnd reads an end record; old says the game's start record is of format 1, whose
 // end record is "RESULT how it ended" if the game also ended under format 1, or of format 2
 // if it was still being played when the service was upgraded.
-func parseEnding(text string, old bool) (ending, error) {
+func parseEnd(text string, old bool) (End, error) {
 	if old && !strings.HasPrefix(text, "end ") {
 		result, how, _ := strings.Cut(text, " ")
 		if !validResult(result) {
-			return ending{}, fmt.Errorf("the last record %q does not begin with a result", text)
+			return End{}, fmt.Errorf("the last record %q does not begin with a result", text)
 		}
-		return ending{Result: result, Termination: how, Old: true}, nil
+		return End{Result: result, Termination: how, Old: true}, nil
 	}
 	rest, ok := strings.CutPrefix(text, "end ")
 	if !ok {
-		return ending{}, fmt.Errorf("the last record %q is not an end record: the game has not ended", text)
+		return End{}, fmt.Errorf("the last record %q is not an end record: the game has not ended", text)
 	}
 	v, err := decodeFields(rest, endKeys)
 	if err != nil {
-		return ending{}, fmt.Errorf("the end record: %w", err)
+		return End{}, fmt.Errorf("the end record: %w", err)
 	}
-	e := ending{Result: v[0], Status: v[1], Termination: v[2], Players: [2]string{v[3], v[4]}, Variant: v[5], Ruleset: v[6], Time: v[7]}
+	e := End{Result: v[0], Status: v[1], Termination: v[2], Players: [2]string{v[3], v[4]}, Variant: v[5], Ruleset: v[6], Time: v[7]}
 	if !validResult(e.Result) {
-		return ending{}, fmt.Errorf("the end record's result %q is not 1-0, 0-1, 1/2-1/2 or *", e.Result)
+		return End{}, fmt.Errorf("the end record's result %q is not 1-0, 0-1, 1/2-1/2 or *", e.Result)
 	}
 	switch {
 	case e.Status == store.StatusFinished.String() && e.Result != "*":
 	case e.Status == store.StatusAborted.String() && e.Result == "*":
 	default:
-		return ending{}, fmt.Errorf("the end record's status %q does not go with the result %q", e.Status, e.Result)
+		return End{}, fmt.Errorf("the end record's status %q does not go with the result %q", e.Status, e.Result)
 	}
 	return e, nil
 }
@@ -185,9 +186,9 @@ func decodeFields(s string, keys []string) ([]string, error) {
 
 func isUpperHex(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'F' }
 
-// playerName is how a player is named in the record and the PGN: the display name from
+// PlayerName is how a player is named in the end record and the PGN: the display name from
 // their mail, or else the local part of their address (never the whole address).
-func playerName(p *store.Player) string {
+func PlayerName(p *store.Player) string {
 	if p == nil {
 		return ""
 	}

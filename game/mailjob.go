@@ -1,0 +1,159 @@
+package game
+
+import (
+	"fmt"
+	"html/template"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/bottlepost/bottlepost/mailfmt"
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/htmlboard"
+	"github.com/bottlepost/bottlepost/templates"
+)
+
+// mailJob is one outgoing mail as the renderer gathered it on the writer:
+// the header fields and the attachment (mail, its parts still empty) and
+// the template data of its parts (one draft's, or the several drafts of an
+// answer). Run makes the mail's bytes from these alone: it is the work the
+// renderer defers to the commit (store.Tx.Defer), run beside the other
+// mails of the commit's group while the writer waits for them.
+//
+// Nothing a job holds is written once it is gathered: the lists of its
+// template data are its drafts', which are done with; its board (drawing) is
+// a view of its own; its attachment is the renderer's copy of the game's
+// record, only read; the templates and the board geometry are read-only
+// data. So jobs run side by side need no lock (TestHandleConcurrently runs
+// them under the race detector).
+type mailJob struct {
+	mail  mailfmt.Outgoing // From, To, Subject, Reply-To, the thread, Date, the attachment
+	parts []mailPart
+	game  uint64 // the game the mail is about (store.Mail.Game), 0 for none
+}
+
+// mailPart is one draft's part of a mail: its kind (the template's name) and
+// what its templates show.
+type mailPart struct {
+	kind string
+	data mailData
+}
+
+// newMailJob is the job of a mail to draft d's recipient, with d's thread,
+// Reply-To and game, Message-ID id, the game's thread refs and the parts;
+// the last part's subject and attachment are the mail's.
+func newMailJob(from mail.Address, date time.Time, d *draft, id string, refs []string, parts ...mailPart) *mailJob {
+	inReply := d.inReplyTo
+	if inReply != "" {
+		refs = append(refs[:len(refs):len(refs)], inReply)
+	} else if len(refs) > 0 {
+		inReply = refs[0]
+	}
+	last := parts[len(parts)-1].data
+	m := &mailJob{parts: parts, mail: mailfmt.Outgoing{From: from, To: d.to, Subject: last.Subject, ReplyTo: d.replyTo,
+		MessageID: id, InReplyTo: inReply, References: refs, Date: date}}
+	if d.game != nil {
+		m.game = d.game.g.ID
+		if last.pgn != nil {
+			m.mail.Attachments = []mailfmt.Attachment{{Filename: pgnName(m.game), ContentType: PGNType, Data: last.pgn}}
+		}
+	}
+	return m
+}
+
+// Run executes the templates of the mail's parts and writes the mail
+// (mailfmt.Outgoing). It implements store.Job.
+func (m *mailJob) Run() ([]byte, error) {
+	o := m.mail
+	txt, html, err := m.execute()
+	if err != nil {
+		return nil, err
+	}
+	o.Text, o.HTML = wrapText(txt), html
+	return o.Bytes()
+}
+
+// execute runs the templates of the parts: one draft's as they are, an
+// answer's joined (the text parts with a blank line, the HTML parts with a
+// rule).
+func (m *mailJob) execute() (txt, html string, err error) {
+	if len(m.parts) == 1 {
+		return execute(m.parts[0].kind, m.parts[0].data)
+	}
+	var txts, htmls []string
+	for _, p := range m.parts {
+		t, ht, err := execute(p.kind, p.data)
+		if err != nil {
+			return "", "", err
+		}
+		txts, htmls = append(txts, strings.TrimRight(t, "\n")+"\n"), append(htmls, ht)
+	}
+	return strings.Join(txts, "\n"), strings.Join(htmls, "<hr>\n"), nil
+}
+
+// limit is the most the mail may weigh: MaxReplyBytes, and its attachment
+// on top, as encoded (base64 in lines of 76, and the part's header).
+func (m *mailJob) limit() int {
+	n := MaxReplyBytes
+	for _, a := range m.mail.Attachments {
+		n += (len(a.Data)+2)/3*4*78/76 + 1024
+	}
+	return n
+}
+
+// mailData is what the templates see.
+type mailData struct {
+	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Personal, VariantHelp string
+	From, YourSide, Result, Reason, FirstMover                                          string
+	Newcomer, Over                                                                      bool
+	// NoHead and NoFoot leave out the HTML head and the footer: for the
+	// parts of an answer that joins several drafts (renderer.answerJob).
+	NoHead, NoFoot bool
+	// BoardHTML is the board as an HTML table (rules/htmlboard), for the HTML part.
+	BoardHTML                                                         template.HTML
+	Game                                                              *gameInfo
+	Notices, Errors, Ignored, Commitments, Variants, Record, Openings []string
+	Moves                                                             string
+	Held                                                              []string
+	Games, Report                                                     []string
+	// drawing is the board still to draw into Board and BoardHTML
+	// (execute).
+	drawing *drawing
+	// pgn is the game's record to attach, which Attachment names.
+	pgn []byte
+}
+
+// drawing is a mail's board, to be drawn as text and (html) as a table.
+type drawing struct {
+	view *rules.View
+	html bool
+	opts htmlboard.Options
+}
+
+type gameInfo struct {
+	Tag, Variant, White, Black, Time string
+	Sides                            [2]string
+}
+
+// execute runs the text and HTML templates of a kind of mail, the board
+// drawn first (md.drawing).
+func execute(kind string, md mailData) (txt, html string, err error) {
+	if dr := md.drawing; dr != nil {
+		md.Board = dr.view.ASCII()
+		if dr.html {
+			md.BoardHTML = htmlboard.Render(dr.view, dr.opts)
+		}
+	}
+	var t, ht strings.Builder
+	// Room for the boards and the rest, so the parts are written without
+	// growing their buffers (a board mail's HTML is mostly its table).
+	t.Grow(len(md.Board) + 2048)
+	ht.Grow(len(md.BoardHTML) + len(md.Board) + 4096)
+	if err := templates.Text.ExecuteTemplate(&t, kind+".txt", md); err != nil {
+		return "", "", fmt.Errorf("game: template %s.txt: %w", kind, err)
+	}
+	if err := templates.HTML.ExecuteTemplate(&ht, kind+".html", md); err != nil {
+		return "", "", fmt.Errorf("game: template %s.html: %w", kind, err)
+	}
+	return t.String(), ht.String(), nil
+}

@@ -1,0 +1,417 @@
+package game
+
+import (
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bottlepost/bottlepost/mailfmt"
+	"github.com/bottlepost/bottlepost/record"
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/htmlboard"
+	"github.com/bottlepost/bottlepost/rules/variants"
+	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
+)
+
+// renderer renders a handling's drafts into mails and queues them in the
+// outbox (handling.flush). What a mail shows is gathered on the writer, in
+// the transaction: its template data (mailData), header fields, attachment
+// and Message-ID make a mailJob. The job's templates and bytes are work
+// deferred to the commit (store.Tx.Defer): they are made once every function
+// of the commit's group has run, side by side with the group's other mails,
+// while the write transaction stays open; then, back on the writer, the
+// job's finish queues the mail in the transaction, or, for a mail over the
+// size limit, renders it again smaller (shrink) and queues that.
+//
+// The renderer keeps what it read for all the handling's mails: the games'
+// logs, the recipients' settings and the finished games' records. A mail
+// rendered again in a finish runs after the group's later functions, and
+// must show what its first rendering showed.
+type renderer struct {
+	s      *Service
+	tx     *store.Tx
+	now    time.Time
+	clocks *clocks // the handling's: the deadlines the mails show
+
+	logs  map[uint64][]store.Record // the games' logs, read and verified once (log)
+	metas map[string]*playerMeta    // the recipients' settings (recipientMeta)
+	pgns  map[uint64][]byte         // the finished games' records, made once (finalPGN)
+}
+
+// newRenderer is a renderer of mails in tx at now, their deadlines timed by c.
+func (s *Service) newRenderer(tx *store.Tx, now time.Time, c *clocks) *renderer {
+	return &renderer{s: s, tx: tx, now: now, clocks: c,
+		logs: map[uint64][]store.Record{}, metas: map[string]*playerMeta{}, pgns: map[uint64][]byte{}}
+}
+
+// queue renders a draft and queues the mail: gathered here (job), made by
+// the deferred work, queued in its finish; a mail over the size limit is
+// made again, smaller, in the finish (shrink). Its new Message-ID is drawn
+// then, after those of the handling's later mails: with the service's
+// random source that changes nothing.
+func (r *renderer) queue(d *draft) error {
+	job, err := r.job(d)
+	if err != nil {
+		return err
+	}
+	return r.deferMail(job, func(size int) ([]byte, error) { return r.shrink(d, size) })
+}
+
+// queueAnswer renders the drafts addressed to the sender of the incoming
+// mail as one mail (answerJob) and queues it as queue does; an answer over
+// the size limit is made again with plain boards, then as its primary draft
+// alone (answerTooLarge).
+func (r *renderer) queueAnswer(ds []*draft) error {
+	if len(ds) == 1 {
+		return r.queue(ds[0])
+	}
+	job, _, err := r.answerJob(ds, false)
+	if err != nil {
+		return err
+	}
+	return r.deferMail(job, func(int) ([]byte, error) { return r.answerTooLarge(ds) })
+}
+
+// deferMail hands a mail's job to the commit (store.Tx.Defer) and queues
+// the bytes it makes in the job's finish, in the transaction, where a mail
+// over its limit is replaced by what tooLarge makes of its size.
+func (r *renderer) deferMail(job *mailJob, tooLarge func(size int) ([]byte, error)) error {
+	return r.tx.Defer(job, func(tx *store.Tx, data []byte) error {
+		if len(data) > job.limit() {
+			var err error
+			if data, err = tooLarge(len(data)); err != nil {
+				return err
+			}
+		}
+		return tx.Enqueue(&store.Mail{Game: job.game, From: job.mail.From.Address, To: []string{job.mail.To}, Data: data, Created: r.now})
+	})
+}
+
+// job gathers the mail of one draft: its template data, its game thread and
+// a Message-ID.
+func (r *renderer) job(d *draft) (*mailJob, error) {
+	md, refs, err := r.mailData(d)
+	if err != nil {
+		return nil, err
+	}
+	id, err := r.mailID(d)
+	if err != nil {
+		return nil, err
+	}
+	return newMailJob(r.s.from, r.now, d, id, refs, mailPart{d.kind, md}), nil
+}
+
+// render makes the mail of a draft at once, on the writer, and says the
+// most it may weigh (mailJob.limit).
+func (r *renderer) render(d *draft) ([]byte, int, error) {
+	job, err := r.job(d)
+	if err != nil {
+		return nil, 0, err
+	}
+	data, err := job.Run()
+	return data, job.limit(), err
+}
+
+// answerJob gathers an answer of several drafts, with its boards plain or
+// not, and returns it with its primary draft. One incoming mail gets one
+// answer. The primary draft (primaryDraft) comes last, after what the other
+// drafts say; its subject, thread, Reply-To, attachment and footer are the
+// mail's.
+func (r *renderer) answerJob(ds []*draft, plain bool) (*mailJob, *draft, error) {
+	p := primaryDraft(ds)
+	order := append(append(append([]*draft(nil), ds[:p]...), ds[p+1:]...), ds[p])
+	parts := make([]mailPart, len(order))
+	var main *draft // the copy of the primary draft rendered
+	var refs []string
+	for i, d := range order {
+		c := *d
+		c.plainBoard, c.cutRecord = plain, plain
+		md, rf, err := r.mailData(&c)
+		if err != nil {
+			return nil, nil, err
+		}
+		if d == ds[p] {
+			refs, main = rf, &c
+		}
+		parts[i] = mailPart{d.kind, md}
+	}
+	for i := range parts {
+		parts[i].data.Subject = parts[len(parts)-1].data.Subject
+		parts[i].data.NoHead, parts[i].data.NoFoot = i > 0, i < len(parts)-1
+	}
+	id, err := r.mailID(main)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newMailJob(r.s.from, r.now, main, id, refs, parts...), ds[p], nil
+}
+
+// primaryDraft is the index of an answer's primary draft: the last board
+// mail about a game (a receipt, a refusal, the end: it names the game's
+// state best), else the last draft about a game, else the last.
+func primaryDraft(ds []*draft) int {
+	for i := len(ds) - 1; i >= 0; i-- {
+		if ds[i].game != nil && (ds[i].kind == "update" || ds[i].kind == "final") {
+			return i
+		}
+	}
+	for i := len(ds) - 1; i >= 0; i-- {
+		if ds[i].game != nil {
+			return i
+		}
+	}
+	return len(ds) - 1
+}
+
+// answerTooLarge renders an answer of several drafts that was too large:
+// with plain boards, and if that is still too large, the primary draft
+// alone, bounded.
+func (r *renderer) answerTooLarge(ds []*draft) ([]byte, error) {
+	job, primary, err := r.answerJob(ds, true)
+	if err != nil {
+		return nil, err
+	}
+	data, err := job.Run()
+	if err != nil || len(data) <= job.limit() {
+		return data, err
+	}
+	// Too large even with plain boards: the primary draft alone, bounded.
+	return r.renderBounded(primary)
+}
+
+// variantIDs lists the variants built in, for the mails that name them
+// (made once; full, so that appending to it copies it).
+var variantIDs = func() []string {
+	var ids []string
+	for _, v := range variants.All() {
+		ids = append(ids, v.ID())
+	}
+	return ids[:len(ids):len(ids)]
+}()
+
+// mailData gathers what a draft's templates show, and the References of
+// its game thread. Its lists are the draft's; a notice it adds is appended
+// to a copy.
+func (r *renderer) mailData(d *draft) (mailData, []string, error) {
+	md := mailData{Address: r.s.cfg.Address, Notices: slices.Clip(d.notices), Errors: d.errors, Ignored: d.ignored,
+		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromAddr, Newcomer: d.newcomer,
+		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp,
+		Variants: variantIDs}
+	var refs []string
+	if d.kind == "welcome" {
+		md.Personal = d.replyTo
+		md.Held = d.held
+	}
+	md.Subject = d.subject
+	if l := d.game; l != nil {
+		if err := r.gameData(l, d, r.recipientMeta(d.to), &md); err != nil {
+			return md, nil, err
+		}
+		refs = append(refs, l.meta.Root)
+	}
+	if md.Subject == "" {
+		md.Subject = "bottlepost"
+	}
+	return md, refs, nil
+}
+
+// recipientMeta is the settings of a mail's recipient (the defaults for an
+// address that is no player), read once.
+func (r *renderer) recipientMeta(to string) *playerMeta {
+	if pm, ok := r.metas[to]; ok {
+		return pm
+	}
+	pm := &playerMeta{}
+	if p, err := r.tx.PlayerByAddress(to); err == nil {
+		pm = decodePlayerMeta(p)
+	}
+	r.metas[to] = pm
+	return pm
+}
+
+// gameData fills in what a game mail shows the draft's recipient: the
+// players, the subject, the board, whose turn and the deadline, the record.
+func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) error {
+	sides := l.sides()
+	md.Game = &gameInfo{Tag: strings.Trim(mailfmt.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: l.seats[0].Address,
+		Black: l.seats[1].Address, Sides: sides}
+	if tc, err := timing.ParseTimeControl(l.meta.Time); err == nil {
+		md.Game.Time = tc.Describe()
+	}
+	switch {
+	case d.viewer == rules.ViewPublic:
+		// Observers learn the sides, not who plays them.
+		md.Game.White, md.Game.Black = sides[0]+" player", sides[1]+" player"
+	case l.meta.Phase == phaseOpen:
+		md.Game.Black, md.Game.White = "(open)", "(open)"
+		if l.meta.Challenger == 0 {
+			md.Game.White = l.seats[0].Address
+		} else {
+			md.Game.Black = l.seats[1].Address
+		}
+	}
+	md.Subject = subject(l, d)
+	// Every game mail quotes the receipt, an invitation to a player too: it anchors
+	// the start record, which fixes the terms offered (variant, ruleset, setup, time
+	// control). A stranger's first invitation does not: a 64-digit number means
+	// nothing to someone who has not yet met the service.
+	if d.kind != "invitation" || !d.newcomer {
+		md.Receipt = store.Receipt{Records: l.g.Records, Head: l.g.Head}.String()
+	}
+	md.Over = l.meta.Phase == phaseOver
+	if d.pgn {
+		pgn, err := r.finalPGN(l.g.ID)
+		if err != nil {
+			return err
+		}
+		if len(pgn) <= MaxPGNBytes {
+			md.pgn, md.Attachment = pgn, pgnName(l.g.ID)
+		} else {
+			md.Notices = append(md.Notices, fmt.Sprintf("The game's record (%d KB) is too large to attach; the service's operator can write it with bottlepost export %d.", len(pgn)>>10, l.g.ID))
+		}
+	}
+	viewer := d.viewer
+	if l.meta.Phase == phaseOver && (d.final || d.kind == "audit") {
+		viewer = rules.ViewReferee // the game is over: nothing is secret any more
+	}
+	if d.board || d.final {
+		view := l.state.View(viewer)
+		if o := l.meta.Outcome; o != nil && !view.Outcome.Over() {
+			view.Outcome = *o // resigned, agreed, adjudicated, lost on time: no "to move" line
+		}
+		// Drawn when the templates run (execute), by the mail's deferred
+		// work: the view is this mail's own, and the board it reads is
+		// static data.
+		md.drawing = &drawing{view: view, html: !d.plainBoard, opts: htmlboard.Options{Last: htmlboard.LastMove(d.last, l.v.Board(), viewer)}}
+	}
+	if first := l.firstMover(); first != rules.White && (l.state.Ply() == 0 || d.history || d.final || d.kind != "update") {
+		// Said where it matters: before the first move, and over records.
+		md.FirstMover = fmt.Sprintf("In %s, %s moves first: each numbered move is %s's, then %s's answer.",
+			l.v.Name(), l.sides()[first], l.sides()[first], l.sides()[1-first])
+	}
+	if l.meta.Phase == phasePlay && d.kind != "history" && d.kind != "audit" {
+		toMove := l.state.ToMove()
+		switch {
+		case d.viewer == rules.Viewer(toMove):
+			md.Turn = "It is your move."
+		case d.viewer <= rules.ViewBlack:
+			md.Turn = fmt.Sprintf("Waiting for %s's move.", sides[toMove])
+		default:
+			md.Turn = sides[toMove] + " to move."
+		}
+		md.Deadline = r.clocks.deadlineText(l, pm)
+	}
+	if d.lastMoves || d.history || d.final {
+		if err := r.fillRecord(l, d, md); err != nil {
+			return err
+		}
+	}
+	if d.kind == "invitation" && d.to != "" {
+		md.VariantHelp = l.v.Help()
+	}
+	if d.final {
+		md.Result = l.g.Result
+		md.Reason = l.meta.Reason
+	}
+	return nil
+}
+
+// mailID is the Message-ID of a draft's mail: the one it was given (a
+// welcome's), else a fresh one.
+func (r *renderer) mailID(d *draft) (string, error) {
+	if d.messageID != "" {
+		return d.messageID, nil
+	}
+	return r.s.messageID("m")
+}
+
+// fillRecord puts the record lines the recipient may read into the mail:
+// the last few moves, the whole record, or (when the game is over) the
+// referee's record with every secret move revealed and the openings.
+func (r *renderer) fillRecord(l *loaded, d *draft, md *mailData) error {
+	sides := l.sides()
+	log, err := r.log(l.g.ID)
+	if err != nil {
+		return err
+	}
+	if d.final {
+		plies, err := replay(l, log)
+		if err != nil {
+			return err
+		}
+		md.Record = recordLines(plies, rules.ViewReferee)
+		if n := len(md.Record); d.cutRecord && n > 200 {
+			md.Record = append([]string{fmt.Sprintf("(the first %d lines are left out: this mail is limited to %d KB; the export has the whole record)", n-200, MaxReplyBytes>>10)}, md.Record[n-200:]...)
+		}
+		for _, rec := range log {
+			if rec.Secret && rec.Opening != nil {
+				md.Openings = append(md.Openings,
+					fmt.Sprintf("%s %s (%s's secret move)", rules.MoveLabel(int(rec.Ply)), rec.Opening.Text, sides[rec.Side]),
+					"  key        "+hex.EncodeToString(rec.Opening.Key[:]),
+					"  commitment "+rec.Commitment.String())
+			}
+		}
+		return nil
+	}
+	var texts []string
+	for _, rec := range log {
+		if rec.Kind != store.KindMove {
+			continue
+		}
+		text := rec.Public
+		if d.viewer <= rules.ViewBlack {
+			text = rec.Lines[d.viewer]
+		}
+		texts = append(texts, text)
+	}
+	if d.history {
+		md.Record = rules.RecordLines(0, texts, textWidth-2)
+		return nil
+	}
+	from := max(0, len(texts)-4)
+	md.Moves = rules.NumberedMoves(from, texts[from:])
+	return nil
+}
+
+// log returns a game's records (store.Tx.Log), read and verified once for
+// all the mails rendered (the mover's receipt and the opponent's news, and
+// any mail rendered again to fit the size limit): the handling's commands
+// have all run, and a mail rendered again in a deferred finish reads the
+// log as the first rendering did, not as the group's later functions left
+// it.
+func (r *renderer) log(id uint64) ([]store.Record, error) {
+	if recs, ok := r.logs[id]; ok {
+		return recs, nil
+	}
+	recs, err := r.tx.Log(id)
+	if err == nil {
+		r.logs[id] = recs
+	}
+	return recs, err
+}
+
+// finalPGN is record.FinalPGN, made once per game for all the mails (a
+// game's end mails the same record to both players and every observer).
+func (r *renderer) finalPGN(id uint64) ([]byte, error) {
+	if pgn, ok := r.pgns[id]; ok {
+		return pgn, nil
+	}
+	pgn, err := record.FinalPGN(r.tx, id)
+	if err != nil {
+		return nil, err
+	}
+	r.pgns[id] = pgn
+	return pgn, nil
+}
+
+// messageID makes a fresh Message-ID (without brackets) in our domain.
+func (s *Service) messageID(prefix string) (string, error) {
+	var b [10]byte
+	if _, err := s.rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s.%s@%s", prefix, hex.EncodeToString(b[:]), s.domain), nil
+}
