@@ -175,3 +175,42 @@ func TestWindowClockSetBack(t *testing.T) {
 		})
 	}
 }
+
+// TestClockSetBackResumes: a service that stops after it found the clock
+// set back, before it moved every game's times back, finishes the work when
+// it starts again, and forgets it once done.
+func TestClockSetBackResumes(t *testing.T) {
+	const gap = 5 * time.Minute
+	t0 := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+	f := newFixture(t, Config{})
+	f.restart(Config{OutageGap: gap})
+	f.now = t0
+	startTimed(t, f, "1d")
+	f.tick()
+	f.now = t0.Add(72 * time.Hour)
+	f.tick()
+	runFor(f, 4*time.Minute)
+	f.reply(alice, "e4") // bob's turn begins, by the clock ahead
+	runFor(f, 4*time.Minute)
+	f.now = t0.Add(10 * time.Minute) // set right; the service dies as it notices
+	if _, back, err := f.svc.noticeGap(f.now, gap); err != nil || back.By <= 0 {
+		t.Fatalf("the clock set back was not found: %+v, %v", back, err)
+	}
+	f.restart(Config{OutageGap: gap})
+	if _, err := f.svc.Recover(f.now, gap); err != nil {
+		t.Fatal(err)
+	}
+	want := t0.Add(72*time.Hour + 4*time.Minute).Add(-(72*time.Hour - 2*time.Minute)).Add(timing.Day)
+	if got := timeoutOf(t, f, 1); got.Before(want) || got.After(want.Add(gap)) {
+		t.Errorf("bob's deadline is %v, want %v", got, want)
+	}
+	if err := f.st.View(func(tx *store.Tx) error {
+		b, err := tx.Setting(settingClockBack)
+		if b != nil {
+			t.Errorf("the setting back is still recorded: %s", b)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -151,9 +151,6 @@ func (s *Service) CheckClock(now time.Time) (Outage, error) {
 			"from", out.Start, "to", out.End, "for", out.End.Sub(out.Start))
 		return out, nil
 	}
-	if back.By > 0 {
-		return out, nil // the heartbeat is now already
-	}
 	return out, s.Heartbeat(now)
 }
 
