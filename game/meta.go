@@ -3,6 +3,7 @@ package game
 import (
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -191,6 +192,29 @@ func load(tx *store.Tx, id uint64) (*loaded, error) {
 		}
 	}
 	return l, nil
+}
+
+// loadSafely is load for work over many games (a list, a walk over all of
+// them), where one damaged game must not stop the rest: an error that
+// means the game's data is damaged — the store's, data of the service's
+// that does not decode, a variant no longer built, or a panic of bbolt's on
+// a damaged page of the game, recovered — is a *store.GameError naming the
+// game and matching store.ErrCorrupt (store.DamagedGame tells it). A game
+// that does not exist gives the store's ErrNotFound.
+func loadSafely(tx *store.Tx, id uint64) (l *loaded, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, err = nil, &store.GameError{Game: id, Err: fmt.Errorf("its pages are damaged (bbolt: %v): %w", r, store.ErrCorrupt)}
+		}
+	}()
+	l, err = load(tx, id)
+	if err != nil && !errors.Is(err, store.ErrNotFound) && store.DamagedGame(err) == 0 {
+		// Data of this game that does not decode (service data, state, a
+		// variant no longer built, a seat's player): the game is damaged,
+		// not the service.
+		err = &store.GameError{Game: id, Err: fmt.Errorf("%w (%w)", err, store.ErrCorrupt)}
+	}
+	return l, err
 }
 
 // firstMover is the side that made, or makes, the game's first move: the
