@@ -36,8 +36,10 @@ type handling struct {
 	// current is the game the command being run is about, once myGame
 	// found it: its answers, refusals included, go in that game's thread.
 	current *loaded
-	// carried counts the commands a welcome held that this reply carries out.
-	carried int
+	// carried counts the commands a welcome held that this reply carries
+	// out; discarded are those it did not confirm (confirm.go).
+	carried   int
+	discarded []string
 
 	answers []answer // moves played, in order, that conditional lines may answer
 }
@@ -78,8 +80,16 @@ func (h *handling) run() error {
 	}
 	if held != nil {
 		// A reply to a welcome, from the address it went to: the sender is
-		// who they say, and the commands the welcome held are carried out.
-		h.carryOut(held)
+		// who they say; the commands the welcome held are carried out if
+		// the reply confirms them, else discarded (confirm.go).
+		h.settle(held)
+		if h.carried == 0 && !hasCommands(h.in.Lines) {
+			// Nothing confirmed, nothing asked: the answer says so, and
+			// nothing else happens (no account is made).
+			h.refused = "a reply to the welcome that did not confirm its commands"
+			h.discardedNotice(h.draft(h.from, nil, "notice"))
+			return nil
+		}
 		token = h.s.accountToken(h.from)
 	}
 	switch {
@@ -151,8 +161,9 @@ func (h *handling) commands() error {
 	}
 	reply.ignored = quoteLines(ignored)
 	if h.carried > 0 {
-		reply.notices = append(reply.notices, "As you asked by replying to the welcome, the commands of your earlier mail were carried out.")
+		reply.notices = append(reply.notices, "As you confirmed by replying to the welcome, the commands of your earlier mail were carried out.")
 	}
+	h.discardedNotice(reply)
 	if limit := h.s.cfg.Limits.CommandsPerMail; len(cmds) > limit {
 		reply.notices = append(reply.notices, commandsCut(limit, len(cmds)))
 		cmds = cmds[:limit]
