@@ -307,6 +307,7 @@ func (h *handling) start(l *loaded) error {
 		d.notices = append(d.notices, fmt.Sprintf("The game has begun: %s, %s v %s. You play %s.",
 			l.v.Name(), l.seats[0].Address, l.seats[1].Address, l.sides()[side]))
 		d.board = true
+		d.needs = true
 	}
 	return nil
 }

@@ -219,5 +219,5 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 
 // internal is a handling with no incoming message, for time-driven work.
 func (s *Service) internal(tx *store.Tx, now time.Time) *handling {
-	return s.newHandling(tx, &Incoming{}, func() bool { return false }, now)
+	return s.newHandling(tx, &Incoming{}, func() Allowance { return Allowance{OK: true} }, now)
 }

@@ -20,8 +20,10 @@ import (
 
 // First contact. Mail that cannot be acted on (sent to the bare address, to
 // an unknown token, to someone else's personal or seat address) is answered
-// with the welcome, at most WelcomesPerDay times a UTC day per sender and
-// the same whoever the sender is, so nobody learns which addresses play.
+// with the welcome: a stranger's address at most WelcomesPerDay times a UTC
+// day (the last one says so), a player's whenever the reply allowance lets
+// it; the same text whoever the sender is, so that nobody who writes in
+// someone's name learns whether the address plays.
 // The welcome quotes the commands of the mail it answers and holds them:
 // a reply to it from the same address (to its Reply-To or to the bare
 // address) that confirms them ("yes", confirm.go) carries them out; any
@@ -66,7 +68,7 @@ func (h *handling) welcome() error {
 	if ok, err := h.welcomeSlot(); err != nil || !ok {
 		return err
 	}
-	if h.quiet() {
+	if !h.allowed("welcome", true) {
 		return nil
 	}
 	d := h.draft(h.from, nil, "welcome")
@@ -97,6 +99,7 @@ func (h *handling) welcome() error {
 	if other > 0 {
 		d.notices = append(d.notices, fmt.Sprintf("Lines of your mail that were not understood as commands (%d) are not repeated here; write \"help\" to your personal address for the commands.", other))
 	}
+	h.lastWelcomeNotice(d)
 	if len(d.held) == 0 {
 		return nil
 	}
@@ -118,13 +121,28 @@ func (h *handling) welcome() error {
 var heldVerbs = []Verb{VerbHelp, VerbGames, VerbAccept, VerbDecline, VerbBoard, VerbHistory, VerbObserve, VerbPGN,
 	VerbConditionals, VerbVacation, VerbTimezone, VerbDigest, VerbNew}
 
-// welcomeSlot takes one of the WelcomesPerDay answers the sender may get
+// welcomeSlot takes one of the WelcomesPerDay answers a stranger may get
 // from first contact in the UTC day (the welcome, or unverified.go's
-// answer); ok is false, and h.refused says so, when all are taken. The
-// slot is used even when the rate limit then holds the answer back, so
-// that mail in someone's name asks their allowance at most WelcomesPerDay
-// times a day.
+// answer); ok is false, and h.refused says so, when all are taken, and
+// h.lastWelcome is set when it takes the last one. The slot is used even
+// when the rate limit then holds the answer back, so that mail in someone's
+// name asks their allowance at most WelcomesPerDay times a day. A sender
+// the service knows (a player: an account, or a game) takes no slot: the
+// bare address answers a player whenever the hourly reply allowance does
+// (issue 35.4: the README's one address went silent after three mails a
+// day).
+//
+// The count is exact however many mails are handled at once: it is read
+// and written in the mail's own transaction, and the store's group commit
+// runs the transactions of a group one after another in one bbolt write
+// transaction (store.Batch), so no two see the same count
+// (TestWelcomesExactUnderConcurrency).
 func (h *handling) welcomeSlot() (ok bool, err error) {
+	if _, err := h.tx.PlayerByAddress(h.from); err == nil {
+		return true, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return false, err
+	}
 	n, err := h.tx.Welcomes(h.from, h.now)
 	if err != nil {
 		return false, err
@@ -140,7 +158,16 @@ func (h *handling) welcomeSlot() (ok bool, err error) {
 	// It counts even when the rate limit holds the answer back, so that mail
 	// in someone's name asks their allowance at most WelcomesPerDay times a
 	// day.
+	h.lastWelcome = n+legacy+1 == WelcomesPerDay
 	return true, h.tx.CountWelcome(h.from, h.now)
+}
+
+// lastWelcomeNotice tells a stranger, in the day's last answer of first
+// contact, that it is the last.
+func (h *handling) lastWelcomeNotice(d *draft) {
+	if h.lastWelcome {
+		d.notices = append(d.notices, fmt.Sprintf("\nThis is the last answer to this address today: bottlepost answers an address it does not know at most %d times a UTC day, and more mail from it today gets none. Mail to your personal address (the Reply-To of this mail) is always answered.", WelcomesPerDay))
+	}
 }
 
 // welcomed reports whether the handling answers with the welcome.

@@ -18,7 +18,7 @@ type handling struct {
 	s       *Service
 	tx      *store.Tx
 	in      *Incoming
-	quiet   func() bool // the sender may not be answered now (asked only when about to)
+	allow   func() Allowance // the sender's reply allowance (asked once, only when about to answer outside games)
 	now     time.Time
 	refused string
 
@@ -40,15 +40,23 @@ type handling struct {
 	// out; discarded are those it did not confirm (confirm.go).
 	carried   int
 	discarded []string
+	// lastWelcome: the answer of first contact takes a stranger's last
+	// slot of the day (welcomeSlot).
+	lastWelcome bool
 
 	answers []answer // moves played, in order, that conditional lines may answer
+
+	// withheld are the kinds of the answers the allowance held back, and
+	// overLimit, when set, brings the over-limit notice (answers.go).
+	withheld  []string
+	overLimit *Allowance
 }
 
 // newHandling starts the work on one incoming message in a transaction, at now
-// (for time-driven work, an empty message); quiet says whether its sender
-// may not be answered now.
-func (s *Service) newHandling(tx *store.Tx, in *Incoming, quiet func() bool, now time.Time) *handling {
-	return &handling{s: s, tx: tx, in: in, quiet: quiet, now: now, drafts: map[draftKey]*draft{},
+// (for time-driven work, an empty message); allow is its sender's reply
+// allowance.
+func (s *Service) newHandling(tx *store.Tx, in *Incoming, allow func() Allowance, now time.Time) *handling {
+	return &handling{s: s, tx: tx, in: in, allow: allow, now: now, drafts: map[draftKey]*draft{},
 		clocks: clocks{reminderBefore: s.cfg.ReminderBefore}}
 }
 
@@ -197,8 +205,8 @@ func (h *handling) commands() error {
 				d = h.draft(h.from, l, "update")
 			}
 			d.errors = append(d.errors, ue.msg)
-			if c.Verb == VerbMove && d.game != nil {
-				d.refused = c.Arg
+			if c.Verb == VerbMove {
+				d.refused = c.Arg // a refusal of a move: never withheld (answers.go)
 			}
 		case err != nil:
 			return err
