@@ -463,5 +463,5 @@ func gameLimits(l config.Limits) game.Limits {
 		return *n
 	}
 	return game.Limits{CommandsPerMail: set(l.CommandsPerMail), ChallengesPerHour: set(l.ChallengesPerHour), ChallengesPerDay: set(l.ChallengesPerDay),
-		InvitationsPerDay: set(l.InvitationsPerDay), OpenChallenges: set(l.OpenChallenges)}
+		InvitationsPerDay: set(l.InvitationsPerDay), OpenChallenges: set(l.OpenChallenges), StrangersPerDay: set(l.StrangersPerDay)}
 }

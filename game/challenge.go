@@ -58,6 +58,16 @@ func (h *handling) newGame(c Command) error {
 	if err != nil {
 		return userf("%s", err.Error())
 	}
+	if stranger {
+		// The invitation is a mail to a stranger: one of the service's
+		// StrangersPerDay (strangers.go), taken once nothing else refuses it.
+		if ok, err := h.strangerMail(); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			return strangersRefused(mailfmt.Key(c.Opponent))
+		}
+	}
 	opp, newcomer, err := h.opponent(c)
 	if err != nil {
 		return err

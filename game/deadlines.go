@@ -206,6 +206,9 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 		if _, err := pruneHeld(tx, now); err != nil {
 			return err
 		}
+		if _, err := pruneStrangers(tx, now); err != nil {
+			return err
+		}
 		_, err := tx.PruneWelcomes(now) // the limit counts today's only
 		return err
 	}); err != nil {

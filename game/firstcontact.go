@@ -155,6 +155,12 @@ func (h *handling) welcomeSlot() (ok bool, err error) {
 		h.refused += "; the day's welcomes to the sender were sent"
 		return false, nil
 	}
+	if ok, err := h.strangerMail(); err != nil || !ok {
+		if err == nil {
+			h.refused += "; the day's mails to strangers were sent (limits.strangers_per_day)"
+		}
+		return false, err
+	}
 	// It counts even when the rate limit holds the answer back, so that mail
 	// in someone's name asks their allowance at most WelcomesPerDay times a
 	// day.

@@ -41,8 +41,9 @@ type handling struct {
 	carried   int
 	discarded []string
 	// lastWelcome: the answer of first contact takes a stranger's last
-	// slot of the day (welcomeSlot).
-	lastWelcome bool
+	// slot of the day (welcomeSlot); strangersFull: a mail took the
+	// service's last mail to strangers of the day (strangers.go).
+	lastWelcome, strangersFull bool
 
 	answers []answer // moves played, in order, that conditional lines may answer
 

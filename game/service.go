@@ -379,6 +379,8 @@ type Result struct {
 	// Withheld names the kinds of the answer to the sender that the reply
 	// allowance held back ("" when none was); Handle logs them.
 	Withheld string
+	// strangersFull: the mail took the day's last mail to strangers.
+	strangersFull bool
 }
 
 // Handle processes one incoming message: in one transaction it applies its
@@ -427,7 +429,7 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 			return err
 		}
 		res.Mails = n
-		res.Withheld = strings.Join(h.withheld, ",")
+		res.Withheld, res.strangersFull = strings.Join(h.withheld, ","), h.strangersFull
 		return tx.MarkProcessed(id, h.now)
 	})
 	if gid := store.DamagedGame(err); gid != 0 {
@@ -441,6 +443,10 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 		s.log.Info("first mail answered with the welcome", "id", id, "from", in.From, "why", res.Refused)
 	case res.Refused != "":
 		s.log.Info("message refused", "id", id, "from", in.From, "why", res.Refused)
+	}
+	if res.strangersFull {
+		s.log.Warn("the day's mails to addresses that never wrote are all sent (limits.strangers_per_day): until 00:00 UTC no more invitations to them, and no answers to unknown addresses",
+			"limit", s.cfg.Limits.StrangersPerDay, "id", id)
 	}
 	if res.Withheld != "" {
 		a := allow()
