@@ -58,6 +58,16 @@ func (h *handling) newGame(c Command) error {
 	if err != nil {
 		return userf("%s", err.Error())
 	}
+	if stranger {
+		// The invitation is a mail to a stranger: one of the service's
+		// StrangersPerDay (strangers.go), taken once nothing else refuses it.
+		if ok, err := h.strangerMail(); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			return strangersRefused(mailfmt.Key(c.Opponent))
+		}
+	}
 	opp, newcomer, err := h.opponent(c)
 	if err != nil {
 		return err
@@ -307,6 +317,7 @@ func (h *handling) start(l *loaded) error {
 		d.notices = append(d.notices, fmt.Sprintf("The game has begun: %s, %s v %s. You play %s.",
 			l.v.Name(), l.seats[0].Address, l.seats[1].Address, l.sides()[side]))
 		d.board = true
+		d.needs = true
 	}
 	return nil
 }

@@ -49,10 +49,25 @@ type RateLimiter struct {
 
 // senderState is one sender's bucket in GCRA form: full is when the bucket
 // will be full again; a reply is allowed while full is no later than
-// now + (Burst-1)*Every.
+// now + (Burst-1)*Every. noticed is when a refusal last carried
+// Verdict.Notice (zero: never).
 type senderState struct {
-	key  string
-	full time.Time
+	key     string
+	full    time.Time
+	noticed time.Time
+}
+
+// Verdict is a RateLimiter's answer for one reply (Take).
+type Verdict struct {
+	// OK: the reply may be sent now; it was counted.
+	OK bool
+	// Notice, when not OK: the first refusal in a window (Burst × Every,
+	// an hour for replies_per_hour), so that the sender may be told once
+	// that replies are paused, however often they write (that notice is
+	// not counted).
+	Notice bool
+	// Resume, when not OK: when the next reply will be allowed.
+	Resume time.Time
 }
 
 // NewRateLimiter returns a limiter for cfg reading the clock now (nil:
@@ -81,7 +96,11 @@ func NewRateLimiter(cfg RateLimit, now func() time.Time) (*RateLimiter, error) {
 
 // Allow reports whether a reply to addr may be sent now, and if so counts
 // it.
-func (l *RateLimiter) Allow(addr string) bool {
+func (l *RateLimiter) Allow(addr string) bool { return l.Take(addr).OK }
+
+// Take is Allow that also says, for a refusal, when replies resume and
+// whether it is the first refusal of its window (Verdict.Notice).
+func (l *RateLimiter) Take(addr string) Verdict {
 	key := mailfmt.Key(addr)
 	if key == "" {
 		key = strings.ToLower(strings.TrimSpace(addr))
@@ -111,10 +130,16 @@ func (l *RateLimiter) Allow(addr string) bool {
 	}
 	if full.Sub(now) > window-l.cfg.Every {
 		s.full = full
-		return false
+		v := Verdict{Resume: full.Add(l.cfg.Every - window)}
+		// Once a window; a notice dated after now (the clock went back) is
+		// no reason for silence.
+		if s.noticed.IsZero() || now.Sub(s.noticed) >= window || s.noticed.After(now) {
+			v.Notice, s.noticed = true, now
+		}
+		return v
 	}
 	s.full = full.Add(l.cfg.Every)
-	return true
+	return Verdict{OK: true}
 }
 
 // clock is the limiter's time: the clock's, plus however far it was set
