@@ -70,8 +70,9 @@ type Words struct {
 	Stack func(pieces []string) string
 	// Stacks heads the line of stacks ("Stacks").
 	Stacks string
-	// Special names a kind of special square, singular or plural
-	// ("Teleport squares").
+	// Special names a kind of special square, singular or plural, as in
+	// a running phrase ("teleport squares"); the list's line begins with
+	// it capitalised.
 	Special func(kind string, n int) string
 	// None is a side's line when it has no piece on the board.
 	None string
@@ -109,11 +110,10 @@ var English = &Words{
 	Stack:  func(pieces []string) string { return strings.Join(pieces, " on ") },
 	Stacks: "Stacks",
 	Special: func(kind string, n int) string {
-		w := kind + " square"
 		if n != 1 {
-			w += "s"
+			return kind + " squares"
 		}
-		return capitalise(w)
+		return kind + " square"
 	},
 	None:  "no pieces",
 	Title: func(variant string, sides [2]string, v Viewer) string { return variant + ", " + viewerPhrase(sides, v) },
@@ -290,7 +290,7 @@ func (v *View) entries(w *Words) []string {
 	for _, s := range v.Special {
 		sqs := slices.Clone(s.Squares)
 		slices.SortFunc(sqs, func(a, c Square) int { return squareOrder(b, a, c) })
-		line := w.Special(s.Kind, len(sqs))
+		line := capitalise(w.Special(s.Kind, len(sqs)))
 		if s.Ruling != "" {
 			line += " (" + s.Ruling + ")"
 		}
@@ -353,13 +353,19 @@ func squareOrder(b *Board, a, c Square) int {
 // SquareName is the accessible name of a square as the HTML board gives
 // it: the square, then what the viewer sees there in the list's words
 // ("e4, white pawn"; "e4, white seal on black cockle"; "e5, white
-// cruiser, white mine hidden from Black"), or the square alone when it is
+// cruiser, white mine hidden from Black"; "c3, teleport square, white
+// knight"), or the square (and what is special about it) when it is
 // empty.
 func (v *View) SquareName(sq Square, w *Words) string {
 	if w == nil {
 		w = English
 	}
 	name := v.Variant.Board().Name(sq)
+	for _, s := range v.Special {
+		if slices.Contains(s.Squares, sq) {
+			name += ", " + w.Special(s.Kind, 1)
+		}
+	}
 	if v.Contents == nil || len(v.Contents[sq]) == 0 {
 		return name
 	}
