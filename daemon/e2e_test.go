@@ -131,7 +131,7 @@ func TestEndToEndChessByMail(t *testing.T) {
 	// format=flowed: the command is wrapped over two lines with a trailing space.
 	sent(t)(alice.Send(Mail{To: welcome.ReplyTo, Subject: "new game", Flowed: true,
 		Body: "new chess vs bob@localhost as \nwhite time 3d\n\n-- \nAlice, sent from a phone\n"}))
-	await(t, alice, "Your challenge to bob@localhost")
+	await(t, alice, "Your challenge to player 2 <bob@localhost>")
 	await(t, bob, "challenges you to a game of Chess")
 	sent(t)(bob.Reply("accept"))
 	await(t, alice, "The game has begun")

@@ -52,8 +52,8 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 // appendEnding puts the end record on the game's log: the result, the status, how the game
 // ended (l.meta.Reason), the players' names and the terms, all bound by the chain.
 func (h *handling) appendEnding(l *loaded, result string) error {
-	e := record.End{Result: result, Status: l.g.Status.String(), Termination: l.meta.Reason,
-		Players: [2]string{record.PlayerName(l.seats[0]), record.PlayerName(l.seats[1])},
+	l.meta.Players = [2]string{displayName(l.seats[0]), displayName(l.seats[1])}
+	e := record.End{Result: result, Status: l.g.Status.String(), Termination: l.meta.Reason, Players: l.meta.Players,
 		Variant: l.g.Variant, Ruleset: l.g.Ruleset, Time: l.g.TimeControl}.Text()
 	_, err := h.tx.Append(l.g, store.Entry{Kind: store.KindEvent, Ply: uint32(l.state.Ply()), Side: store.Side(l.state.ToMove()),
 		Text: e, Public: e, At: h.now})

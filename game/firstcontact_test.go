@@ -75,7 +75,7 @@ func TestFirstContactCarriesOutTheHeldCommands(t *testing.T) {
 			if countGames(t, f) != 1 {
 				t.Fatalf("the reply did not carry out the held command: %d games", countGames(t, f))
 			}
-			f.mustContain(f.last(alice), "the commands of your earlier mail were carried out", "Your challenge to "+bob)
+			f.mustContain(f.last(alice), "the commands of your earlier mail were carried out", "Your challenge to player 2 <"+bob+">")
 			f.mustContain(f.last(bob), "challenges you to a game of Chess")
 			if tt.lines != nil && strings.HasPrefix(tt.lines[0], "yes") {
 				f.mustContain(f.last(alice), "yes please") // listed as not understood

@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/rules"
@@ -155,5 +156,30 @@ func execute(kind string, md mailData) (txt, html string, err error) {
 	if err := templates.HTML.ExecuteTemplate(&ht, kind+".html", md); err != nil {
 		return "", "", fmt.Errorf("game: template %s.html: %w", kind, err)
 	}
-	return t.String(), ht.String(), nil
+	return t.String(), asciiHTML(ht.String()), nil
+}
+
+// asciiHTML is an HTML text with every character outside ASCII written as a
+// character reference (the "·" of a subject in the title, a player's
+// accented name), which a browser reads as the character itself: so the
+// HTML part stays 7bit, as it is, and needs no quoted-printable.
+func asciiHTML(s string) string {
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		if r < utf8.RuneSelf {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "&#%d;", r)
+		}
+	}
+	return b.String()
 }

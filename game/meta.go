@@ -42,11 +42,16 @@ type gameMeta struct {
 	// Outcome is how the game ended (its Reason in a few words, for the
 	// subject): nil while it goes on, for a declined challenge and for
 	// games that ended before it was kept.
-	Outcome      *rules.Outcome `json:"outcome,omitempty"`
-	Finished     time.Time      `json:"finished,omitzero"`
-	Vacation     [2]time.Time   `json:"vacation,omitzero"`      // a side's clock stands still until then
-	VacationFrom [2]time.Time   `json:"vacation_from,omitzero"` // when that vacation began
-	Seed         uint64         `json:"seed"`                   // the rules' setup seed (Options.Seed)
+	Outcome  *rules.Outcome `json:"outcome,omitempty"`
+	Finished time.Time      `json:"finished,omitzero"`
+	// Players are the players' shown names as the end record binds them
+	// (appendEnding): a finished game is named so everywhere, as its PGN
+	// names it, whatever names the players take later. Empty while the game
+	// goes on, and for games that ended before they were kept.
+	Players      [2]string    `json:"players,omitzero"`
+	Vacation     [2]time.Time `json:"vacation,omitzero"`      // a side's clock stands still until then
+	VacationFrom [2]time.Time `json:"vacation_from,omitzero"` // when that vacation began
+	Seed         uint64       `json:"seed"`                   // the rules' setup seed (Options.Seed)
 	// Reminders sent in the current turn, and when each side was last reminded.
 	RemindedHalf bool         `json:"reminded_half,omitempty"`
 	RemindedDay  bool         `json:"reminded_day,omitempty"`
@@ -79,7 +84,11 @@ func (m *gameMeta) encode() []byte {
 
 // playerMeta is what the service keeps about a player, in store.Player.Meta.
 type playerMeta struct {
-	V        int      `json:"v"`
+	V int `json:"v"`
+	// Name is the name the player chose with the name command (issue 33),
+	// shown before the display name of their mail (displayName); "" for
+	// none.
+	Name     string   `json:"name,omitempty"`
 	TZ       string   `json:"tz,omitempty"`
 	Games    []uint64 `json:"games,omitempty"` // games not yet archived
 	Vacation struct {

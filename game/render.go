@@ -197,7 +197,7 @@ var variantIDs = func() []string {
 // to a copy.
 func (r *renderer) mailData(d *draft) (mailData, []string, error) {
 	md := mailData{Address: r.s.cfg.Address, Notices: slices.Clip(d.notices), Errors: d.errors, Ignored: d.ignored,
-		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromAddr, Newcomer: d.newcomer,
+		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromName, Newcomer: d.newcomer,
 		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp,
 		Variants: variantIDs}
 	var refs []string
@@ -236,21 +236,22 @@ func (r *renderer) recipientMeta(to string) *playerMeta {
 // players, the subject, the board, whose turn and the deadline, the record.
 func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) error {
 	sides := l.sides()
-	md.Game = &gameInfo{Tag: strings.Trim(mailfmt.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: l.seats[0].Address,
-		Black: l.seats[1].Address, Sides: sides}
+	md.Game = &gameInfo{Tag: strings.Trim(mailfmt.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: nameAndAddress(l.seats[0]),
+		Black: nameAndAddress(l.seats[1]), Sides: sides}
 	if tc, err := timing.ParseTimeControl(l.meta.Time); err == nil {
 		md.Game.Time = tc.Describe()
 	}
 	switch {
 	case d.viewer == rules.ViewPublic:
-		// Observers learn the sides, not who plays them.
-		md.Game.White, md.Game.Black = sides[0]+" player", sides[1]+" player"
+		// Observers learn the players' names (as the web shows them), never
+		// their addresses.
+		md.Game.White, md.Game.Black = displayName(l.seats[0]), displayName(l.seats[1])
 	case l.meta.Phase == phaseOpen:
 		md.Game.Black, md.Game.White = "(open)", "(open)"
 		if l.meta.Challenger == 0 {
-			md.Game.White = l.seats[0].Address
+			md.Game.White = nameAndAddress(l.seats[0])
 		} else {
-			md.Game.Black = l.seats[1].Address
+			md.Game.Black = nameAndAddress(l.seats[1])
 		}
 	}
 	md.Subject = subject(l, d)

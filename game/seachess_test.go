@@ -15,6 +15,8 @@ import (
 func seachessGame(t *testing.T, dive, underwater string) (*fixture, []*sent) {
 	t.Helper()
 	f := newFixture(t, Config{})
+	// Their mails name them as docs/verify.md's example does.
+	f.names = map[string]string{alice: "alice", bob: "bob"}
 	f.send(alice, f.personal(alice), "new", "new seachess vs "+bob+" as white")
 	f.reply(bob, "accept")
 	open := []string{"Bj2-j3", "Bj11-j10", "Bi2-i3", "Bi11-i10", "Bh2-h3", "Bh11-h10", "Bg2-g3", "Bg11-g10"}

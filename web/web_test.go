@@ -57,7 +57,7 @@ func TestRoutes(t *testing.T) {
 		has                  []string
 		lacks                []string
 	}{
-		{"front page", "GET", "/", 200, []string{"<h1>Games</h1>", `<a href="/games/2">2</a>`, `<a href="/games/1">1</a>`, `<a href="/games/4">4</a>`, "Alice Liddell (White) v Black player (Black)", "Black resigned"}, []string{`href="/games/3"`}},
+		{"front page", "GET", "/", 200, []string{"<h1>Games</h1>", `<a href="/games/2">2</a>`, `<a href="/games/1">1</a>`, `<a href="/games/4">4</a>`, "Alice Liddell (White) v player 2 (Black)", "Black resigned"}, []string{`href="/games/3"`}},
 		{"front page as HEAD", "HEAD", "/", 200, nil, []string{"<h1>"}},
 		{"front page, finished before 4", "GET", "/?over=4", 200, []string{`href="/games/1"`, "Back to the first page"}, []string{`href="/games/4"`}},
 		{"front page, in play after 2", "GET", "/?play=2", 200, []string{"No game is being played after game 2"}, nil},
