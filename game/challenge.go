@@ -173,6 +173,7 @@ func (h *handling) createGame(v rules.Variant, ruleset string, tc timing.TimeCon
 		return nil, err
 	}
 	meta.Root = root
+	meta.Roots = [2]string{seatRoot(root, 0), seatRoot(root, 1)}
 	for i := range seats {
 		if opp == nil && i != mySide {
 			continue // the open seat gets its token when someone takes it
@@ -202,6 +203,7 @@ func (h *handling) announceChallenge(l *loaded, tc timing.TimeControl, mySide in
 	sides := l.v.Sides()
 	d := h.draft(h.from, l, "challenge")
 	d.yourSide = sides[mySide]
+	d.messageID = l.meta.Roots[mySide] // the challenger's thread starts here
 	if opp == nil {
 		d.notices = append(d.notices, fmt.Sprintf("Your open challenge [bp-%d] for %s (%s) is waiting: the next player who sends the same new command is matched with you.", l.g.ID, l.v.Name(), tc.Describe()))
 		return nil
@@ -212,6 +214,7 @@ func (h *handling) announceChallenge(l *loaded, tc timing.TimeControl, mySide in
 	inv.newcomer = newcomer
 	inv.fromName = nameAndAddress(h.player)
 	inv.inReplyTo = ""
+	inv.messageID = l.meta.Roots[1-mySide] // the invitee's thread starts here
 	return h.addOpponentGame(opp, l.g.ID)
 }
 
@@ -271,7 +274,12 @@ func (h *handling) matchOpen(variant, ruleset, tc string) (*loaded, error) {
 		if err := h.savePlayer(); err != nil {
 			return nil, err
 		}
-		return l, h.start(l)
+		if err := h.start(l); err != nil {
+			return nil, err
+		}
+		// The taker's first mail of the game starts their thread.
+		h.draft(h.from, l, "update").messageID = l.meta.Roots[open]
+		return l, nil
 	}
 	return nil, nil
 }

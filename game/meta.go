@@ -31,8 +31,17 @@ type gameMeta struct {
 	// OldTokens are the seats' reply tokens as databases before store schema 4 kept them, in the
 	// clear; forgetSeatTokens empties them once. Seat tokens are now derived (seatToken)
 	// and only their keyed hashes stored.
-	OldTokens [2]string       `json:"tokens,omitzero"`
-	Root      string          `json:"root"` // the thread's root Message-ID
+	OldTokens [2]string `json:"tokens,omitzero"`
+	// Root is the game's Message-ID (game-N.…@domain), which no mail
+	// carries: the thread that observers' and referees' mails, and the
+	// players' mails of games begun before Roots was kept, reference.
+	Root string `json:"root"`
+	// Roots are the players' threads: the Message-ID of the first mail of
+	// the game to each seat (its start mail: the challenger's confirmation,
+	// the invitation, the first board of an open challenge's taker), which
+	// every later mail to that seat references (threadRoot). Derived from
+	// Root (seatRoot); empty for games begun before they were kept.
+	Roots     [2]string       `json:"roots,omitzero"`
 	Time      string          `json:"time"` // the time control as written
 	Clocks    [2]timing.Clock `json:"clocks"`
 	TurnStart time.Time       `json:"turn_start,omitzero"`

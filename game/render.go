@@ -210,12 +210,30 @@ func (r *renderer) mailData(d *draft) (mailData, []string, error) {
 		if err := r.gameData(l, d, r.recipientMeta(d.to), &md); err != nil {
 			return md, nil, err
 		}
-		refs = append(refs, l.meta.Root)
+		if root := l.threadRoot(d.viewer); root != d.messageID {
+			refs = append(refs, root)
+		}
 	}
 	if md.Subject == "" {
 		md.Subject = "bottlepost"
 	}
 	return md, refs, nil
+}
+
+// threadRoot is the Message-ID that a game's mails to viewer reference:
+// a player's start mail (gameMeta.Roots), else the game's own Root.
+func (l *loaded) threadRoot(viewer rules.Viewer) string {
+	if side, player := viewer.Side(); player && l.meta.Roots[side] != "" {
+		return l.meta.Roots[side]
+	}
+	return l.meta.Root
+}
+
+// seatRoot is the thread root of a game's seat (gameMeta.Roots): the
+// game's Root with the side before its domain.
+func seatRoot(root string, side int) string {
+	at := strings.LastIndexByte(root, '@')
+	return fmt.Sprintf("%s.%d%s", root[:at], side, root[at:])
 }
 
 // recipientMeta is the settings of a mail's recipient (the defaults for an
