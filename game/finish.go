@@ -2,6 +2,8 @@ package game
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
@@ -42,9 +44,13 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	}
 	recipients := []string{l.seats[0].Address, l.seats[1].Address}
 	recipients = append(recipients, l.meta.Observers...)
+	said := strings.ToLower(l.meta.Reason)
 	for _, to := range recipients {
 		d := h.draft(to, l, "final")
 		d.final, d.pgn = true, true
+		// The mail says how the game ended, once, above its board: not
+		// again as the last move's notice.
+		d.notices = slices.DeleteFunc(d.notices, func(n string) bool { return said != "" && strings.Contains(strings.ToLower(n), said) })
 	}
 	return h.close(l)
 }

@@ -106,7 +106,9 @@ func (m *mailJob) limit() int {
 type mailData struct {
 	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Personal, VariantHelp string
 	From, YourSide, Result, Reason, FirstMover                                          string
-	Newcomer, Over                                                                      bool
+	// Hidden says the game's variant has secret moves (what the records
+	// reveal at the end, or include for a referee).
+	Newcomer, Over, Hidden bool
 	// NoHead and NoFoot leave out the HTML head and the footer: for the
 	// parts of an answer that joins several drafts (renderer.answerJob).
 	NoHead, NoFoot bool

@@ -56,19 +56,26 @@ func TestSubjectsSayTheState(t *testing.T) {
 		t.Errorf("the refusal is not in the game's thread: References %q", f.last(bob).References)
 	}
 
-	f.reply(bob, "e5")
+	f.reply(bob, "e5") // declines the draw offer: both are told, and the subjects no longer say it
+	f.mustContain(f.last(alice), "Black declined your draw offer by moving.")
+	f.mustContain(f.last(bob), "Your move declines White's draw offer.")
+	subject(alice, "[bp-1] your move (2.) · Chess v Bob Smith")
 	f.reply(alice, "resign")
 	subject(alice, "[bp-1] game over: 0-1 (White resigned) · Chess v Bob Smith")
 	subject(bob, "[bp-1] game over: 0-1 (White resigned) · Chess v Alice")
 	subject(eve, "[bp-1] game over: 0-1 (White resigned) · Chess, observed")
 	for _, who := range []string{alice, bob} {
 		m := f.last(who)
-		f.mustContain(m, "Game over: Black wins: White resigned.", "Result: 0-1", "The full record", "1. e4 e5",
+		f.mustContain(m, "Game over: 0-1, Black wins: White resigned.", "The full record:", "1. e4 e5",
 			"The game is over: replies to this mail play no more moves in it.")
-		for _, stale := range []string{"to move.", "It is your move", "Waiting for", "Just reply to this mail to answer"} {
+		for _, stale := range []string{"to move.", "It is your move", "Waiting for", "Just reply to this mail to answer",
+			"secret move" /* chess has none */} {
 			if strings.Contains(m.Text, stale) {
 				t.Errorf("the game-over mail to %s says %q:\n%s", who, stale, m.Text)
 			}
+		}
+		if n := strings.Count(flat(m.Text), "Black wins"); n != 1 {
+			t.Errorf("the game-over mail to %s says the result %d times, want once:\n%s", who, n, m.Text)
 		}
 	}
 
@@ -80,6 +87,12 @@ func TestSubjectsSayTheState(t *testing.T) {
 	}
 	if got := f2.last(alice).Subject; got != "[bp-1] game over: 0-1 (checkmate) · Chess v player 2" {
 		t.Errorf("checkmate subject %q", got)
+	}
+	for _, who := range []string{alice, bob} {
+		// The move's own notice of the mate is not said again.
+		if m := f2.last(who); strings.Count(flat(m.Text), "checkmate") != 1 || !strings.Contains(flat(m.Text), "Game over: 0-1, Black wins: checkmate (FIDE 5.1.1).") {
+			t.Errorf("the checkmate mail to %s does not say the result once:\n%s", who, m.Text)
+		}
 	}
 }
 
@@ -228,5 +241,29 @@ func TestOneAnswerPerMail(t *testing.T) {
 	}
 	if n := strings.Count(m.HTML, "<html"); n != 1 {
 		t.Errorf("the HTML part has %d documents, want one", n)
+	}
+}
+
+// TestNoticesAreSentences: the variants' notices of a move reach the mails
+// as sentences, whatever their casing in the rules.
+func TestNoticesAreSentences(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []string
+		want []string
+	}{
+		{"a phrase", []string{"the queen promotes to a rook (T5)"}, []string{"The queen promotes to a rook (T5)."}},
+		{"already a sentence", []string{"White is in check (FIDE 3.9.1)."}, []string{"White is in check (FIDE 3.9.1)."}},
+		{"a question", []string{"draw?"}, []string{"Draw?"}},
+		{"blank ones go", []string{"  ", "your hidden move is sealed: Sd1v-e3 (S10.1)"}, []string{"Your hidden move is sealed: Sd1v-e3 (S10.1)."}},
+		{"a capital beyond ASCII", []string{"éclair"}, []string{"Éclair."}},
+		{"none", nil, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sentences(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
+				t.Errorf("sentences(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
 	}
 }

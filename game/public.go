@@ -118,7 +118,8 @@ type PublicGame struct {
 	// last-move highlight); nil while on.
 	Reports []*rules.Report
 	// Board is the current position as the public sees it: the public
-	// view while on, the referee's (everything revealed) once over.
+	// view while on, the referee's (everything revealed) once over, with
+	// how the game ended (a resignation too, which no position shows).
 	Board *rules.View
 	// Last is the public's last-move highlight on Board.
 	Last []rules.Square
@@ -197,6 +198,9 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 			pg.Positions, pg.Reports = nil, nil
 		}
 		pg.Board = l.state.View(rules.ViewReferee)
+		if o := l.meta.Outcome; o != nil && !pg.Board.Outcome.Over() {
+			pg.Board.Outcome = *o // resigned, agreed, adjudicated, lost on time: over, not "to move"
+		}
 		if n := len(pg.Reports); n > 0 {
 			pg.Last = htmlboard.LastMove(pg.Reports[n-1], l.v.Board(), rules.ViewReferee)
 		}

@@ -281,6 +281,7 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		md.Receipt = store.Receipt{Records: l.g.Records, Head: l.g.Head}.String()
 	}
 	md.Over = l.meta.Phase == phaseOver
+	md.Hidden = l.v.Hidden()
 	if d.pgn {
 		pgn, err := r.finalPGN(l.g.ID)
 		if err != nil {
@@ -301,6 +302,8 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		if o := l.meta.Outcome; o != nil && !view.Outcome.Over() {
 			view.Outcome = *o // resigned, agreed, adjudicated, lost on time: no "to move" line
 		}
+		// A final mail says how the game ended above its board, once.
+		view.TurnSaid = d.final
 		// Drawn when the templates run (execute), by the mail's deferred
 		// work: the view is this mail's own, and the board it reads is
 		// static data.

@@ -23,6 +23,10 @@ type View struct {
 	Hidden  []bool
 	ToMove  Side
 	Outcome Outcome
+	// TurnSaid leaves out of the renderings the line after the board that
+	// says whose move it is or how the game ended: for a text that says it
+	// already (a game's final mail, above its board).
+	TurnSaid bool
 	// Status lines follow the board: loads, scores, what is airborne, …
 	Status []string
 	// Legend explains the letters and symbols used.
@@ -135,11 +139,13 @@ func (v *View) ASCII() string {
 	out.WriteString(fileLine)
 	out.WriteString("\n")
 	sides := v.Variant.Sides()
-	if v.Outcome.Over() {
+	switch {
+	case v.TurnSaid:
+	case v.Outcome.Over():
 		out.WriteString("Game over: ")
 		out.WriteString(v.Outcome.Describe(sides))
 		out.WriteString(".\n")
-	} else {
+	default:
 		out.WriteString(sides[v.ToMove])
 		out.WriteString(" to move.\n")
 	}

@@ -95,13 +95,15 @@ func Render(v *rules.View, opt Options) template.HTML {
 	out.WriteString("</p>\n")
 	writeTable(&out, v, opt, t)
 	sides := v.Variant.Sides()
-	out.WriteString(`<p style="margin:6px 0 0 0"><strong>`)
-	if v.Outcome.Over() {
-		writeEscaped(&out, "Game over: "+v.Outcome.Describe(sides)+".")
-	} else {
-		writeEscaped(&out, sides[v.ToMove]+" to move.")
+	if !v.TurnSaid {
+		out.WriteString(`<p style="margin:6px 0 0 0"><strong>`)
+		if v.Outcome.Over() {
+			writeEscaped(&out, "Game over: "+v.Outcome.Describe(sides)+".")
+		} else {
+			writeEscaped(&out, sides[v.ToMove]+" to move.")
+		}
+		out.WriteString("</strong></p>\n")
 	}
-	out.WriteString("</strong></p>\n")
 	for _, s := range v.Status {
 		out.WriteString(`<p style="margin:2px 0">`)
 		writeEscaped(&out, s)
