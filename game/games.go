@@ -21,7 +21,7 @@ func (h *handling) listGames() error {
 		if side < 0 {
 			continue
 		}
-		opp := l.seats[1-side].Address
+		opp := displayName(l.seats[1-side])
 		if l.meta.Phase == phaseOpen {
 			opp = "anyone"
 		}

@@ -199,8 +199,10 @@ func (v *View) List(w *Words) string {
 		out.WriteByte('\n')
 	}
 	out.WriteString("\n")
-	out.WriteString(w.Turn(sides, v.ToMove, v.Outcome))
-	out.WriteByte('\n')
+	if !v.TurnSaid {
+		out.WriteString(w.Turn(sides, v.ToMove, v.Outcome))
+		out.WriteByte('\n')
+	}
 	for _, s := range v.Status {
 		for _, line := range wrap(s, ListWidth) {
 			out.WriteString(line)

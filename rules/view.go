@@ -39,6 +39,10 @@ type View struct {
 	Special []Special
 	ToMove  Side
 	Outcome Outcome
+	// TurnSaid leaves out of the renderings the line after the board that
+	// says whose move it is or how the game ended: for a text that says it
+	// already (a game's final mail, above its board).
+	TurnSaid bool
 	// Status lines follow the board: loads, scores, what is airborne, …
 	Status []string
 	// Legend explains the letters and symbols used.
@@ -141,8 +145,10 @@ func (v *View) ASCII() string {
 	}
 	out.WriteString(fileLine)
 	out.WriteString("\n")
-	out.WriteString(English.Turn(v.Variant.Sides(), v.ToMove, v.Outcome))
-	out.WriteByte('\n')
+	if !v.TurnSaid {
+		out.WriteString(English.Turn(v.Variant.Sides(), v.ToMove, v.Outcome))
+		out.WriteByte('\n')
+	}
 	for _, s := range v.Status {
 		out.WriteString(s)
 		out.WriteByte('\n')

@@ -19,7 +19,6 @@ import (
 //go:embed *.txt *.html
 var files embed.FS
 
-
 var funcs = map[string]any{
 	"join":  strings.Join,
 	"lines": func(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") },

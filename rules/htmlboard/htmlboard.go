@@ -102,13 +102,15 @@ func Render(v *rules.View, opt Options) template.HTML {
 	out.WriteString(`<div style="font-family:sans-serif;color:#000">` + "\n")
 	writeTable(&out, v, opt, v.Title())
 	sides := v.Variant.Sides()
-	out.WriteString(`<p style="margin:6px 0 0 0"><strong>`)
-	if v.Outcome.Over() {
-		writeEscaped(&out, "Game over: "+v.Outcome.Describe(sides)+".")
-	} else {
-		writeEscaped(&out, sides[v.ToMove]+" to move.")
+	if !v.TurnSaid {
+		out.WriteString(`<p style="margin:6px 0 0 0"><strong>`)
+		if v.Outcome.Over() {
+			writeEscaped(&out, "Game over: "+v.Outcome.Describe(sides)+".")
+		} else {
+			writeEscaped(&out, sides[v.ToMove]+" to move.")
+		}
+		out.WriteString("</strong></p>\n")
 	}
-	out.WriteString("</strong></p>\n")
 	for _, s := range v.Status {
 		out.WriteString(`<p style="margin:2px 0">`)
 		writeEscaped(&out, s)
