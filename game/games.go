@@ -24,6 +24,10 @@ func (h *handling) listGames() error {
 		opp := l.seats[1-side].Address
 		if l.meta.Phase == phaseOpen {
 			opp = "anyone"
+		} else if pr, err := h.standing(l.g.Seats[1-side].Player, poolOf(l.g.Variant, l.g.Ruleset)); err != nil {
+			return err
+		} else {
+			opp += " (" + pr.value().String() + ")" // their rating in the game's pool
 		}
 		var status string
 		switch l.meta.Phase {
@@ -74,7 +78,7 @@ func (h *handling) listOpenChallenges() error {
 		if err != nil || m.Phase != phaseOpen || g.Match != "" {
 			continue
 		}
-		g.Match = openMatch(g.Variant, g.Ruleset, m.Time)
+		g.Match = openMatch(g.Variant, g.Ruleset, m.Time, m.Casual)
 		if err := h.tx.PutGame(g); err != nil {
 			return err
 		}
