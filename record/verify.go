@@ -30,7 +30,7 @@ type Verification struct {
 	Status      string
 	Result      string
 	Termination string
-	Moves       int
+	Moves       int // plies: each side's move counts once (rules.FullMoves counts as players do)
 	Secret      int
 	Records     uint32
 	Head        string
@@ -289,9 +289,9 @@ func (res *Verification) checkReplay(v rules.Variant, f *facts, moves []string) 
 	res.Moves = len(plies)
 	if n := len(plies); n > 0 && plies[n-1].Err != nil {
 		p := plies[n-1]
-		return fmt.Errorf("move %d (%s) is not legal: %w", p.Index+1, p.Text, p.Err)
+		return fmt.Errorf("move %s (%s) is not legal: %w", rules.MoveLabel(p.Index), p.Text, p.Err)
 	}
-	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves legal on replay from the start", len(plies)))
+	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves legal on replay from the start", rules.FullMoves(len(plies))))
 	o := final.Outcome()
 	if !o.Over() {
 		return nil

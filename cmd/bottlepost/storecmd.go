@@ -15,6 +15,7 @@ import (
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/daemon"
 	"github.com/bottlepost/bottlepost/record"
+	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -212,7 +213,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "note: this game was recorded before bottlepost bound %s to its record; they are shown as exported, not verified\n", strings.Join(res.Unbound, ", "))
 	}
 	fmt.Fprintf(stdout, "verified: game %d (%s, %s, %s): %s v %s, %d moves (%d secret), %s (%s)\n",
-		res.Game, res.Variant, res.Ruleset, orNone(res.TimeControl), res.Players[0], res.Players[1], res.Moves, res.Secret, res.Result, orNone(res.Termination))
+		res.Game, res.Variant, res.Ruleset, orNone(res.TimeControl), res.Players[0], res.Players[1], rules.FullMoves(res.Moves), res.Secret, res.Result, orNone(res.Termination))
 	fmt.Fprintln(stdout, res.Anchoring())
 	return 0
 }
