@@ -149,7 +149,7 @@ func TestEndToEndChessByMail(t *testing.T) {
 	sent(t)(eve.Send(Mail{From: "bob@localhost", To: bobToken, Subject: "Re: [bp-1]", Body: "e5"}))
 	// Eve writes to bob's token under her own name: refused, welcome goes to eve only.
 	sent(t)(eve.Send(Mail{To: bobToken, Subject: "Re: [bp-1]", Body: "e5"}))
-	await(t, eve, "Your mail held these commands")
+	await(t, eve, "Your mail also asked for")
 	// A bounce to the service is never answered.
 	sent(t)(eve.Send(Mail{To: "games@localhost", Subject: "Undelivered Mail Returned to Sender",
 		Body: "This is the mail system.", Headers: map[string]string{"Return-Path": "<>", "Auto-Submitted": "auto-replied"}}))
@@ -160,6 +160,9 @@ func TestEndToEndChessByMail(t *testing.T) {
 	await(t, bob, "White played 2. g4.")
 	sent(t)(bob.Reply("Qh4#"))
 	final := await(t, alice, "Game over: 0-1, Black wins: checkmate")
+	if !strings.Contains(final.Text(), "2. g4 Qh4#") {
+		t.Errorf("final mail:\n%s", final.Text())
+	}
 	await(t, bob, "Game over: 0-1, Black wins: checkmate")
 
 	// The spoof moved nothing: black's e5 was the only black move before Qh4#.

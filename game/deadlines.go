@@ -206,6 +206,9 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 		if _, err := pruneHeld(tx, now); err != nil {
 			return err
 		}
+		if _, err := pruneStrangers(tx, now); err != nil {
+			return err
+		}
 		_, err := tx.PruneWelcomes(now) // the limit counts today's only
 		return err
 	}); err != nil {
@@ -219,5 +222,5 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 
 // internal is a handling with no incoming message, for time-driven work.
 func (s *Service) internal(tx *store.Tx, now time.Time) *handling {
-	return s.newHandling(tx, &Incoming{}, func() bool { return false }, now)
+	return s.newHandling(tx, &Incoming{}, func() Allowance { return Allowance{OK: true} }, now)
 }

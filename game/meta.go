@@ -3,6 +3,7 @@ package game
 import (
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -67,6 +68,12 @@ type gameMeta struct {
 	LastReminder [2]time.Time `json:"last_reminder,omitzero"`
 	// TimedOut is the side whose deadline passed under the notify policy, or -1.
 	TimedOut int `json:"timed_out"`
+	// Casual is set for a game its challenger asked not to be rated (new …
+	// casual); Rated is how its end counted for the ratings (ratings.go),
+	// set when it ended (nil before, and for games that ended before
+	// ratings existed).
+	Casual bool      `json:"casual,omitempty"`
+	Rated  *ratedEnd `json:"rated,omitempty"`
 }
 
 const gameMetaVersion = 1
@@ -116,6 +123,9 @@ type playerMeta struct {
 	// windows of Limits).
 	Challenges  []time.Time `json:"challenges,omitempty"`
 	Invitations []time.Time `json:"invitations,omitempty"`
+	// Ratings is the player's standing in each rating pool they have played
+	// a rated game in (ratings.go), by pool.
+	Ratings map[string]*poolRating `json:"ratings,omitempty"`
 }
 
 func decodePlayerMeta(p *store.Player) *playerMeta {
@@ -209,6 +219,29 @@ func load(tx *store.Tx, id uint64) (*loaded, error) {
 		}
 	}
 	return l, nil
+}
+
+// loadSafely is load for work over many games (a list, a walk over all of
+// them), where one damaged game must not stop the rest: an error that
+// means the game's data is damaged — the store's, data of the service's
+// that does not decode, a variant no longer built, or a panic of bbolt's on
+// a damaged page of the game, recovered — is a *store.GameError naming the
+// game and matching store.ErrCorrupt (store.DamagedGame tells it). A game
+// that does not exist gives the store's ErrNotFound.
+func loadSafely(tx *store.Tx, id uint64) (l *loaded, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, err = nil, &store.GameError{Game: id, Err: fmt.Errorf("its pages are damaged (bbolt: %v): %w", r, store.ErrCorrupt)}
+		}
+	}()
+	l, err = load(tx, id)
+	if err != nil && !errors.Is(err, store.ErrNotFound) && store.DamagedGame(err) == 0 {
+		// Data of this game that does not decode (service data, state, a
+		// variant no longer built, a seat's player): the game is damaged,
+		// not the service.
+		err = &store.GameError{Game: id, Err: fmt.Errorf("%w (%w)", err, store.ErrCorrupt)}
+	}
+	return l, err
 }
 
 // firstMover is the side that made, or makes, the game's first move: the
