@@ -96,6 +96,13 @@ func TestCLIExportVerifyBackup(t *testing.T) {
 		!strings.HasPrefix(lines[len(lines)-1], "anchored by your receipt "+got[1]+" up to record") {
 		t.Errorf("verify with an early receipt and the database: %d %q", code, out)
 	}
+	// A file kept from before the PGN's form changed (TimeControl "3d") is the same game.
+	before := filepath.Join(t.TempDir(), "before.pgn")
+	os.WriteFile(before, []byte(strings.Replace(mustRead(t, pgn), "[TimeControl \"?\"]\n[TimeControlDays \"3d\"]\n", "[TimeControl \"3d\"]\n", 1)), 0o644)
+	code, out, _ = runCLI("verify", before, "--data", dir)
+	if code != 0 || !strings.Contains(out, "in the form written before") || !strings.Contains(out, "ok: the file is game 1 exactly as the database holds it") {
+		t.Errorf("verify of a file of the earlier form with the database: %d %q", code, out)
+	}
 	cfg := filepath.Join(t.TempDir(), "bp.toml")
 	os.WriteFile(cfg, []byte("[service]\ndata_dir = "+strconv.Quote(dir)+"\n"), 0o600)
 	if code, out, stderr := runCLI("verify", "--config", cfg, pgn); code != 0 || !strings.Contains(out, "exactly as the database holds it") {
