@@ -284,14 +284,7 @@ func TestPGNTimeControlAndMarks(t *testing.T) {
 	players := [2]string{alice, bob}
 	var scored string
 	for ply := 0; ply < 60 && scored == ""; ply++ {
-		var l *loaded
-		if err := f.st.View(func(tx *store.Tx) error {
-			var err error
-			l, err = load(tx, 1)
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
+		l := loadGame(t, f, 1)
 		if l.meta.Phase != phasePlay {
 			t.Fatal("the game ended before a move scored")
 		}
