@@ -16,6 +16,7 @@ import (
 // fourth move, bob's news of it, and alice's game-over mail.
 func docGame(t *testing.T) (receipt, news, final *sent) {
 	f := newFixture(t, Config{})
+	f.names = map[string]string{alice: "Alice", bob: "Bob"}
 	startChess(t, f)
 	for i, m := range []string{"e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Ng5"} {
 		f.reply([2]string{alice, bob}[i%2], m)
@@ -50,7 +51,9 @@ func TestServiceDocShowsRealMails(t *testing.T) {
 			return block
 		}
 		found[m[1]] = true
-		want := "To: " + mail.To + "\nSubject: " + mail.Subject + "\n\n" + strings.TrimRight(mail.Text, "\n") + "\n"
+		// A 7bit text part keeps the mail's CRLF line ends; the document has LF.
+		text := strings.ReplaceAll(mail.Text, "\r\n", "\n")
+		want := "To: " + mail.To + "\nSubject: " + mail.Subject + "\n\n" + strings.TrimRight(text, "\n") + "\n"
 		if m[2] != want && !*update {
 			t.Errorf("docs/service.md's %s mail is not what the service sends (go test ./game -run TestServiceDocShowsRealMails -update rewrites it):\n%s", m[1], want)
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,12 +21,6 @@ import (
 // directory and returns the directory.
 func finishedGame(t *testing.T) string {
 	t.Helper()
-	return finishedGameNamed(t, "")
-}
-
-// finishedGameNamed is finishedGame with White's display name (the From header's) given.
-func finishedGameNamed(t *testing.T, whiteName string) string {
-	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "bottlepost.db"), store.Options{KeyFile: filepath.Join(dir, "bottlepost.key")})
 	if err != nil {
@@ -40,11 +36,7 @@ func finishedGameNamed(t *testing.T, whiteName string) string {
 	receipts = map[string][]string{}
 	send := func(from, to string, lines ...string) {
 		n++
-		name := ""
-		if from == "a@x.test" {
-			name = whiteName
-		}
-		if _, err := svc.Handle(&game.Incoming{MessageID: fmt.Sprintf("m%d@t", n), From: from, FromName: name, Recipients: []string{to}, Lines: lines}); err != nil {
+		if _, err := svc.Handle(&game.Incoming{MessageID: fmt.Sprintf("m%d@t", n), From: from, Recipients: []string{to}, Lines: lines}); err != nil {
 			t.Fatal(err)
 		}
 		st.Update(func(tx *store.Tx) error {
@@ -86,7 +78,7 @@ func TestCLIExportVerifyBackup(t *testing.T) {
 	}
 	code, out, stderr := runCLI("verify", pgn)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 4 || !strings.Contains(out, "verified: game 1 (Chess, fide, 3d): a v b, 4 moves (0 secret), 0-1 (Black wins: checkmate") ||
+	if code != 4 || !strings.Contains(out, "verified: game 1 (Chess, fide, 3d): player 1 v player 2, 2 moves (0 secret), 0-1 (Black wins: checkmate") ||
 		!strings.HasPrefix(lines[len(lines)-1], "only self-consistent: no receipt anchors it") {
 		t.Fatalf("verify without receipts: exit %d, want 4 (only self-consistent): %q %q", code, out, stderr)
 	}
@@ -106,6 +98,13 @@ func TestCLIExportVerifyBackup(t *testing.T) {
 	if code != 3 || !strings.Contains(out, "ok: the file is game 1 exactly as the database holds it") ||
 		!strings.HasPrefix(lines[len(lines)-1], "anchored by your receipt "+got[1]+" up to record") {
 		t.Errorf("verify with an early receipt and the database: %d %q", code, out)
+	}
+	// A file kept from before the PGN's form changed (TimeControl "3d") is the same game.
+	before := filepath.Join(t.TempDir(), "before.pgn")
+	os.WriteFile(before, []byte(strings.Replace(mustRead(t, pgn), "[TimeControl \"?\"]\n[TimeControlDays \"3d\"]\n", "[TimeControl \"3d\"]\n", 1)), 0o644)
+	code, out, _ = runCLI("verify", before, "--data", dir)
+	if code != 4 || !strings.Contains(out, "in the form written before") || !strings.Contains(out, "ok: the file is game 1 exactly as the database holds it") {
+		t.Errorf("verify of a file of the earlier form with the database: %d %q", code, out)
 	}
 	cfg := filepath.Join(t.TempDir(), "bp.toml")
 	os.WriteFile(cfg, []byte("[service]\ndata_dir = "+strconv.Quote(dir)+"\n"), 0o600)
@@ -179,7 +178,7 @@ func TestCLIVerifyExitStatuses(t *testing.T) {
 	cut := filepath.Join(t.TempDir(), "cut.pgn")
 	os.WriteFile(cut, []byte(strings.TrimSuffix(data, "\n")), 0o644)
 	forged := filepath.Join(t.TempDir(), "forged.pgn")
-	os.WriteFile(forged, []byte(strings.Replace(data, `[Black "b"]`, `[Black "c"]`, 1)), 0o644)
+	os.WriteFile(forged, []byte(strings.Replace(data, `[Black "player 2"]`, `[Black "c"]`, 1)), 0o644)
 	tests := []struct {
 		name string
 		args []string
@@ -195,7 +194,7 @@ func TestCLIVerifyExitStatuses(t *testing.T) {
 		{"no receipt", []string{pgn}, 4, "only self-consistent: no receipt anchors it"},
 		{"a receipt of another history", []string{pgn, "2:" + strings.Repeat("ab", 32)}, 1, "FAILED: "},
 		{"a head of another history", []string{pgn, strings.Repeat("ab", 32)}, 1, "FAILED: "},
-		{"a forged file", []string{forged, final}, 1, `FAILED: the PGN tag Black is "c", but the record gives "b"`},
+		{"a forged file", []string{forged, final}, 1, `FAILED: the PGN tag Black is "c", but the record gives "player 2"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,21 +217,32 @@ func TestCLIVerifyExitStatuses(t *testing.T) {
 	}
 }
 
-// TestCLIVerifyEscapesFileText: text the file controls (here a player's name, as the From
-// header gave it) is printed with its control characters escaped, so that an escape
-// sequence cannot hide or rewrite what verify says.
+// TestCLIVerifyEscapesFileText: text the file controls is printed with its control
+// characters escaped, so that an escape sequence cannot hide or rewrite what verify says.
+// The game service writes no such text (a shown name is printable), but a forged file
+// can: here a record of format 1, whose players no record binds, as the store's export
+// in JSON (which verify reads too), with an escape sequence in White's name.
 func TestCLIVerifyEscapesFileText(t *testing.T) {
 	const name = "Mallory\x1b[1A\x1b[2K\u202e"
-	dir := finishedGameNamed(t, name)
-	pgn := filepath.Join(t.TempDir(), "game.pgn")
-	if code, _, stderr := runCLI("export", "1", "--data", dir, "-o", pgn); code != 0 {
-		t.Fatalf("export: %d %s", code, stderr)
+	data := mustRead(t, filepath.Join("..", "..", "record", "testdata", "export-v1-chess.pgn"))
+	i := strings.Index(data, "{bottlepost-export/1")
+	raw, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(strings.TrimSuffix(strings.TrimSpace(data[i+len("{bottlepost-export/1"):]), "}")), ""))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if data := mustRead(t, pgn); !strings.Contains(data, name) {
-		t.Fatalf("the name is not in the file as given:\n%s", data)
+	var x store.Export
+	if err := json.Unmarshal(raw, &x); err != nil {
+		t.Fatal(err)
 	}
-	code, out, _ := runCLI("verify", pgn)
-	if code != 4 || !strings.Contains(out, `verified: game 1 (Chess, fide, 3d): Mallory\x1b[1A\x1b[2K\u202e v b,`) {
+	x.Game.Players[0] = name
+	forged, err := json.Marshal(&x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "game.json")
+	os.WriteFile(file, forged, 0o644)
+	code, out, _ := runCLI("verify", file)
+	if code != 4 || !strings.Contains(out, `verified: game 1 (Chess, fide, 3d): Mallory\x1b[1A\x1b[2K\u202e v ,`) {
 		t.Errorf("exit %d, output:\n%s", code, out)
 	}
 	for _, r := range out {
