@@ -39,6 +39,11 @@ type Web struct {
 	// Listen is the HTTP server's address, such as "127.0.0.1:8025" or
 	// ":80"; empty turns the web view off.
 	Listen string `toml:"listen"`
+	// ConnectionsPerClient and RequestsPerClient bound what one client (an
+	// IP address) holds at once: open connections, and requests waiting
+	// for a page or being drawn (web.LimitListener, web.Options).
+	ConnectionsPerClient int `toml:"connections_per_client"`
+	RequestsPerClient    int `toml:"requests_per_client"`
 }
 
 // Service is the game service's own settings.
@@ -141,7 +146,7 @@ func Defaults() Config {
 		// the game service's own defaults (game.DefaultLimits).
 		Limits:   Limits{MaxMessageBytes: 1 << 20, RepliesPerHour: 30, ProcessedRetention: Duration(90 * 24 * time.Hour), OutboxMaxAttempts: 50, OutboxRetryBackoff: Duration(30 * time.Second), OutboxRetryCeiling: Duration(6 * time.Hour)},
 		Schedule: Schedule{Sweep: "@every 1m", OutageGap: Duration(5 * time.Minute)},
-		Web:      Web{Listen: "127.0.0.1:8025"},
+		Web:      Web{Listen: "127.0.0.1:8025", ConnectionsPerClient: 16, RequestsPerClient: 4},
 	}
 }
 
@@ -291,6 +296,9 @@ func (c *Config) Validate() error {
 		if _, port, err := net.SplitHostPort(c.Web.Listen); err != nil || !validPort(port) {
 			bad("web.listen %q: want HOST:PORT, such as 127.0.0.1:8025 (or \"\" to turn the web view off)", c.Web.Listen)
 		}
+	}
+	if c.Web.ConnectionsPerClient < 1 || c.Web.RequestsPerClient < 1 {
+		bad("web.connections_per_client %d and web.requests_per_client %d: want at least 1 each", c.Web.ConnectionsPerClient, c.Web.RequestsPerClient)
 	}
 	if c.Embedded() {
 		for name, addr := range map[string]string{"hub.imap_listen": c.Hub.IMAPListen, "hub.smtp_listen": c.Hub.SMTPListen} {

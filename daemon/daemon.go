@@ -120,7 +120,8 @@ func (d *Daemon) WebAddr() string {
 
 // listenWeb binds the web view's listener and builds its server: bounded
 // header size and timeouts, so that a slow or greedy client holds nothing
-// for long.
+// for long, and per-client limits on connections and requests (Run serves
+// through web.LimitListener), so that one client cannot take it all.
 func (d *Daemon) listenWeb() error {
 	ln, err := net.Listen("tcp", d.cfg.Web.Listen)
 	if err != nil {
@@ -128,7 +129,8 @@ func (d *Daemon) listenWeb() error {
 	}
 	d.webLn = ln
 	d.webSrv = &http.Server{
-		Handler:           web.New(d.svc, web.Options{Logger: d.log, Name: d.cfg.Service.Name, Address: d.cfg.Service.Address}),
+		Handler: web.New(d.svc, web.Options{Logger: d.log, Name: d.cfg.Service.Name, Address: d.cfg.Service.Address,
+			ClientRequests: d.cfg.Web.RequestsPerClient}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -257,7 +259,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if d.webSrv != nil {
 		srv, ln := d.webSrv, d.webLn
 		wg.Go(func() {
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			if err := srv.Serve(web.LimitListener(ln, d.cfg.Web.ConnectionsPerClient)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				d.log.Error("web view stopped", "err", err)
 			}
 		})
