@@ -102,7 +102,7 @@ func (h *handling) timeout(l *loaded, side int) error {
 	sides := l.sides()
 	for _, r := range h.s.cfg.Referees {
 		d := h.draft(r, l, "notice")
-		d.notices = append(d.notices, fmt.Sprintf("Game %d: %s (%s) let the deadline pass; policy %q.", l.g.ID, sides[side], l.seats[side].Address, h.s.cfg.TimeoutPolicy))
+		d.notices = append(d.notices, fmt.Sprintf("Game %d: %s (%s) let the deadline pass; policy %q.", l.g.ID, sides[side], nameAndAddress(l.seats[side]), h.s.cfg.TimeoutPolicy))
 	}
 	if h.s.cfg.TimeoutPolicy == TimeoutNotify {
 		l.meta.TimedOut = side

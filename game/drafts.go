@@ -26,7 +26,8 @@ type draft struct {
 	board, lastMoves, history, final      bool
 	pgn                                   bool // attach the game's record (record.FinalPGN)
 	record, report, games                 []string
-	yourSide, fromAddr, variantHelp       string
+	tables                                []ratingTable // the ratings command's answer
+	yourSide, fromName, variantHelp       string
 	result                                string
 	newcomer                              bool
 	// last is the report of the move the mail is about (its squares are

@@ -99,7 +99,7 @@ func TestFirstContactCarriesOutTheHeldCommands(t *testing.T) {
 			}
 			f.mustContain(f.last(bob), "challenges you to a game of Chess")
 			if tt.lines[0] != "new chess vs "+bob {
-				f.mustContain(f.last(alice), "the commands of your earlier mail were carried out", "Your challenge to "+bob)
+				f.mustContain(f.last(alice), "the commands of your earlier mail were carried out", "Your challenge to player 2 <"+bob+">")
 			}
 			// Once: a second reply to the same welcome starts nothing.
 			f.answer(alice, w.ReplyTo, w, "yes")

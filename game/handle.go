@@ -112,7 +112,7 @@ func (h *handling) run() error {
 		}
 		p, err := h.tx.PlayerByAddress(h.from)
 		if errors.Is(err, store.ErrNotFound) {
-			p = &store.Player{Name: h.in.FromName, Address: h.from, Created: h.now}
+			p = &store.Player{Name: plainName(h.in.FromName), Address: h.from, Created: h.now}
 			if err := h.tx.PutPlayer(p); err != nil {
 				return err
 			}
@@ -139,7 +139,13 @@ func (h *handling) run() error {
 		h.player, h.seat = p, &ref
 	}
 	h.pmeta = decodePlayerMeta(h.player)
-	if !h.pmeta.Wrote {
+	named := h.player.Name == "" && plainName(h.in.FromName) != ""
+	if named {
+		// Invited without a name, or their mails had none so far: this
+		// mail's display name is theirs (displayName).
+		h.player.Name = plainName(h.in.FromName)
+	}
+	if !h.pmeta.Wrote || named {
 		h.pmeta.Wrote = true // once: from now on, challenging them invites no stranger
 		if err := h.savePlayer(); err != nil {
 			return err
@@ -348,6 +354,8 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.pgn(c)
 	case VerbAdjudicate:
 		return h.adjudicate(c)
+	case VerbRatings:
+		return h.ratings(c)
 	}
 	l, side, err := h.myGame(c)
 	if err != nil {

@@ -123,10 +123,16 @@ type limitError struct {
 
 func (e *limitError) Error() string { return e.msg }
 
-// window keeps the instants of times within the last span before now.
+// window keeps the instants of times within the last span before now. An
+// instant after now was read from a clock that ran ahead and has been set
+// back since: it happened by now, and is kept as now (so it leaves the
+// window a span from now, not a span after the clock reaches it).
 func window(times []time.Time, now time.Time, span time.Duration) []time.Time {
 	out := times[:0:0]
 	for _, t := range times {
+		if t.After(now) {
+			t = now
+		}
 		if now.Sub(t) < span {
 			out = append(out, t)
 		}

@@ -32,6 +32,10 @@ type RateLimit struct {
 // recency list, and at most Senders senders are kept, the least recently
 // seen forgotten first (forgetting a sender only lets it be answered
 // sooner).
+//
+// A clock set back (a clock that ran fast corrected) changes nothing: the
+// limiter's own time never goes back (see clock), so every bucket stands
+// where it stood, and the time of the step is neither charged nor given.
 type RateLimiter struct {
 	cfg RateLimit
 	now func() time.Time
@@ -39,6 +43,8 @@ type RateLimiter struct {
 	mu      sync.Mutex
 	senders map[string]*list.Element // of *senderState
 	recency *list.List               // front: most recently seen
+	last    time.Time                // the latest time of the limiter's own (clock)
+	behind  time.Duration            // how far the clock was set back in all, added to it
 }
 
 // senderState is one sender's bucket in GCRA form: full is when the bucket
@@ -99,11 +105,11 @@ func (l *RateLimiter) Take(addr string) Verdict {
 	if key == "" {
 		key = strings.ToLower(strings.TrimSpace(addr))
 	}
-	now := l.now()
 	window := time.Duration(l.cfg.Burst) * l.cfg.Every
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	now := l.clock()
 	l.evictRefilled(now)
 
 	var s *senderState
@@ -122,10 +128,6 @@ func (l *RateLimiter) Take(addr string) Verdict {
 	if full.Before(now) {
 		full = now
 	}
-	if full.Sub(now) > window {
-		// The clock went back: no sender waits longer than one interval.
-		full = now.Add(window)
-	}
 	if full.Sub(now) > window-l.cfg.Every {
 		s.full = full
 		v := Verdict{Resume: full.Add(l.cfg.Every - window)}
@@ -138,6 +140,21 @@ func (l *RateLimiter) Take(addr string) Verdict {
 	}
 	s.full = full.Add(l.cfg.Every)
 	return Verdict{OK: true}
+}
+
+// clock is the limiter's time: the clock's, plus however far it was set
+// back in all, so that it never goes back. A clock set back by a day
+// (whose reading has no monotonic part, as an injected one) would
+// otherwise leave every bucket a day from full, and refuse the next reply
+// to every sender answered lately. Called with mu held.
+func (l *RateLimiter) clock() time.Time {
+	now := l.now().Add(l.behind)
+	if now.Before(l.last) {
+		l.behind += l.last.Sub(now)
+		now = l.last
+	}
+	l.last = now
+	return now
 }
 
 // evictRefilled drops senders at the old end of the recency list whose

@@ -1,16 +1,18 @@
 // Package web is bottlepost's read-only web view: the games in play and
 // the archive of finished games for spectators, one page per game with its
-// board and record, each finished game's verifiable PGN, and the rules of
-// every variant.
+// board and record, each finished game's verifiable PGN, the rules of
+// every variant, and the rating pools with their leaderboards
+// (ratings.go).
 //
 // It is safe by construction: a handler reads games only through Source,
 // which offers the public view of a game in play (exactly what an observer
 // receives by mail) and the full record of a finished one, nothing else.
 // Nothing changes anything (GET and HEAD only), every response carries a
 // Content-Security-Policy without scripts and X-Content-Type-Options, and
-// a request does at most one game's work. Pages use net/http and
-// html/template with no JavaScript; boards come from rules/htmlboard, the
-// renderer of the HTML mail.
+// a request does at most one game's work (a rating page reads the players'
+// standings, no game). Pages use net/http and html/template with no
+// JavaScript; boards come from rules/htmlboard, the renderer of the HTML
+// mail.
 package web
 
 import (
@@ -47,6 +49,10 @@ type Source interface {
 	// PublicStamp changes whenever anything the game's page shows may
 	// have changed; it is cheap to read, so drawn pages can be kept.
 	PublicStamp(id uint64) (string, error)
+	// PublicPools and PublicRatings are the rating pools and a pool's
+	// leaderboard (ratings.go), players by name only.
+	PublicPools() ([]*game.PublicPool, error)
+	PublicRatings(pool string) (*game.PublicPool, error)
 }
 
 // Limits on requests: a longer query or path is refused before any work.
@@ -141,6 +147,8 @@ func New(src Source, opt Options) *Server {
 	s.mux.HandleFunc("/games/{id}", s.gamePage)
 	s.mux.HandleFunc("/variants/{$}", s.variantList)
 	s.mux.HandleFunc("/variants/{id}", s.variantPage)
+	s.mux.HandleFunc("/ratings", s.ratingPools)
+	s.mux.HandleFunc("/ratings/{pool...}", s.ratingPool)
 	s.mux.HandleFunc("/", s.notFound)
 	return s
 }
@@ -439,7 +447,28 @@ type gameData struct {
 	Caption                 string
 	Secrets                 []game.PublicMove // with their openings once the game is over
 	PGN                     string
-	Plies                   int
+	// Position says where the stepper stands, in the moves players count
+	// (positionLabel).
+	Position string
+}
+
+// positionLabel says which of a finished game's positions the stepper
+// shows, in full moves as players count them: "the start, of 23 moves",
+// "after 12... of 23 moves" (the game's plies in all).
+func positionLabel(ply, plies int) string {
+	var total string
+	switch n, _ := rules.MoveNumber(plies - 1); {
+	case plies == 0:
+		total = "no moves"
+	case n == 1:
+		total = "1 move"
+	default:
+		total = fmt.Sprintf("%d moves", n)
+	}
+	if ply == 0 {
+		return "the start, of " + total
+	}
+	return "after " + rules.MoveLabel(ply-1) + " of " + total
 }
 
 func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
@@ -482,7 +511,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		s.systemError(w, r, err)
 		return
 	}
-	d := gameData{G: g, Ply: len(g.Moves), Plies: len(g.Moves), PGN: fmt.Sprintf("/games/%d.pgn", g.ID)}
+	d := gameData{G: g, Ply: len(g.Moves), PGN: fmt.Sprintf("/games/%d.pgn", g.ID)}
 	if v, ok := q["ply"]; ok {
 		if g.Over && g.Positions == nil {
 			s.fail(w, r, http.StatusNotFound, fmt.Sprintf("The positions of game %d cannot be shown: its record does not replay (the error is logged).", n))
@@ -499,6 +528,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Ply = int(p)
 	}
+	d.Position = positionLabel(d.Ply, len(g.Moves))
 	pageLink := func(ply int) string { return fmt.Sprintf("/games/%d?ply=%d", g.ID, ply) }
 	if g.Over && g.Positions == nil {
 		d.Board = htmlboard.Render(g.Board, htmlboard.Options{})
@@ -506,6 +536,9 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	} else if g.Over {
 		d.Stepping = true
 		view := g.Positions[d.Ply].View(rules.ViewReferee)
+		if d.Ply == len(g.Moves) {
+			view = g.Board // the end: how the game ended, not whose move it would be
+		}
 		var last []rules.Square
 		if d.Ply > 0 {
 			last = htmlboard.LastMove(g.Reports[d.Ply-1], g.Variant.Board(), rules.ViewReferee)
