@@ -10,6 +10,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/mail"
@@ -485,7 +486,7 @@ func (s Secret) String() string {
 func (s *Secret) resolve(name string) error {
 	switch {
 	case strings.HasPrefix(s.Source, "file:"):
-		b, err := os.ReadFile(strings.TrimPrefix(s.Source, "file:"))
+		b, err := readSecretFile(strings.TrimPrefix(s.Source, "file:"))
 		if err != nil {
 			return fmt.Errorf("%s: %v", name, err)
 		}
@@ -500,4 +501,24 @@ func (s *Secret) resolve(name string) error {
 		s.Value = s.Source
 	}
 	return nil
+}
+
+// readSecretFile reads a password file, which must be readable by its
+// owner only (issue 35.9: a file others can read gives the password to
+// every local user): one with group or other permissions is refused, with
+// the chmod that fixes it.
+func readSecretFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return nil, fmt.Errorf("the file %s has mode %04o: others can read the password; make it readable by its owner only: chmod 600 %s", path, perm, path)
+	}
+	return io.ReadAll(f)
 }

@@ -89,11 +89,13 @@ func New(cfg config.Config, opt Options) (*Daemon, error) {
 	if keyFile == "" {
 		keyFile = filepath.Join(cfg.Service.DataDir, "bottlepost.key")
 	}
-	st, err := store.Open(filepath.Join(cfg.Service.DataDir, "bottlepost.db"), store.Options{KeyFile: keyFile, Logger: d.log})
+	dbPath := filepath.Join(cfg.Service.DataDir, "bottlepost.db")
+	st, err := store.Open(dbPath, store.Options{KeyFile: keyFile, Logger: d.log})
 	if err != nil {
 		return nil, err
 	}
 	d.st = st
+	d.looseModes(dbPath)
 	svc, err := game.New(game.Config{
 		Address: cfg.Service.Address, Name: cfg.Service.Name, Referees: append([]string(nil), cfg.Service.Referees...),
 		DefaultTime: cfg.Service.DefaultTime, TrustedAuthServ: cfg.Service.TrustedAuthServ,
