@@ -15,17 +15,6 @@ import (
 	"time"
 )
 
-// freePort is a port on 127.0.0.1 that nothing listened on a moment ago.
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // TestReloadKeepsThePortsOpen checks issue 35.6: a reload (SIGHUP) never
 // leaves the hub's or the web view's ports free. While serve reloads, a
 // client connects to each port in a loop and must never be refused, and
@@ -34,20 +23,14 @@ func freePort(t *testing.T) string {
 // the old one.
 func TestReloadKeepsThePortsOpen(t *testing.T) {
 	dir := t.TempDir()
-	imapAddr, smtpAddr, webAddr, webAddr2 := freePort(t), freePort(t), freePort(t), freePort(t)
+	imapAddr, smtpAddr, webAddr, webAddr2 := freeAddr(t), freeAddr(t), freeAddr(t), freeAddr(t)
 	cfgPath := filepath.Join(dir, "bp.toml")
 	config := func(level, web string) {
 		os.WriteFile(cfgPath, []byte(fmt.Sprintf("[service]\nlog_level = %q\ndata_dir = %q\n[hub]\nimap_listen = %q\nsmtp_listen = %q\n[web]\nlisten = %q\n",
 			level, filepath.Join(dir, "data"), imapAddr, smtpAddr, web)), 0o600)
 	}
 	config("info", webAddr)
-	stop, reload := make(chan os.Signal, 1), make(chan os.Signal, 1)
-	old := signals
-	signals = func() (<-chan os.Signal, <-chan os.Signal, func()) { return stop, reload, func() {} }
-	defer func() { signals = old }()
-	var out, errb syncBuffer
-	done := make(chan int, 1)
-	go func() { done <- run([]string{"serve", "--config", cfgPath}, &out, &errb) }()
+	stop, reload, done, out, errb := startServe(t, cfgPath)
 	waitFor := func(want string, n int) {
 		t.Helper()
 		for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
