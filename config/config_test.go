@@ -119,6 +119,8 @@ func TestStrictLoading(t *testing.T) {
 		{"a day below an hour", "[limits]\nchallenges_per_hour = 20\nchallenges_per_day = 5\n", "limits.challenges_per_day 5 is below limits.challenges_per_hour 20"},
 		{"web listen without a port", "[web]\nlisten = \"localhost\"\n", "web.listen \"localhost\": want HOST:PORT"},
 		{"web listen with a bad port", "[web]\nlisten = \"127.0.0.1:http8\"\n", "web.listen"},
+		{"no connection per web client", "[web]\nconnections_per_client = 0\n", "web.connections_per_client 0"},
+		{"no request per web client", "[web]\nrequests_per_client = -1\n", "web.requests_per_client -1"},
 		{"missing secret variable", "[hub]\npassword = \"env:BOTTLEPOST_TEST_UNSET_VARIABLE\"\n", "BOTTLEPOST_TEST_UNSET_VARIABLE is not set"},
 	}
 	for _, tt := range tests {
