@@ -116,6 +116,7 @@ type Limits struct {
 	ChallengesPerDay  *int `toml:"challenges_per_day"`  // … and in any 24 hours
 	InvitationsPerDay *int `toml:"invitations_per_day"` // challenges to addresses that never wrote, per sender in any 24 hours
 	OpenChallenges    *int `toml:"open_challenges"`     // challenges one player has waiting for an answer
+	StrangersPerDay   *int `toml:"strangers_per_day"`   // mails a UTC day, service-wide, to addresses that never wrote
 }
 
 // Schedule is the recurring work.
@@ -166,6 +167,9 @@ func (l *Limits) check(bad func(format string, args ...any)) {
 		if n.v != nil && (*n.v < 1 || *n.v > 10000) {
 			bad("limits.%s %d: want 1 to 10000", n.name, *n.v)
 		}
+	}
+	if n := l.StrangersPerDay; n != nil && (*n < 1 || *n > 1000000) {
+		bad("limits.strangers_per_day %d: want 1 to 1000000", *n)
 	}
 	// Against a default, the game service checks it when it starts.
 	if day, hour := l.ChallengesPerDay, l.ChallengesPerHour; day != nil && hour != nil && *day < *hour {

@@ -69,7 +69,7 @@ func TestExampleLoadsAndCoversEveryField(t *testing.T) {
 	// The example spells out the game service's default limits, which the defaults leave
 	// out (daemon's TestDefaultLimitsAgree checks the example's against game.DefaultLimits).
 	c.Limits.CommandsPerMail, c.Limits.ChallengesPerHour, c.Limits.ChallengesPerDay = nil, nil, nil
-	c.Limits.InvitationsPerDay, c.Limits.OpenChallenges = nil, nil
+	c.Limits.InvitationsPerDay, c.Limits.OpenChallenges, c.Limits.StrangersPerDay = nil, nil, nil
 	if len(c.Service.Referees) == 0 {
 		c.Service.Referees = nil
 	}
@@ -114,6 +114,7 @@ func TestStrictLoading(t *testing.T) {
 		{"processed ids kept too briefly", "[limits]\nprocessed_retention = \"0s\"\n", "processed_retention must be at least 24h"},
 		{"no commands per mail", "[limits]\ncommands_per_mail = 0\n", "limits.commands_per_mail 0: want 1 to 10000"},
 		{"negative invitations", "[limits]\ninvitations_per_day = -1\n", "limits.invitations_per_day -1: want 1 to 10000"},
+		{"no mail to strangers", "[limits]\nstrangers_per_day = 0\n", "limits.strangers_per_day 0: want 1 to 1000000"},
 		{"open challenges unbounded", "[limits]\nopen_challenges = 1000000\n", "limits.open_challenges 1000000"},
 		{"a day below an hour", "[limits]\nchallenges_per_hour = 20\nchallenges_per_day = 5\n", "limits.challenges_per_day 5 is below limits.challenges_per_hour 20"},
 		{"web listen without a port", "[web]\nlisten = \"localhost\"\n", "web.listen \"localhost\": want HOST:PORT"},

@@ -418,7 +418,10 @@ func (d *Daemon) handleRaw(raw []byte) error {
 		in.InReplyTo = m.InReplyTo[0]
 	}
 	in.Recipients = m.Recipients()
-	in.Allow = func() bool { return d.limiter.Allow(m.From.Address) }
+	in.Allow = func() game.Allowance {
+		v := d.limiter.Take(m.From.Address)
+		return game.Allowance{OK: v.OK, Notice: v.Notice, Resume: v.Resume}
+	}
 	res, err := d.svc.Handle(in)
 	if err != nil {
 		var se *game.SystemError
@@ -460,5 +463,5 @@ func gameLimits(l config.Limits) game.Limits {
 		return *n
 	}
 	return game.Limits{CommandsPerMail: set(l.CommandsPerMail), ChallengesPerHour: set(l.ChallengesPerHour), ChallengesPerDay: set(l.ChallengesPerDay),
-		InvitationsPerDay: set(l.InvitationsPerDay), OpenChallenges: set(l.OpenChallenges)}
+		InvitationsPerDay: set(l.InvitationsPerDay), OpenChallenges: set(l.OpenChallenges), StrangersPerDay: set(l.StrangersPerDay)}
 }

@@ -131,7 +131,7 @@ func TestEndToEndChessByMail(t *testing.T) {
 	// format=flowed: the command is wrapped over two lines with a trailing space.
 	sent(t)(alice.Send(Mail{To: welcome.ReplyTo, Subject: "new game", Flowed: true,
 		Body: "new chess vs bob@localhost as \nwhite time 3d\n\n-- \nAlice, sent from a phone\n"}))
-	await(t, alice, "Your challenge to bob@localhost")
+	await(t, alice, "Your challenge to player 2 <bob@localhost>")
 	await(t, bob, "challenges you to a game of Chess")
 	sent(t)(bob.Reply("accept"))
 	await(t, alice, "The game has begun")
@@ -149,7 +149,7 @@ func TestEndToEndChessByMail(t *testing.T) {
 	sent(t)(eve.Send(Mail{From: "bob@localhost", To: bobToken, Subject: "Re: [bp-1]", Body: "e5"}))
 	// Eve writes to bob's token under her own name: refused, welcome goes to eve only.
 	sent(t)(eve.Send(Mail{To: bobToken, Subject: "Re: [bp-1]", Body: "e5"}))
-	await(t, eve, "Your mail held these commands")
+	await(t, eve, "Your mail also asked for")
 	// A bounce to the service is never answered.
 	sent(t)(eve.Send(Mail{To: "games@localhost", Subject: "Undelivered Mail Returned to Sender",
 		Body: "This is the mail system.", Headers: map[string]string{"Return-Path": "<>", "Auto-Submitted": "auto-replied"}}))
@@ -159,11 +159,11 @@ func TestEndToEndChessByMail(t *testing.T) {
 	sent(t)(alice.Reply("g4"))
 	await(t, bob, "White played 2. g4.")
 	sent(t)(bob.Reply("Qh4#"))
-	final := await(t, alice, "Game over: Black wins: checkmate")
-	if !strings.Contains(final.Text(), "Result: 0-1") {
+	final := await(t, alice, "Game over: 0-1, Black wins: checkmate")
+	if !strings.Contains(final.Text(), "2. g4 Qh4#") {
 		t.Errorf("final mail:\n%s", final.Text())
 	}
-	await(t, bob, "Game over: Black wins: checkmate")
+	await(t, bob, "Game over: 0-1, Black wins: checkmate")
 
 	// The spoof moved nothing: black's e5 was the only black move before Qh4#.
 	if n := strings.Count(final.Text(), "Black "); n < 2 {
@@ -243,7 +243,7 @@ func TestEndToEndSecretMovesByMail(t *testing.T) {
 	}
 	sent(t)(bob.Reply("resign"))
 	for _, p := range []*Player{alice, bob} {
-		final := await(t, p, "Game over: White wins: Black resigned")
+		final := await(t, p, "Game over: 1-0, White wins: Black resigned")
 		if !strings.Contains(final.Text(), "Sd1v-e3") || !strings.Contains(final.Text(), "Openings of the commitments") {
 			t.Errorf("final mail to %s does not reveal the secret move:\n%s", p.Address, final.Text())
 		}

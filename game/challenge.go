@@ -58,6 +58,16 @@ func (h *handling) newGame(c Command) error {
 	if err != nil {
 		return userf("%s", err.Error())
 	}
+	if stranger {
+		// The invitation is a mail to a stranger: one of the service's
+		// StrangersPerDay (strangers.go), taken once nothing else refuses it.
+		if ok, err := h.strangerMail(); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			return strangersRefused(mailfmt.Key(c.Opponent))
+		}
+	}
 	opp, newcomer, err := h.opponent(c)
 	if err != nil {
 		return err
@@ -114,13 +124,22 @@ func (h *handling) opponent(c Command) (opp *store.Player, newcomer bool, err er
 	}
 	opp, err = h.tx.PlayerByAddress(mailfmt.Key(c.Opponent))
 	if errors.Is(err, store.ErrNotFound) {
-		opp = &store.Player{Address: mailfmt.Key(c.Opponent), Created: h.now}
+		// The name the challenge wrote is the stranger's until they choose one
+		// (displayName).
+		opp = &store.Player{Name: c.OpponentName, Address: mailfmt.Key(c.Opponent), Created: h.now}
 		if err := h.tx.PutPlayer(opp); err != nil {
 			return nil, false, err
 		}
 		return opp, true, nil
 	} else if err != nil {
 		return nil, false, err
+	}
+	if opp.Name == "" && c.OpponentName != "" && !decodePlayerMeta(opp).Wrote {
+		// Invited before without a name, and silent since: this one is kept.
+		opp.Name = c.OpponentName
+		if err := h.tx.PutPlayer(opp); err != nil {
+			return nil, false, err
+		}
 	}
 	return opp, false, nil
 }
@@ -164,6 +183,7 @@ func (h *handling) createGame(v rules.Variant, ruleset string, tc timing.TimeCon
 		return nil, err
 	}
 	meta.Root = root
+	meta.Roots = [2]string{seatRoot(root, 0), seatRoot(root, 1)}
 	for i := range seats {
 		if opp == nil && i != mySide {
 			continue // the open seat gets its token when someone takes it
@@ -193,16 +213,18 @@ func (h *handling) announceChallenge(l *loaded, tc timing.TimeControl, mySide in
 	sides := l.v.Sides()
 	d := h.draft(h.from, l, "challenge")
 	d.yourSide = sides[mySide]
+	d.messageID = l.meta.Roots[mySide] // the challenger's thread starts here
 	if opp == nil {
 		d.notices = append(d.notices, fmt.Sprintf("Your open challenge [bp-%d] for %s (%s) is waiting: the next player who sends the same new command is matched with you.", l.g.ID, l.v.Name(), tc.Describe()))
 		return nil
 	}
-	d.notices = append(d.notices, fmt.Sprintf("Your challenge to %s for a game of %s has been sent. You will hear as soon as it is answered.", opp.Address, l.v.Name()))
+	d.notices = append(d.notices, fmt.Sprintf("Your challenge to %s for a game of %s has been sent. You will hear as soon as it is answered.", nameAndAddress(opp), l.v.Name()))
 	inv := h.draft(opp.Address, l, "invitation")
 	inv.yourSide = sides[1-mySide]
 	inv.newcomer = newcomer
-	inv.fromAddr = h.from
+	inv.fromName = nameAndAddress(h.player)
 	inv.inReplyTo = ""
+	inv.messageID = l.meta.Roots[1-mySide] // the invitee's thread starts here
 	return h.addOpponentGame(opp, l.g.ID)
 }
 
@@ -266,7 +288,12 @@ func (h *handling) matchOpen(variant, ruleset, tc string, casual bool) (*loaded,
 		if err := h.savePlayer(); err != nil {
 			return nil, err
 		}
-		return l, h.start(l)
+		if err := h.start(l); err != nil {
+			return nil, err
+		}
+		// The taker's first mail of the game starts their thread.
+		h.draft(h.from, l, "update").messageID = l.meta.Roots[open]
+		return l, nil
 	}
 	return nil, nil
 }
@@ -293,9 +320,9 @@ func (h *handling) answer(l *loaded, side int, accept bool, d *draft) error {
 	if err := h.appendEnding(l, "*"); err != nil {
 		return err
 	}
-	d.notices = append(d.notices, fmt.Sprintf("You declined the challenge from %s.", l.seats[l.meta.Challenger].Address))
+	d.notices = append(d.notices, fmt.Sprintf("You declined the challenge from %s.", nameAndAddress(l.seats[l.meta.Challenger])))
 	cd := h.draft(l.seats[l.meta.Challenger].Address, l, "update")
-	cd.notices = append(cd.notices, fmt.Sprintf("%s declined your challenge to a game of %s.", l.seats[side].Address, l.v.Name()))
+	cd.notices = append(cd.notices, fmt.Sprintf("%s declined your challenge to a game of %s.", nameAndAddress(l.seats[side]), l.v.Name()))
 	return h.close(l)
 }
 
@@ -321,6 +348,7 @@ func (h *handling) start(l *loaded) error {
 			d.notices = append(d.notices, casualNotRated)
 		}
 		d.board = true
+		d.needs = true
 	}
 	return nil
 }

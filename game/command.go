@@ -50,10 +50,14 @@ type Command struct {
 	// new
 	Variant  string
 	Opponent string // address, "" for an open challenge to be answered by mail
-	Color    string // "white", "black", "random", "" (the default, random)
-	Rules    string
-	Time     string
-	Casual   bool // new … casual: not rated
+	// OpponentName is the display name written with the opponent's address
+	// (new chess vs "Bob Smith" <bob@example.org>), "" for none: an invited
+	// stranger's name until they choose their own.
+	OpponentName string
+	Color        string // "white", "black", "random", "" (the default, random)
+	Rules        string
+	Time         string
+	Casual       bool // new … casual: not rated
 	// move: the move text; observe/audit/adjudicate: the game
 	Arg  string
 	Game uint64
@@ -142,7 +146,8 @@ var verbParsers = map[Verb]func(c *Command, args []string) string{
 	VerbAdjudicate: parseAdjudicate, VerbRatings: parseRatings,
 }
 
-// parseNew reads "new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL] [casual]".
+// parseNew reads "new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL] [casual]",
+// where ADDRESS may carry a display name as in a mail header ("Bob Smith" <bob@example.org>).
 func parseNew(c *Command, args []string) string {
 	if len(args) == 0 {
 		return "say which variant: new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL]"
@@ -153,11 +158,39 @@ func parseNew(c *Command, args []string) string {
 		if i+1 >= len(args) {
 			return fmt.Sprintf("%q needs a value after it", args[i])
 		}
-		if reason := newOption(c, args[i], args[i+1]); reason != "" {
+		key, val := args[i], args[i+1]
+		if k := strings.ToLower(key); k == "vs" || k == "against" || k == "with" {
+			name, addr, used := namedAddress(args[i+1:])
+			if name != "" {
+				if c.OpponentName = plainName(name); c.OpponentName == "" {
+					return fmt.Sprintf("%s is not a name bottlepost can show (at most %d characters, without @, < or >): write new chess vs \"Bob Smith\" <bob@example.org>, or the address alone", name, maxNameRunes)
+				}
+			}
+			val, i = addr, i+used-1
+		}
+		if reason := newOption(c, key, val); reason != "" {
 			return reason
 		}
 	}
 	return ""
+}
+
+// namedAddress reads an address written as in a mail header, with a
+// display name before it in angle brackets ("Bob Smith" <bob@example.org>,
+// Bob Smith <bob@example.org>), from the words of a command line: the name
+// ("" when the first word is the address), the address and the number of
+// words they take.
+func namedAddress(words []string) (name, addr string, used int) {
+	if strings.HasPrefix(words[0], "<") || strings.Contains(words[0], "@") && !strings.HasPrefix(words[0], "\"") {
+		return "", words[0], 1
+	}
+	for k, w := range words {
+		if at := strings.LastIndex(w, "<"); at >= 0 && strings.HasSuffix(w, ">") {
+			before := append(words[:k:k], w[:at])
+			return strings.TrimSpace(strings.Join(before, " ")), w[at:], k + 1
+		}
+	}
+	return "", words[0], 1
 }
 
 // casualWord takes the word casual (or rated, the default) out of a new

@@ -401,7 +401,7 @@ func TestConditionalSeachess(t *testing.T) {
 	// reply (the check stands, S8.3); it is dropped and Black is asked for a move.
 	f, _ := seachessConditional(t, "if (h) then Bd10-d9", "if Bc3-c4 then Bd10-d9 if Bc4-c5 then Kg12-g11")
 	mb := f.last(bob)
-	f.mustContain(mb, "you are in check by a submarine (S5.8)",
+	f.mustContain(mb, "You are in check by a submarine (S5.8).",
 		`Your conditional move Bd10-d9, answering 6. (h)+, was not played: "Bd10-d9": the referee refuses it`, "(S8.3)",
 		"Your conditional lines were dropped; it is your move.", "It is your move.")
 	if got := condLines(t, f, 1, 1); len(got) != 0 {
@@ -489,8 +489,8 @@ func TestConditionalReplyEndsTheGame(t *testing.T) {
 		t.Errorf("the mating reply caused %d mails, want 2 (one final mail each)", res.Mails)
 	}
 	f.mustContain(f.last(alice), "Your move g4 was accepted.", "Qh4#", "Black answered at once with a conditional move.",
-		"Game over: Black wins: checkmate", "Result: 0-1")
-	f.mustContain(f.last(bob), "Your conditional move 2... Qh4# was played at once in answer to 2. g4.", "Game over: Black wins: checkmate")
+		"Game over: 0-1, Black wins: checkmate")
+	f.mustContain(f.last(bob), "Your conditional move 2... Qh4# was played at once in answer to 2. g4.", "Game over: 0-1, Black wins: checkmate")
 	err := f.st.View(func(tx *store.Tx) error {
 		v, err := tx.Conditionals(1, store.Black)
 		if v != nil {

@@ -102,7 +102,7 @@ func (h *handling) timeout(l *loaded, side int) error {
 	sides := l.sides()
 	for _, r := range h.s.cfg.Referees {
 		d := h.draft(r, l, "notice")
-		d.notices = append(d.notices, fmt.Sprintf("Game %d: %s (%s) let the deadline pass; policy %q.", l.g.ID, sides[side], l.seats[side].Address, h.s.cfg.TimeoutPolicy))
+		d.notices = append(d.notices, fmt.Sprintf("Game %d: %s (%s) let the deadline pass; policy %q.", l.g.ID, sides[side], nameAndAddress(l.seats[side]), h.s.cfg.TimeoutPolicy))
 	}
 	if h.s.cfg.TimeoutPolicy == TimeoutNotify {
 		l.meta.TimedOut = side
@@ -206,6 +206,9 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 		if _, err := pruneHeld(tx, now); err != nil {
 			return err
 		}
+		if _, err := pruneStrangers(tx, now); err != nil {
+			return err
+		}
 		_, err := tx.PruneWelcomes(now) // the limit counts today's only
 		return err
 	}); err != nil {
@@ -219,5 +222,5 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 
 // internal is a handling with no incoming message, for time-driven work.
 func (s *Service) internal(tx *store.Tx, now time.Time) *handling {
-	return s.newHandling(tx, &Incoming{}, func() bool { return false }, now)
+	return s.newHandling(tx, &Incoming{}, func() Allowance { return Allowance{OK: true} }, now)
 }

@@ -115,7 +115,7 @@ func TestTimeoutLossPolicy(t *testing.T) {
 	}
 	f.mustContain(f.last(alice), "Black wins: White lost on time")
 	f.mustContain(f.last(bob), "Black wins: White lost on time")
-	f.mustContain(f.last(ref), "White (alice@example.org) let the deadline pass")
+	f.mustContain(f.last(ref), "White (player 1 <alice@example.org>) let the deadline pass")
 }
 
 func assertPhase(t *testing.T, f *fixture, id uint64, want string) {

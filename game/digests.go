@@ -198,7 +198,7 @@ func (h *handling) digestFor(p *store.Player, pm *playerMeta) bool {
 		if side < 0 || int(l.state.ToMove()) != side {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("[bp-%d] %s v %s: YOUR MOVE (%s), deadline %s", id, l.v.Name(), l.seats[1-side].Address, rules.MoveLabel(l.state.Ply()), h.clocks.deadlineText(l, pm)))
+		lines = append(lines, fmt.Sprintf("[bp-%d] %s v %s: YOUR MOVE (%s), deadline %s", id, l.v.Name(), displayName(l.seats[1-side]), rules.MoveLabel(l.state.Ply()), h.clocks.deadlineText(l, pm)))
 	}
 	if len(lines) == 0 {
 		return false

@@ -28,7 +28,7 @@ func TestDigestAcrossDaylightSavingChange(t *testing.T) {
 		for _, m := range f.inbox[alice][before:] {
 			if strings.Contains(m.Subject, "digest") {
 				got = append(got, f.now.In(time.FixedZone("", 0)).Format("Jan 2 15:04Z"))
-				f.mustContain(m, "[bp-1] Chess v bob@example.net: YOUR MOVE")
+				f.mustContain(m, "[bp-1] Chess v player 2: YOUR MOVE")
 			}
 		}
 	}

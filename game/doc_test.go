@@ -16,6 +16,7 @@ import (
 // fourth move, bob's news of it, and alice's game-over mail.
 func docGame(t *testing.T) (receipt, news, final *sent) {
 	f := newFixture(t, Config{})
+	f.names = map[string]string{alice: "Alice", bob: "Bob"}
 	startChess(t, f)
 	for i, m := range []string{"e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Ng5"} {
 		f.reply([2]string{alice, bob}[i%2], m)

@@ -27,7 +27,7 @@ type draft struct {
 	pgn                                   bool // attach the game's record (record.FinalPGN)
 	record, report, games                 []string
 	tables                                []ratingTable // the ratings command's answer
-	yourSide, fromAddr, variantHelp       string
+	yourSide, fromName, variantHelp       string
 	result                                string
 	newcomer                              bool
 	// last is the report of the move the mail is about (its squares are
@@ -43,6 +43,9 @@ type draft struct {
 	// set, is the mail's Message-ID (a welcome's, which a reply quotes).
 	held      []string
 	messageID string
+	// needs marks a mail a game needs that no other field shows: a game's
+	// start, the apology for a damaged game (needed).
+	needs bool
 }
 
 // draft returns the draft for (to, game, kind), creating it.
@@ -99,7 +102,9 @@ func (d *draft) empty() bool {
 
 // flush writes the games changed by commands that did not save them, then
 // renders every draft and queues it in the outbox (renderer): the drafts to
-// others one mail each, those to the sender of the incoming mail one answer.
+// others one mail each, those to the sender of the incoming mail one answer
+// (withheld when the sender's allowance is spent and no game needs it:
+// answers.go).
 // Each mail is committed with the move or not at all. It returns the number
 // of mails.
 func (h *handling) flush() (int, error) {
@@ -128,7 +133,13 @@ func (h *handling) flush() (int, error) {
 		}
 		n++
 	}
-	if len(mine) == 0 || h.quiet() {
+	if len(mine) > 0 && !h.answerAllowed(mine) {
+		mine = nil
+	}
+	if len(mine) == 0 && h.overLimit != nil {
+		mine = []*draft{h.overLimitDraft()}
+	}
+	if len(mine) == 0 {
 		return n, nil
 	}
 	if err := r.queueAnswer(mine); err != nil {

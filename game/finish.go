@@ -2,6 +2,8 @@ package game
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
@@ -46,9 +48,13 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	}
 	recipients := []string{l.seats[0].Address, l.seats[1].Address}
 	recipients = append(recipients, l.meta.Observers...)
+	said := strings.ToLower(l.meta.Reason)
 	for _, to := range recipients {
 		d := h.draft(to, l, "final")
 		d.final, d.pgn = true, true
+		// The mail says how the game ended, once, above its board: not
+		// again as the last move's notice.
+		d.notices = slices.DeleteFunc(d.notices, func(n string) bool { return said != "" && strings.Contains(strings.ToLower(n), said) })
 	}
 	return h.close(l)
 }
@@ -56,8 +62,8 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 // appendEnding puts the end record on the game's log: the result, the status, how the game
 // ended (l.meta.Reason), the players' names and the terms, all bound by the chain.
 func (h *handling) appendEnding(l *loaded, result string) error {
-	e := record.End{Result: result, Status: l.g.Status.String(), Termination: l.meta.Reason,
-		Players: [2]string{record.PlayerName(l.seats[0]), record.PlayerName(l.seats[1])},
+	l.meta.Players = [2]string{displayName(l.seats[0]), displayName(l.seats[1])}
+	e := record.End{Result: result, Status: l.g.Status.String(), Termination: l.meta.Reason, Players: l.meta.Players,
 		Variant: l.g.Variant, Ruleset: l.g.Ruleset, Time: l.g.TimeControl}.Text()
 	_, err := h.tx.Append(l.g, store.Entry{Kind: store.KindEvent, Ply: uint32(l.state.Ply()), Side: store.Side(l.state.ToMove()),
 		Text: e, Public: e, At: h.now})

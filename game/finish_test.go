@@ -11,7 +11,7 @@ func TestDrawResignAndOpenChallenges(t *testing.T) {
 	f.reply(alice, "draw")
 	f.mustContain(f.last(bob), "White offers a draw")
 	f.reply(bob, "draw")
-	f.mustContain(f.last(alice), "Game over: drawn: draw agreed", "Result: 1/2-1/2")
+	f.mustContain(f.last(alice), "Game over: 1/2-1/2, drawn: draw agreed.")
 
 	// Open challenges are matched by the next player with the same terms.
 	pb := f.personal(bob)

@@ -8,21 +8,27 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
 	"golang.org/x/crypto/chacha20poly1305"
 
+	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 )
 
 // First contact. Mail that cannot be acted on (sent to the bare address, to
 // an unknown token, to someone else's personal or seat address) is answered
-// with the welcome, at most WelcomesPerDay times a UTC day per sender and
-// the same whoever the sender is, so nobody learns which addresses play.
+// with the welcome: a stranger's address at most WelcomesPerDay times a UTC
+// day (the last one says so), a player's whenever the reply allowance lets
+// it; the same text whoever the sender is, so that nobody who writes in
+// someone's name learns whether the address plays.
 // The welcome quotes the commands of the mail it answers and holds them:
-// replying to it from the same address (with any text, or none, to its
-// Reply-To or to the bare address) carries them out. The welcome's
+// a reply to it from the same address (to its Reply-To or to the bare
+// address) that confirms them ("yes", confirm.go) carries them out; any
+// other reply discards them. Commands that act on games are never held.
+// The welcome's
 // Message-ID is unguessable and goes only to the sender's own address, so a
 // reply that quotes it comes from whoever reads that mailbox: a forged first
 // mail does nothing until the real owner of the address replies.
@@ -46,17 +52,23 @@ const (
 // heldMail is what a welcome holds: the commands of the mail it answered.
 type heldMail struct {
 	V       int      `json:"v"`
-	Address string   `json:"address"` // the sender, normalized
-	Subject string   `json:"subject,omitempty"`
+	Address string   `json:"address"`           // the sender, normalized
+	Subject string   `json:"subject,omitempty"` // the first mail's game tag, [bp-N], or ""
 	Lines   []string `json:"lines"`
 }
 
-// welcome answers mail that gets no game action (see above).
+// welcome answers mail that gets no game action (see above). It quotes
+// and holds only the commands it recognised, spelled as the service reads
+// them (holdText), and names those never held by their command word; the
+// mail's other text and its subject go nowhere (issue 35.7): a forger
+// cannot make the service carry words of theirs to anyone. (Its
+// Message-ID stays in In-Reply-To, for the thread: a header field, not
+// text a reader is shown.)
 func (h *handling) welcome() error {
 	if ok, err := h.welcomeSlot(); err != nil || !ok {
 		return err
 	}
-	if h.quiet() {
+	if !h.allowed("welcome", true) {
 		return nil
 	}
 	d := h.draft(h.from, nil, "welcome")
@@ -66,40 +78,71 @@ func (h *handling) welcome() error {
 	if limit := h.s.cfg.Limits.CommandsPerMail; len(cmds) > limit {
 		cmds = cmds[:limit]
 	}
-	var lines []string
+	var never []string
+	other := len(perrs) + len(ignored)
 	for _, c := range cmds {
-		// Held whole; quoted whole too, unless absurdly long (a command of
-		// more than 200 characters names no real address or move).
-		lines = append(lines, c.Line)
-		if len(c.Line) > 200 {
-			d.held = append(d.held, excerpt(c.Line))
-		} else {
-			d.held = append(d.held, c.Line)
+		text, ok := h.holdText(c)
+		switch {
+		case ok:
+			d.held = append(d.held, text)
+		case !slices.Contains(heldVerbs, c.Verb):
+			if name := neverHeldName(c); !slices.Contains(never, name) {
+				never = append(never, name)
+			}
+		default:
+			other++ // a command that may be held, but whose arguments do not stand
 		}
 	}
-	for _, e := range perrs {
-		d.ignored = append(d.ignored, e.Line)
+	if len(never) > 0 {
+		d.notices = append(d.notices, fmt.Sprintf("Your mail also asked for %s: commands that act on a game, or a referee's, are never carried out from a first mail, nor on a reply to this one. If you meant them, send them again to your personal address (below).", strings.Join(never, ", ")))
 	}
-	d.ignored = quoteLines(append(d.ignored, ignored...))
+	if other > 0 {
+		d.notices = append(d.notices, fmt.Sprintf("Lines of your mail that were not understood as commands (%d) are not repeated here; write \"help\" to your personal address for the commands.", other))
+	}
+	h.lastWelcomeNotice(d)
 	if len(d.held) == 0 {
 		return nil
 	}
-	d.subject = "bottlepost: reply to carry out your commands"
+	d.subject = "bottlepost: reply yes to carry out your commands"
 	id, err := h.s.messageID(welcomePrefix + h.now.Format("20060102"))
 	if err != nil {
 		return err
 	}
 	d.messageID = id
-	return h.hold(id, heldMail{V: heldVersion, Address: h.from, Subject: h.in.Subject, Lines: lines})
+	tag := ""
+	if n, ok := mailfmt.ParseTag(h.in.Subject); ok {
+		tag = mailfmt.FormatTag(n) // a held "accept" or "board" finds its game; nothing else of the subject is kept
+	}
+	return h.hold(id, heldMail{V: heldVersion, Address: h.from, Subject: tag, Lines: d.held})
 }
 
-// welcomeSlot takes one of the WelcomesPerDay answers the sender may get
+// heldVerbs are the commands a welcome may hold (holdText spells them);
+// every other is asked for again from the personal address.
+var heldVerbs = []Verb{VerbHelp, VerbGames, VerbAccept, VerbDecline, VerbBoard, VerbHistory, VerbObserve, VerbPGN,
+	VerbConditionals, VerbVacation, VerbTimezone, VerbDigest, VerbNew}
+
+// welcomeSlot takes one of the WelcomesPerDay answers a stranger may get
 // from first contact in the UTC day (the welcome, or unverified.go's
-// answer); ok is false, and h.refused says so, when all are taken. The
-// slot is used even when the rate limit then holds the answer back, so
-// that mail in someone's name asks their allowance at most WelcomesPerDay
-// times a day.
+// answer); ok is false, and h.refused says so, when all are taken, and
+// h.lastWelcome is set when it takes the last one. The slot is used even
+// when the rate limit then holds the answer back, so that mail in someone's
+// name asks their allowance at most WelcomesPerDay times a day. A sender
+// the service knows (a player: an account, or a game) takes no slot: the
+// bare address answers a player whenever the hourly reply allowance does
+// (issue 35.4: the README's one address went silent after three mails a
+// day).
+//
+// The count is exact however many mails are handled at once: it is read
+// and written in the mail's own transaction, and the store's group commit
+// runs the transactions of a group one after another in one bbolt write
+// transaction (store.Batch), so no two see the same count
+// (TestWelcomesExactUnderConcurrency).
 func (h *handling) welcomeSlot() (ok bool, err error) {
+	if _, err := h.tx.PlayerByAddress(h.from); err == nil {
+		return true, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return false, err
+	}
 	n, err := h.tx.Welcomes(h.from, h.now)
 	if err != nil {
 		return false, err
@@ -112,10 +155,25 @@ func (h *handling) welcomeSlot() (ok bool, err error) {
 		h.refused += "; the day's welcomes to the sender were sent"
 		return false, nil
 	}
+	if ok, err := h.strangerMail(); err != nil || !ok {
+		if err == nil {
+			h.refused += "; the day's mails to strangers were sent (limits.strangers_per_day)"
+		}
+		return false, err
+	}
 	// It counts even when the rate limit holds the answer back, so that mail
 	// in someone's name asks their allowance at most WelcomesPerDay times a
 	// day.
+	h.lastWelcome = n+legacy+1 == WelcomesPerDay
 	return true, h.tx.CountWelcome(h.from, h.now)
+}
+
+// lastWelcomeNotice tells a stranger, in the day's last answer of first
+// contact, that it is the last.
+func (h *handling) lastWelcomeNotice(d *draft) {
+	if h.lastWelcome {
+		d.notices = append(d.notices, fmt.Sprintf("\nThis is the last answer to this address today: bottlepost answers an address it does not know at most %d times a UTC day, and more mail from it today gets none. Mail to your personal address (the Reply-To of this mail) is always answered.", WelcomesPerDay))
+	}
 }
 
 // welcomed reports whether the handling answers with the welcome.
@@ -208,26 +266,6 @@ func (h *handling) heldReply() (*heldMail, error) {
 		return &m, nil
 	}
 	return nil, nil
-}
-
-// carryOut makes a reply to a welcome act as the mail the welcome answered:
-// its held commands first, then the reply's own lines that do not repeat
-// them; the subject is the first mail's, so a held move finds its game.
-func (h *handling) carryOut(m *heldMail) {
-	lines := append([]string(nil), m.Lines...)
-	seen := map[string]bool{}
-	for _, l := range m.Lines {
-		seen[strings.ToLower(strings.Join(strings.Fields(l), " "))] = true
-	}
-	for _, l := range h.in.Lines {
-		if !seen[strings.ToLower(strings.Join(strings.Fields(l), " "))] {
-			lines = append(lines, l)
-		}
-	}
-	in := *h.in
-	in.Lines, in.Subject = lines, m.Subject
-	h.in = &in
-	h.carried = len(m.Lines)
 }
 
 // pruneHeld forgets the held commands of welcomes older than heldDays.

@@ -21,7 +21,8 @@ func (h *handling) listGames() error {
 		if side < 0 {
 			continue
 		}
-		opp := l.seats[1-side].Address
+		name := displayName(l.seats[1-side])
+		opp := name
 		if l.meta.Phase == phaseOpen {
 			opp = "anyone"
 		} else if pr, err := h.standing(l.g.Seats[1-side].Player, poolOf(l.g.Variant, l.g.Ruleset)); err != nil {
@@ -39,7 +40,7 @@ func (h *handling) listGames() error {
 			if int(l.state.ToMove()) == side {
 				status = "YOUR MOVE (" + rules.MoveLabel(l.state.Ply()) + "), deadline " + h.clocks.deadlineText(l, h.pmeta)
 			} else {
-				status = "waiting for " + opp
+				status = "waiting for " + name
 			}
 		default:
 			status = l.meta.Reason

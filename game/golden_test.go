@@ -8,6 +8,7 @@ import (
 // from one deterministic scenario (fake clock, seeded randomness).
 func TestGoldenMails(t *testing.T) {
 	f := newFixture(t, Config{Referees: []string{ref}})
+	f.names = map[string]string{alice: "Alice Liddell"} // bob's name comes from the challenge
 	f.send(alice, "games@bottlepost.test", "hello", "hi there")
 	golden(t, "welcome", f.last(alice))
 	pa := f.last(alice).ReplyTo
@@ -15,7 +16,7 @@ func TestGoldenMails(t *testing.T) {
 	golden(t, "help", f.last(alice))
 	f.send(alice, pa, "help", "help chess")
 	golden(t, "help-variant", f.last(alice))
-	f.send(alice, pa, "new", "new chess vs "+bob+" as white time 10/50d+2d")
+	f.send(alice, pa, "new", `new chess vs "Bob Smith" <`+bob+`> as white time 10/50d+2d`)
 	golden(t, "challenge", f.last(alice))
 	golden(t, "invitation", f.last(bob))
 	f.reply(bob, "accept")

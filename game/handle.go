@@ -18,7 +18,7 @@ type handling struct {
 	s       *Service
 	tx      *store.Tx
 	in      *Incoming
-	quiet   func() bool // the sender may not be answered now (asked only when about to)
+	allow   func() Allowance // the sender's reply allowance (asked once, only when about to answer outside games)
 	now     time.Time
 	refused string
 
@@ -36,17 +36,28 @@ type handling struct {
 	// current is the game the command being run is about, once myGame
 	// found it: its answers, refusals included, go in that game's thread.
 	current *loaded
-	// carried counts the commands a welcome held that this reply carries out.
-	carried int
+	// carried counts the commands a welcome held that this reply carries
+	// out; discarded are those it did not confirm (confirm.go).
+	carried   int
+	discarded []string
+	// lastWelcome: the answer of first contact takes a stranger's last
+	// slot of the day (welcomeSlot); strangersFull: a mail took the
+	// service's last mail to strangers of the day (strangers.go).
+	lastWelcome, strangersFull bool
 
 	answers []answer // moves played, in order, that conditional lines may answer
+
+	// withheld are the kinds of the answers the allowance held back, and
+	// overLimit, when set, brings the over-limit notice (answers.go).
+	withheld  []string
+	overLimit *Allowance
 }
 
 // newHandling starts the work on one incoming message in a transaction, at now
-// (for time-driven work, an empty message); quiet says whether its sender
-// may not be answered now.
-func (s *Service) newHandling(tx *store.Tx, in *Incoming, quiet func() bool, now time.Time) *handling {
-	return &handling{s: s, tx: tx, in: in, quiet: quiet, now: now, drafts: map[draftKey]*draft{},
+// (for time-driven work, an empty message); allow is its sender's reply
+// allowance.
+func (s *Service) newHandling(tx *store.Tx, in *Incoming, allow func() Allowance, now time.Time) *handling {
+	return &handling{s: s, tx: tx, in: in, allow: allow, now: now, drafts: map[draftKey]*draft{},
 		clocks: clocks{reminderBefore: s.cfg.ReminderBefore}}
 }
 
@@ -78,8 +89,16 @@ func (h *handling) run() error {
 	}
 	if held != nil {
 		// A reply to a welcome, from the address it went to: the sender is
-		// who they say, and the commands the welcome held are carried out.
-		h.carryOut(held)
+		// who they say; the commands the welcome held are carried out if
+		// the reply confirms them, else discarded (confirm.go).
+		h.settle(held)
+		if h.carried == 0 && !hasCommands(h.in.Lines) {
+			// Nothing confirmed, nothing asked: the answer says so, and
+			// nothing else happens (no account is made).
+			h.refused = "a reply to the welcome that did not confirm its commands"
+			h.discardedNotice(h.draft(h.from, nil, "notice"))
+			return nil
+		}
 		token = h.s.accountToken(h.from)
 	}
 	switch {
@@ -93,7 +112,7 @@ func (h *handling) run() error {
 		}
 		p, err := h.tx.PlayerByAddress(h.from)
 		if errors.Is(err, store.ErrNotFound) {
-			p = &store.Player{Name: h.in.FromName, Address: h.from, Created: h.now}
+			p = &store.Player{Name: plainName(h.in.FromName), Address: h.from, Created: h.now}
 			if err := h.tx.PutPlayer(p); err != nil {
 				return err
 			}
@@ -120,7 +139,13 @@ func (h *handling) run() error {
 		h.player, h.seat = p, &ref
 	}
 	h.pmeta = decodePlayerMeta(h.player)
-	if !h.pmeta.Wrote {
+	named := h.player.Name == "" && plainName(h.in.FromName) != ""
+	if named {
+		// Invited without a name, or their mails had none so far: this
+		// mail's display name is theirs (displayName).
+		h.player.Name = plainName(h.in.FromName)
+	}
+	if !h.pmeta.Wrote || named {
 		h.pmeta.Wrote = true // once: from now on, challenging them invites no stranger
 		if err := h.savePlayer(); err != nil {
 			return err
@@ -151,8 +176,9 @@ func (h *handling) commands() error {
 	}
 	reply.ignored = quoteLines(ignored)
 	if h.carried > 0 {
-		reply.notices = append(reply.notices, "As you asked by replying to the welcome, the commands of your earlier mail were carried out.")
+		reply.notices = append(reply.notices, "As you confirmed by replying to the welcome, the commands of your earlier mail were carried out.")
 	}
+	h.discardedNotice(reply)
 	if limit := h.s.cfg.Limits.CommandsPerMail; len(cmds) > limit {
 		reply.notices = append(reply.notices, commandsCut(limit, len(cmds)))
 		cmds = cmds[:limit]
@@ -186,8 +212,8 @@ func (h *handling) commands() error {
 				d = h.draft(h.from, l, "update")
 			}
 			d.errors = append(d.errors, ue.msg)
-			if c.Verb == VerbMove && d.game != nil {
-				d.refused = c.Arg
+			if c.Verb == VerbMove {
+				d.refused = c.Arg // a refusal of a move: never withheld (answers.go)
 			}
 		case err != nil:
 			return err

@@ -29,10 +29,15 @@ type Limits struct {
 	// OpenChallenges bounds the challenges one player has waiting for an
 	// answer (open ones and those to a named opponent).
 	OpenChallenges int
+	// StrangersPerDay bounds, for the whole service, the mails a UTC day to
+	// addresses that never wrote to it: invitations, and the answers of
+	// first contact to addresses it does not know (strangers.go).
+	StrangersPerDay int
 }
 
 // DefaultLimits are the limits of a service configured with none.
-var DefaultLimits = Limits{CommandsPerMail: 20, ChallengesPerHour: 10, ChallengesPerDay: 30, InvitationsPerDay: 10, OpenChallenges: 10}
+var DefaultLimits = Limits{CommandsPerMail: 20, ChallengesPerHour: 10, ChallengesPerDay: 30, InvitationsPerDay: 10, OpenChallenges: 10,
+	StrangersPerDay: 100}
 
 // withDefaults fills the zero fields.
 func (l Limits) withDefaults() Limits {
@@ -40,7 +45,7 @@ func (l Limits) withDefaults() Limits {
 	for _, f := range []struct{ v, def *int }{
 		{&l.CommandsPerMail, &d.CommandsPerMail}, {&l.ChallengesPerHour, &d.ChallengesPerHour},
 		{&l.ChallengesPerDay, &d.ChallengesPerDay}, {&l.InvitationsPerDay, &d.InvitationsPerDay},
-		{&l.OpenChallenges, &d.OpenChallenges},
+		{&l.OpenChallenges, &d.OpenChallenges}, {&l.StrangersPerDay, &d.StrangersPerDay},
 	} {
 		if *f.v <= 0 {
 			*f.v = *f.def
@@ -118,10 +123,16 @@ type limitError struct {
 
 func (e *limitError) Error() string { return e.msg }
 
-// window keeps the instants of times within the last span before now.
+// window keeps the instants of times within the last span before now. An
+// instant after now was read from a clock that ran ahead and has been set
+// back since: it happened by now, and is kept as now (so it leaves the
+// window a span from now, not a span after the clock reaches it).
 func window(times []time.Time, now time.Time, span time.Duration) []time.Time {
 	out := times[:0:0]
 	for _, t := range times {
+		if t.After(now) {
+			t = now
+		}
 		if now.Sub(t) < span {
 			out = append(out, t)
 		}

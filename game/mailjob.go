@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/rules"
@@ -105,7 +106,9 @@ func (m *mailJob) limit() int {
 type mailData struct {
 	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Personal, VariantHelp string
 	From, YourSide, Result, Reason, FirstMover                                          string
-	Newcomer, Over                                                                      bool
+	// Hidden says the game's variant has secret moves (what the records
+	// reveal at the end, or include for a referee).
+	Newcomer, Over, Hidden bool
 	// NoHead and NoFoot leave out the HTML head and the footer: for the
 	// parts of an answer that joins several drafts (renderer.answerJob).
 	NoHead, NoFoot bool
@@ -160,5 +163,30 @@ func execute(kind string, md mailData) (txt, html string, err error) {
 	if err := templates.HTML.ExecuteTemplate(&ht, kind+".html", md); err != nil {
 		return "", "", fmt.Errorf("game: template %s.html: %w", kind, err)
 	}
-	return t.String(), ht.String(), nil
+	return t.String(), asciiHTML(ht.String()), nil
+}
+
+// asciiHTML is an HTML text with every character outside ASCII written as a
+// character reference (the "·" of a subject in the title, a player's
+// accented name), which a browser reads as the character itself: so the
+// HTML part stays 7bit, as it is, and needs no quoted-printable.
+func asciiHTML(s string) string {
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		if r < utf8.RuneSelf {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "&#%d;", r)
+		}
+	}
+	return b.String()
 }

@@ -12,30 +12,36 @@ import (
 	"github.com/bottlepost/bottlepost/store"
 )
 
-// TestSubjectsSayTheState: every mail of a game carries its tag and the
-// game's state for its recipient; a refused move sent to the personal
-// address comes back in the game's thread, board included, in one mail.
+// TestSubjectsSayTheState: every mail of a game carries its tag and then,
+// first, the game's state for its recipient (move numbers as players count
+// them, a pending draw offer), then the game: the variant and the
+// opponent's shown name; a refused move sent to the personal address comes
+// back in the game's thread, board included, in one mail.
 func TestSubjectsSayTheState(t *testing.T) {
 	f := newFixture(t, Config{})
+	f.names = map[string]string{alice: "Alice"}
 	pa := f.personal(alice)
-	f.send(alice, pa, "new", "new chess vs "+bob+" as white")
+	f.send(alice, pa, "new", `new chess vs "Bob Smith" <`+bob+`> as white`)
 	subject := func(who, want string) {
 		t.Helper()
 		if got := f.last(who).Subject; got != want {
 			t.Errorf("subject to %s = %q, want %q", who, got, want)
 		}
 	}
-	subject(alice, "[bp-1] Chess v "+bob+": challenge sent, waiting for an answer")
-	subject(bob, "[bp-1] Chess v "+alice+": invitation")
+	subject(alice, "[bp-1] challenge sent, waiting for an answer · Chess v Bob Smith")
+	subject(bob, "[bp-1] invitation · Chess v Alice")
 	f.reply(bob, "accept")
-	subject(alice, "[bp-1] Chess v "+bob+": your move (1.)")
-	subject(bob, "[bp-1] Chess v "+alice+": waiting for "+alice)
+	subject(alice, "[bp-1] your move (1.) · Chess v Bob Smith")
+	subject(bob, "[bp-1] waiting for Alice (1.) · Chess v Alice")
 	po := f.personal(eve)
 	f.send(eve, po, "observe", "observe 1")
 	f.reply(alice, "e4")
-	subject(alice, "[bp-1] Chess v "+bob+": waiting for "+bob)
-	subject(bob, "[bp-1] Chess v "+alice+": your move (1...)")
-	subject(eve, "[bp-1] Chess, observed: Black to move (1...)")
+	subject(alice, "[bp-1] waiting for Bob Smith (1...) · Chess v Bob Smith")
+	subject(bob, "[bp-1] your move (1...) · Chess v Alice")
+	subject(eve, "[bp-1] Black to move (1...) · Chess, observed")
+	f.reply(alice, "draw")
+	subject(alice, "[bp-1] waiting for Bob Smith (1...), draw offered · Chess v Bob Smith")
+	subject(bob, "[bp-1] your move (1...), draw offered · Chess v Alice")
 
 	// A refused move, sent to the personal address in reply to a game mail.
 	pb := f.personal(bob)
@@ -44,25 +50,32 @@ func TestSubjectsSayTheState(t *testing.T) {
 	if got := len(f.inbox[bob]) - n; got != 1 {
 		t.Fatalf("the refused move got %d mails, want one", got)
 	}
-	subject(bob, "[bp-1] Chess v "+alice+": refused: Ke6; your move (1...)")
+	subject(bob, "[bp-1] refused: Ke6; your move (1...), draw offered · Chess v Alice")
 	f.mustContain(f.last(bob), "Your move was not played", "Chess, as Black sees it")
 	if !strings.Contains(f.last(bob).References, "game-1.") {
 		t.Errorf("the refusal is not in the game's thread: References %q", f.last(bob).References)
 	}
 
-	f.reply(bob, "e5")
+	f.reply(bob, "e5") // declines the draw offer: both are told, and the subjects no longer say it
+	f.mustContain(f.last(alice), "Black declined your draw offer by moving.")
+	f.mustContain(f.last(bob), "Your move declines White's draw offer.")
+	subject(alice, "[bp-1] your move (2.) · Chess v Bob Smith")
 	f.reply(alice, "resign")
-	subject(alice, "[bp-1] Chess v "+bob+": game over: 0-1 (White resigned)")
-	subject(bob, "[bp-1] Chess v "+alice+": game over: 0-1 (White resigned)")
-	subject(eve, "[bp-1] Chess, observed: game over: 0-1 (White resigned)")
+	subject(alice, "[bp-1] game over: 0-1 (White resigned) · Chess v Bob Smith")
+	subject(bob, "[bp-1] game over: 0-1 (White resigned) · Chess v Alice")
+	subject(eve, "[bp-1] game over: 0-1 (White resigned) · Chess, observed")
 	for _, who := range []string{alice, bob} {
 		m := f.last(who)
-		f.mustContain(m, "Game over: Black wins: White resigned.", "Result: 0-1", "The full record", "1. e4 e5",
+		f.mustContain(m, "Game over: 0-1, Black wins: White resigned.", "The full record:", "1. e4 e5",
 			"The game is over: replies to this mail play no more moves in it.")
-		for _, stale := range []string{"to move.", "It is your move", "Waiting for", "Just reply to this mail to answer"} {
+		for _, stale := range []string{"to move.", "It is your move", "Waiting for", "Just reply to this mail to answer",
+			"secret move" /* chess has none */} {
 			if strings.Contains(m.Text, stale) {
 				t.Errorf("the game-over mail to %s says %q:\n%s", who, stale, m.Text)
 			}
+		}
+		if n := strings.Count(flat(m.Text), "Black wins"); n != 1 {
+			t.Errorf("the game-over mail to %s says the result %d times, want once:\n%s", who, n, m.Text)
 		}
 	}
 
@@ -72,8 +85,14 @@ func TestSubjectsSayTheState(t *testing.T) {
 	for i, m := range []string{"f3", "e5", "g4", "Qh4#"} {
 		f2.reply([2]string{alice, bob}[i%2], m)
 	}
-	if got := f2.last(alice).Subject; got != "[bp-1] Chess v "+bob+": game over: 0-1 (checkmate)" {
+	if got := f2.last(alice).Subject; got != "[bp-1] game over: 0-1 (checkmate) · Chess v player 2" {
 		t.Errorf("checkmate subject %q", got)
+	}
+	for _, who := range []string{alice, bob} {
+		// The move's own notice of the mate is not said again.
+		if m := f2.last(who); strings.Count(flat(m.Text), "checkmate") != 1 || !strings.Contains(flat(m.Text), "Game over: 0-1, Black wins: checkmate (FIDE 5.1.1).") {
+			t.Errorf("the checkmate mail to %s does not say the result once:\n%s", who, m.Text)
+		}
 	}
 }
 
@@ -208,7 +227,7 @@ func TestOneAnswerPerMail(t *testing.T) {
 	m := f.last(alice)
 	f.mustContain(m, "Your move e4 was accepted.", "Record of game bp-1", "Your games:", "Commands (one per line",
 		"Deadlines will be shown in Europe/Berlin", "hello there", "Chess, as White sees it")
-	if m.Subject != "[bp-1] Chess v "+bob+": waiting for "+bob || !strings.Contains(m.References, "game-1.") {
+	if m.Subject != "[bp-1] waiting for player 2 (1...) · Chess v player 2" || !strings.Contains(m.References, "game-1.") {
 		t.Errorf("the answer is not in the game's thread: %q, References %q", m.Subject, m.References)
 	}
 	n := 0
@@ -222,5 +241,29 @@ func TestOneAnswerPerMail(t *testing.T) {
 	}
 	if n := strings.Count(m.HTML, "<html"); n != 1 {
 		t.Errorf("the HTML part has %d documents, want one", n)
+	}
+}
+
+// TestNoticesAreSentences: the variants' notices of a move reach the mails
+// as sentences, whatever their casing in the rules.
+func TestNoticesAreSentences(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []string
+		want []string
+	}{
+		{"a phrase", []string{"the queen promotes to a rook (T5)"}, []string{"The queen promotes to a rook (T5)."}},
+		{"already a sentence", []string{"White is in check (FIDE 3.9.1)."}, []string{"White is in check (FIDE 3.9.1)."}},
+		{"a question", []string{"draw?"}, []string{"Draw?"}},
+		{"blank ones go", []string{"  ", "your hidden move is sealed: Sd1v-e3 (S10.1)"}, []string{"Your hidden move is sealed: Sd1v-e3 (S10.1)."}},
+		{"a capital beyond ASCII", []string{"éclair"}, []string{"Éclair."}},
+		{"none", nil, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sentences(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
+				t.Errorf("sentences(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package game
 import (
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -31,8 +32,17 @@ type gameMeta struct {
 	// OldTokens are the seats' reply tokens as databases before store schema 4 kept them, in the
 	// clear; forgetSeatTokens empties them once. Seat tokens are now derived (seatToken)
 	// and only their keyed hashes stored.
-	OldTokens [2]string       `json:"tokens,omitzero"`
-	Root      string          `json:"root"` // the thread's root Message-ID
+	OldTokens [2]string `json:"tokens,omitzero"`
+	// Root is the game's Message-ID (game-N.…@domain), which no mail
+	// carries: the thread that observers' and referees' mails, and the
+	// players' mails of games begun before Roots was kept, reference.
+	Root string `json:"root"`
+	// Roots are the players' threads: the Message-ID of the first mail of
+	// the game to each seat (its start mail: the challenger's confirmation,
+	// the invitation, the first board of an open challenge's taker), which
+	// every later mail to that seat references (threadRoot). Derived from
+	// Root (seatRoot); empty for games begun before they were kept.
+	Roots     [2]string       `json:"roots,omitzero"`
 	Time      string          `json:"time"` // the time control as written
 	Clocks    [2]timing.Clock `json:"clocks"`
 	TurnStart time.Time       `json:"turn_start,omitzero"`
@@ -42,11 +52,16 @@ type gameMeta struct {
 	// Outcome is how the game ended (its Reason in a few words, for the
 	// subject): nil while it goes on, for a declined challenge and for
 	// games that ended before it was kept.
-	Outcome      *rules.Outcome `json:"outcome,omitempty"`
-	Finished     time.Time      `json:"finished,omitzero"`
-	Vacation     [2]time.Time   `json:"vacation,omitzero"`      // a side's clock stands still until then
-	VacationFrom [2]time.Time   `json:"vacation_from,omitzero"` // when that vacation began
-	Seed         uint64         `json:"seed"`                   // the rules' setup seed (Options.Seed)
+	Outcome  *rules.Outcome `json:"outcome,omitempty"`
+	Finished time.Time      `json:"finished,omitzero"`
+	// Players are the players' shown names as the end record binds them
+	// (appendEnding): a finished game is named so everywhere, as its PGN
+	// names it, whatever names the players take later. Empty while the game
+	// goes on, and for games that ended before they were kept.
+	Players      [2]string    `json:"players,omitzero"`
+	Vacation     [2]time.Time `json:"vacation,omitzero"`      // a side's clock stands still until then
+	VacationFrom [2]time.Time `json:"vacation_from,omitzero"` // when that vacation began
+	Seed         uint64       `json:"seed"`                   // the rules' setup seed (Options.Seed)
 	// Reminders sent in the current turn, and when each side was last reminded.
 	RemindedHalf bool         `json:"reminded_half,omitempty"`
 	RemindedDay  bool         `json:"reminded_day,omitempty"`
@@ -85,7 +100,11 @@ func (m *gameMeta) encode() []byte {
 
 // playerMeta is what the service keeps about a player, in store.Player.Meta.
 type playerMeta struct {
-	V        int      `json:"v"`
+	V int `json:"v"`
+	// Name is the name the player chose with the name command (issue 33),
+	// shown before the display name of their mail (displayName); "" for
+	// none.
+	Name     string   `json:"name,omitempty"`
 	TZ       string   `json:"tz,omitempty"`
 	Games    []uint64 `json:"games,omitempty"` // games not yet archived
 	Vacation struct {
@@ -200,6 +219,29 @@ func load(tx *store.Tx, id uint64) (*loaded, error) {
 		}
 	}
 	return l, nil
+}
+
+// loadSafely is load for work over many games (a list, a walk over all of
+// them), where one damaged game must not stop the rest: an error that
+// means the game's data is damaged — the store's, data of the service's
+// that does not decode, a variant no longer built, or a panic of bbolt's on
+// a damaged page of the game, recovered — is a *store.GameError naming the
+// game and matching store.ErrCorrupt (store.DamagedGame tells it). A game
+// that does not exist gives the store's ErrNotFound.
+func loadSafely(tx *store.Tx, id uint64) (l *loaded, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, err = nil, &store.GameError{Game: id, Err: fmt.Errorf("its pages are damaged (bbolt: %v): %w", r, store.ErrCorrupt)}
+		}
+	}()
+	l, err = load(tx, id)
+	if err != nil && !errors.Is(err, store.ErrNotFound) && store.DamagedGame(err) == 0 {
+		// Data of this game that does not decode (service data, state, a
+		// variant no longer built, a seat's player): the game is damaged,
+		// not the service.
+		err = &store.GameError{Game: id, Err: fmt.Errorf("%w (%w)", err, store.ErrCorrupt)}
+	}
+	return l, err
 }
 
 // firstMover is the side that made, or makes, the game's first move: the

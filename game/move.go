@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
@@ -55,7 +57,8 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	}
 	h.clocks.spend(l, side, h.now)
 	l.state = next
-	if l.meta.DrawOffer == 1-side {
+	declined := l.meta.DrawOffer == 1-side
+	if declined {
 		l.meta.DrawOffer = -1 // a move declines the offer it answers
 	}
 	opp := 1 - side
@@ -70,7 +73,10 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	}
 	d := h.draft(l.seats[side].Address, l, kind)
 	d.notices = append(d.notices, yours)
-	d.notices = append(d.notices, rep.Notices[side]...)
+	d.notices = append(d.notices, sentences(rep.Notices[side])...)
+	if declined {
+		d.notices = append(d.notices, fmt.Sprintf("Your move declines %s's draw offer.", l.sides()[opp]))
+	}
 	d.board, d.lastMoves = true, true
 	// The move comes first in every other reader's mail, then what it set off
 	// (a capture, a mine strike, a submarine surfacing, check).
@@ -79,16 +85,19 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	}
 	od := h.draft(l.seats[opp].Address, l, kind)
 	od.notices = append(od.notices, played(rules.ViewerOf(rules.Side(opp))))
-	od.notices = append(od.notices, rep.Notices[opp]...)
+	od.notices = append(od.notices, sentences(rep.Notices[opp])...)
 	if theirs != "" {
 		od.notices = append(od.notices, theirs)
+	}
+	if declined {
+		od.notices = append(od.notices, fmt.Sprintf("%s declined your draw offer by moving.", l.sides()[side]))
 	}
 	od.board, od.lastMoves = true, true
 	drafts := []*draft{d, od}
 	for _, o := range l.meta.Observers {
 		obs := h.draft(o, l, kind)
 		obs.notices = append(obs.notices, played(rules.ViewPublic))
-		obs.notices = append(obs.notices, rep.Notices[rules.ViewPublic]...)
+		obs.notices = append(obs.notices, sentences(rep.Notices[rules.ViewPublic])...)
 		obs.board, obs.lastMoves = true, true
 		drafts = append(drafts, obs)
 	}
@@ -105,6 +114,27 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	}
 	h.answers = append(h.answers, answer{l: l, mover: side, before: before, rep: rep})
 	return h.save(l)
+}
+
+// sentences are the notices of a move's report as the mails write them:
+// each a sentence, begun with a capital letter and ended with a full stop,
+// as the variants do not all write them ("the queen promotes to a rook
+// (T5)", "your hidden move is sealed: …").
+func sentences(notices []string) []string {
+	out := make([]string, 0, len(notices))
+	for _, n := range notices {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(n)
+		n = string(unicode.ToUpper(r)) + n[size:]
+		if !strings.HasSuffix(n, ".") && !strings.HasSuffix(n, "!") && !strings.HasSuffix(n, "?") {
+			n += "."
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // spend charges the mover's clock for a move at now and starts the

@@ -19,7 +19,7 @@ func TestChessGameByMail(t *testing.T) {
 	f.reply(bob, "Qh4#")
 	for _, who := range []string{alice, bob} {
 		m := f.last(who)
-		f.mustContain(m, "Game over: Black wins: checkmate", "Result: 0-1", "f3", "Qh4#")
+		f.mustContain(m, "Game over: 0-1, Black wins: checkmate", "f3", "Qh4#")
 		if !strings.Contains(m.HTML, "<pre") {
 			t.Errorf("final mail to %s has no <pre> board", who)
 		}

@@ -71,7 +71,7 @@ func TestOldDatabase(t *testing.T) {
 	f.reply(bob, "resign")
 	f.mustContain(f.last(bob), "attached as bp-2.pgn")
 	res, err = record.Verify(bytes.NewReader(finalPGN(t, f, 2)), f.receiptsOf(bob, "bp-2")...)
-	if err != nil || len(res.Unbound) != 0 || res.Result != "1-0" || res.TimeControl != "3d" || res.Players != [2]string{"alice", "bob"} ||
+	if err != nil || len(res.Unbound) != 0 || res.Result != "1-0" || res.TimeControl != "3d" || res.Players != [2]string{"player 1", "player 2"} ||
 		res.Anchor.Records != res.Records {
 		t.Errorf("game 2, begun before and ended after the upgrade: %+v, %v", res, err)
 	}

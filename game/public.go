@@ -5,10 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
@@ -74,7 +72,7 @@ func (s *Service) PublicStamp(id uint64) (string, error) {
 			return err
 		}
 		h := sha256.New()
-		fmt.Fprintf(h, "%d %x %d %d %q %q %d:", l.g.ID, l.g.Head[:], l.g.Records, l.g.Status, l.seats[0].Name, l.seats[1].Name, len(l.g.Meta))
+		fmt.Fprintf(h, "%d %x %d %d %q %q %d:", l.g.ID, l.g.Head[:], l.g.Records, l.g.Status, displayName(l.seats[0]), displayName(l.seats[1]), len(l.g.Meta))
 		h.Write(l.g.Meta)
 		h.Write(outages)
 		stamp = hex.EncodeToString(h.Sum(nil)[:16])
@@ -95,7 +93,7 @@ type PublicGame struct {
 	Variant     rules.Variant
 	Ruleset     string
 	Sides       [2]string
-	Players     [2]string // the players' public names (publicName)
+	Players     [2]string // the players' shown names (displayName), never an address
 	TimeControl string    // described for people ("3 days per move")
 	Created     time.Time
 	Over        bool
@@ -120,7 +118,8 @@ type PublicGame struct {
 	// last-move highlight); nil while on.
 	Reports []*rules.Report
 	// Board is the current position as the public sees it: the public
-	// view while on, the referee's (everything revealed) once over.
+	// view while on, the referee's (everything revealed) once over, with
+	// how the game ended (a resignation too, which no position shows).
 	Board *rules.View
 	// Last is the public's last-move highlight on Board.
 	Last []rules.Square
@@ -136,23 +135,6 @@ type PublicMove struct {
 	// Commitment is a secret move's commitment (quoted to both sides when
 	// it was made); Key its opening key, in hex, once the game is over.
 	Commitment, Key string
-}
-
-// publicName is how the public pages name a player: the display name the
-// player's mail carried (as the PGN export names them) when it is a plain
-// name, else "White player" (with the variant's side name). Never an
-// address.
-func publicName(p *store.Player, side string) string {
-	name := strings.TrimSpace(p.Name)
-	if name == "" || len([]rune(name)) > 40 || strings.ContainsAny(name, "@<>") {
-		return side + " player"
-	}
-	for _, r := range name {
-		if !unicode.IsPrint(r) {
-			return side + " player"
-		}
-	}
-	return name
 }
 
 // loadPublic loads a game the public may see: one in play or over; any
@@ -216,6 +198,9 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 			pg.Positions, pg.Reports = nil, nil
 		}
 		pg.Board = l.state.View(rules.ViewReferee)
+		if o := l.meta.Outcome; o != nil && !pg.Board.Outcome.Over() {
+			pg.Board.Outcome = *o // resigned, agreed, adjudicated, lost on time: over, not "to move"
+		}
 		if n := len(pg.Reports); n > 0 {
 			pg.Last = htmlboard.LastMove(pg.Reports[n-1], l.v.Board(), rules.ViewReferee)
 		}
@@ -268,8 +253,11 @@ func publicGame(l *loaded, c *clocks) *PublicGame {
 	sides := l.sides()
 	pg := &PublicGame{ID: l.g.ID, Variant: l.v, Ruleset: l.g.Ruleset, Sides: sides, Created: l.g.Created,
 		Over: l.meta.Phase == phaseOver, Plies: l.state.Ply(), Head: l.g.Head.String()}
+	pg.Players = l.meta.Players // a finished game's, as its PGN names them
 	for i := range 2 {
-		pg.Players[i] = publicName(l.seats[i], sides[i])
+		if pg.Players[i] == "" {
+			pg.Players[i] = displayName(l.seats[i])
+		}
 	}
 	if tc, err := timing.ParseTimeControl(l.meta.Time); err == nil {
 		pg.TimeControl = tc.Describe()

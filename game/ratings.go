@@ -330,20 +330,6 @@ func poolTitle(pool string) string {
 	return name
 }
 
-// playerName is how lists and mails name a player: the display name of
-// their mail when it is a plain name, else "player N" (N their id); never
-// an address. It stands in for the one shown-name function of DESIGN.md
-// (displayName, with the name a player chooses), which replaces it.
-func playerName(p *store.Player) string {
-	if p == nil {
-		return ""
-	}
-	if n := strings.Join(strings.Fields(p.Name), " "); n != "" && len([]rune(n)) <= 40 && !strings.ContainsAny(n, "@<>") {
-		return n
-	}
-	return fmt.Sprintf("player %d", p.ID)
-}
-
 // ratedName is a seat's player with their rating in the game's pool, as
 // start mails show it: "Alice (1523)", "Bob Smith (1500?)".
 func (h *handling) ratedName(l *loaded, side int) (string, error) {
@@ -351,7 +337,7 @@ func (h *handling) ratedName(l *loaded, side int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s (%s)", playerName(l.seats[side]), pr.value()), nil
+	return fmt.Sprintf("%s (%s)", displayName(l.seats[side]), pr.value()), nil
 }
 
 // ratingTerms is the line of an invitation or a challenge's confirmation
@@ -368,7 +354,7 @@ func (r *renderer) ratingTerms(l *loaded) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		names[side] = fmt.Sprintf("%s (%s)", playerName(p), decodePlayerMeta(p).standing(pool).value())
+		names[side] = fmt.Sprintf("%s (%s)", displayName(p), decodePlayerMeta(p).standing(pool).value())
 	}
 	if l.meta.Phase == phaseOpen {
 		return []string{"Rated game: " + names[l.meta.Challenger] + " v whoever takes the challenge."}, nil
@@ -391,7 +377,7 @@ func ratingChanges(l *loaded, side int) []string {
 	line := func(who string, i int) string {
 		return fmt.Sprintf("%s: %s → %s (%s)", who, e.Start[i], e.After[i], rating.Change(e.Start[i], e.After[i]))
 	}
-	return []string{line("Your rating", side), line(playerName(l.seats[1-side]), 1-side)}
+	return []string{line("Your rating", side), line(displayName(l.seats[1-side]), 1-side)}
 }
 
 // ratingsHelp is the answer to help ratings.

@@ -48,7 +48,7 @@ func poolStandings(tx *store.Tx, want func(pool string) bool) (map[string][]Stan
 			if r == nil || r.Games == 0 || !want(pool) {
 				continue
 			}
-			out[pool] = append(out[pool], Standing{ID: p.ID, Player: p.Address, Name: playerName(p),
+			out[pool] = append(out[pool], Standing{ID: p.ID, Player: p.Address, Name: displayName(p),
 				Rating: r.Rating.Rating, RD: r.RD, Volatility: r.Volatility,
 				Games: r.Games, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses, Last: r.Last})
 		}

@@ -197,7 +197,7 @@ var variantIDs = func() []string {
 // to a copy.
 func (r *renderer) mailData(d *draft) (mailData, []string, error) {
 	md := mailData{Address: r.s.cfg.Address, Notices: slices.Clip(d.notices), Errors: d.errors, Ignored: d.ignored,
-		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromAddr, Newcomer: d.newcomer,
+		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromName, Newcomer: d.newcomer,
 		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp,
 		Variants: variantIDs, Tables: d.tables}
 	var refs []string
@@ -210,12 +210,30 @@ func (r *renderer) mailData(d *draft) (mailData, []string, error) {
 		if err := r.gameData(l, d, r.recipientMeta(d.to), &md); err != nil {
 			return md, nil, err
 		}
-		refs = append(refs, l.meta.Root)
+		if root := l.threadRoot(d.viewer); root != d.messageID {
+			refs = append(refs, root)
+		}
 	}
 	if md.Subject == "" {
 		md.Subject = "bottlepost"
 	}
 	return md, refs, nil
+}
+
+// threadRoot is the Message-ID that a game's mails to viewer reference:
+// a player's start mail (gameMeta.Roots), else the game's own Root.
+func (l *loaded) threadRoot(viewer rules.Viewer) string {
+	if side, player := viewer.Side(); player && l.meta.Roots[side] != "" {
+		return l.meta.Roots[side]
+	}
+	return l.meta.Root
+}
+
+// seatRoot is the thread root of a game's seat (gameMeta.Roots): the
+// game's Root with the side before its domain.
+func seatRoot(root string, side int) string {
+	at := strings.LastIndexByte(root, '@')
+	return fmt.Sprintf("%s.%d%s", root[:at], side, root[at:])
 }
 
 // recipientMeta is the settings of a mail's recipient (the defaults for an
@@ -236,21 +254,22 @@ func (r *renderer) recipientMeta(to string) *playerMeta {
 // players, the subject, the board, whose turn and the deadline, the record.
 func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) error {
 	sides := l.sides()
-	md.Game = &gameInfo{Tag: strings.Trim(mailfmt.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: l.seats[0].Address,
-		Black: l.seats[1].Address, Sides: sides}
+	md.Game = &gameInfo{Tag: strings.Trim(mailfmt.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: nameAndAddress(l.seats[0]),
+		Black: nameAndAddress(l.seats[1]), Sides: sides}
 	if tc, err := timing.ParseTimeControl(l.meta.Time); err == nil {
 		md.Game.Time = tc.Describe()
 	}
 	switch {
 	case d.viewer == rules.ViewPublic:
-		// Observers learn the sides, not who plays them.
-		md.Game.White, md.Game.Black = sides[0]+" player", sides[1]+" player"
+		// Observers learn the players' names (as the web shows them), never
+		// their addresses.
+		md.Game.White, md.Game.Black = displayName(l.seats[0]), displayName(l.seats[1])
 	case l.meta.Phase == phaseOpen:
 		md.Game.Black, md.Game.White = "(open)", "(open)"
 		if l.meta.Challenger == 0 {
-			md.Game.White = l.seats[0].Address
+			md.Game.White = nameAndAddress(l.seats[0])
 		} else {
-			md.Game.Black = l.seats[1].Address
+			md.Game.Black = nameAndAddress(l.seats[1])
 		}
 	}
 	md.Subject = subject(l, d)
@@ -262,6 +281,7 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		md.Receipt = store.Receipt{Records: l.g.Records, Head: l.g.Head}.String()
 	}
 	md.Over = l.meta.Phase == phaseOver
+	md.Hidden = l.v.Hidden()
 	if d.pgn {
 		pgn, err := r.finalPGN(l.g.ID)
 		if err != nil {
@@ -282,6 +302,8 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		if o := l.meta.Outcome; o != nil && !view.Outcome.Over() {
 			view.Outcome = *o // resigned, agreed, adjudicated, lost on time: no "to move" line
 		}
+		// A final mail says how the game ended above its board, once.
+		view.TurnSaid = d.final
 		// Drawn when the templates run (execute), by the mail's deferred
 		// work: the view is this mail's own, and the board it reads is
 		// static data.

@@ -15,6 +15,8 @@ import (
 func seachessGame(t *testing.T, dive, underwater string) (*fixture, []*sent) {
 	t.Helper()
 	f := newFixture(t, Config{})
+	// Their mails name them as docs/verify.md's example does.
+	f.names = map[string]string{alice: "alice", bob: "bob"}
 	f.send(alice, f.personal(alice), "new", "new seachess vs "+bob+" as white")
 	f.reply(bob, "accept")
 	open := []string{"Bj2-j3", "Bj11-j10", "Bi2-i3", "Bi11-i10", "Bh2-h3", "Bh11-h10", "Bg2-g3", "Bg11-g10"}
@@ -85,7 +87,7 @@ func TestRatingMailNonInterference(t *testing.T) {
 		var s seen
 		for i, who := range []string{alice, bob} {
 			s.final[i] = f.last(who)
-			f.mustContain(s.final[i], "Game over: White wins: Black resigned", "Your rating: 1500? → ")
+			f.mustContain(s.final[i], "Game over: 1-0, White wins: Black resigned.", "Your rating: 1500? → ")
 			f.send(who, f.personal(who), "r", "ratings seachess")
 			s.ratings[i] = f.last(who)
 		}
@@ -149,7 +151,7 @@ func TestSecretMovesRevealedAndVerified(t *testing.T) {
 	f.reply(bob, "resign")
 	for _, who := range []string{alice, bob} {
 		m := f.last(who)
-		f.mustContain(m, "Game over: White wins: Black resigned", "Sd1v-e3", "sSe3-f5", "Openings of the commitments", "5. Sd1v-e3 (White's secret move)", "key ")
+		f.mustContain(m, "Game over: 1-0, White wins: Black resigned", "The full record, every secret move revealed:", "Sd1v-e3", "sSe3-f5", "Openings of the commitments", "5. Sd1v-e3 (White's secret move)", "key ")
 	}
 	pgn, res := exportGame(t, f, 1)
 	if res.Secret != 2 || res.Moves != 12 {
@@ -252,7 +254,7 @@ func TestSeachessMoveAnnouncedBeforeItsNotices(t *testing.T) {
 	// itself on c8 (S5.6): White's mail names Black's move first.
 	moves := strings.Fields("Cc1-M Cc12-M Bc2-c3 Bh11-h8 Sd1v-e3 Bj11-j8 Si1v-g2 Sd12v-e10 Bf2-f6 Si12v-j10 Se3v-d1 sSj10-h9 Sg2v-e3 Se10v-f8 Bi2-i4 Be11-e9 Sd1v-c3 Sh9v-j10 Se3v-c4 Sf8v-g10 Dh1-b7 Bi11-i9 Sc3v-b5 Sj10v-i12 Sc4v-d6 Sg10v-h8 O-O Tj12-j11 Sb5v-d4 Si12v-g11 Sd6v-c8")
 	f := playByMail(t, append(moves, "Bf11-f10")...)
-	announcedFirst(t, f.last(alice), "Black played 16... Bf11-f10; sSc8^.", "your submarine on c8 surfaced, its time underwater being up (S5.6)")
+	announcedFirst(t, f.last(alice), "Black played 16... Bf11-f10; sSc8^.", "Your submarine on c8 surfaced, its time underwater being up (S5.6).")
 	// Black's commando ship steps onto White's mine (S3.5): the game ends,
 	// and White's final mail names the move before the strike.
 	moves = strings.Fields("Cc1-M Cc12-M Be2-e5 Bd11-d7 Sd1v-f2 Sd12-e10 Si1v-j3 Si12v-h10 Be5-e6 Se10v-c11 Bg2-g5 De12-a8 Sf2v-h3 Sh10v-i8 De1-i5 Da8xh1 Di5-g7 Sc11v-e12 Dg7-j10 Be11-e10 Sh3v-g1 Si8v-h10 Sj3v-k5 Bd7xe6 Kg1xh1 Se12v-c11 sSk5-i6 Bg11-g8 Dj10xi11 Dh12xi11 Bj2-j3 Sh10v-j9 Si6v-g5 Cc12-d12 Af1-e3 Cd12-e12 Ae3xae6 O-O Aa-A Sj9v-l10 Sg5v-f7 Sc11v-e12 Tj1-j2 sSe12-c11 Ae3-e2 sSc11-a10 Sf7v-g9 Sa10-b8 Sg9xh11 Sl10v-k8 Sh11xf12 sSk8-l10 Sf12v-e10 Sb8v-c10 Ae2-f3 Bf11xe10 Af3-d3 Sl10-k8 Kh1-g1 Sc10v-e11 Ad3-d5 Sk8v-i9 Bd2-d3 Se11-d9 Kg1-f1 Sd9v-e11 Ad5xag8 Ce12-M Aa-A Di11-e7 Ad5xe7 Se11v-c10 Ae7-g5 Si9v-j11 Bc2-c5 sSj11-i9 Ag5-e3 Th12-h10 Ae3-d5 Sc10v-d8 Ad5-e6 Th10-j10 Ae6xd8 Si9v-k10 Ad8xe10 Sk10-j8 Ae10xe12 Tj10-k10 Cc1-c2 Sj8v-i10 Cc2-M Si10-g11 Cc2-f2 Tk10-k8 Cf2-M Sg11v-f9 Cf2-g2 Tk8-j8 Bh2-h6 Tj8-h8 Bd3-d4 Th8-j8 Cg2-g12 Ki12-h11 Cg12-M Tj8-j4 Kf1-g1 Sf9-h8 Cg12-g3")

@@ -99,16 +99,17 @@ type Incoming struct {
 	Lines      []string  // the command lines of the body
 	// AuthResults are the raw Authentication-Results header values.
 	AuthResults []string
-	// Quiet handles the commands but sends the sender no reply (the
-	// transport's per-sender rate limit is spent); others are still told.
+	// Quiet sends the sender no answer outside games, nor the over-limit
+	// notice, as a spent allowance does; others are still told, and mail
+	// a game needs still goes to the sender (answers.go).
 	Quiet bool
 	// Allow, if set, is asked whether the sender may be answered now (the
 	// transport's per-sender rate limit): once, and only when the service
-	// is about to queue a reply to the sender. false is Quiet. So mail that
-	// earns no reply — a forgery refused after the day's welcomes (WelcomesPerDay) went out, a
-	// duplicate — costs the sender's allowance nothing, and forged mail in a
-	// player's name cannot use it up to silence the player's receipts.
-	Allow func() bool
+	// is about to queue an answer outside games — a mail a game needs is
+	// never held back (answers.go). So mail that earns no reply — a
+	// forgery refused after the day's welcomes (WelcomesPerDay) went out,
+	// a duplicate — and the player's own moves cost the allowance nothing.
+	Allow func() Allowance
 }
 
 // Service is the game service. It is safe for concurrent use: every Handle
@@ -375,6 +376,11 @@ type Result struct {
 	Duplicate bool   // the message id was processed before: nothing done
 	Refused   string // why the message got no game action ("" when it did)
 	Mails     int    // mails queued
+	// Withheld names the kinds of the answer to the sender that the reply
+	// allowance held back ("" when none was); Handle logs them.
+	Withheld string
+	// strangersFull: the mail took the day's last mail to strangers.
+	strangersFull bool
 }
 
 // Handle processes one incoming message: in one transaction it applies its
@@ -394,7 +400,15 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 	var res Result
 	var welcomed bool
 	// Asked at most once, even when the transaction function runs again.
-	quiet := sync.OnceValue(func() bool { return in.Quiet || (in.Allow != nil && !in.Allow()) })
+	allow := sync.OnceValue(func() Allowance {
+		switch {
+		case in.Quiet:
+			return Allowance{}
+		case in.Allow == nil:
+			return Allowance{OK: true}
+		}
+		return in.Allow()
+	})
 	err := s.st.Batch(func(tx *store.Tx) error {
 		res = Result{} // the function may run again: everything from scratch
 		done, err := tx.Processed(id)
@@ -405,7 +419,7 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 			res.Duplicate = true
 			return nil
 		}
-		h := s.newHandling(tx, in, quiet, s.now().UTC())
+		h := s.newHandling(tx, in, allow, s.now().UTC())
 		if err := h.run(); err != nil {
 			return err
 		}
@@ -415,10 +429,11 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 			return err
 		}
 		res.Mails = n
+		res.Withheld, res.strangersFull = strings.Join(h.withheld, ","), h.strangersFull
 		return tx.MarkProcessed(id, h.now)
 	})
 	if gid := store.DamagedGame(err); gid != 0 {
-		return s.apologize(in, id, gid, err, quiet)
+		return s.apologize(in, id, gid, err, allow)
 	}
 	if err != nil {
 		return Result{}, &SystemError{Err: err}
@@ -428,6 +443,15 @@ func (s *Service) Handle(in *Incoming) (Result, error) {
 		s.log.Info("first mail answered with the welcome", "id", id, "from", in.From, "why", res.Refused)
 	case res.Refused != "":
 		s.log.Info("message refused", "id", id, "from", in.From, "why", res.Refused)
+	}
+	if res.strangersFull {
+		s.log.Warn("the day's mails to addresses that never wrote are all sent (limits.strangers_per_day): until 00:00 UTC no more invitations to them, and no answers to unknown addresses",
+			"limit", s.cfg.Limits.StrangersPerDay, "id", id)
+	}
+	if res.Withheld != "" {
+		a := allow()
+		s.log.Info("answer withheld: the sender's hourly allowance is spent (limits.replies_per_hour)", "id", id,
+			"from", mailfmt.Key(in.From), "kind", res.Withheld, "resume", a.Resume.UTC().Format(time.RFC3339), "notice", a.Notice)
 	}
 	return res, nil
 }
@@ -445,14 +469,15 @@ func (s *Service) damaged(game uint64, err error) {
 // (within the reply allowance) that nothing was done, the mail is marked
 // processed so that it is not tried again forever, and the damage is logged
 // once. Nothing else of the mail is done: its transaction was rolled back.
-func (s *Service) apologize(in *Incoming, id string, game uint64, cause error, quiet func() bool) (Result, error) {
+func (s *Service) apologize(in *Incoming, id string, game uint64, cause error, allow func() Allowance) (Result, error) {
 	s.damaged(game, cause)
 	res := Result{Refused: fmt.Sprintf("game %d is damaged", game)}
 	err := s.st.Update(func(tx *store.Tx) error {
 		res.Mails = 0
-		h := s.newHandling(tx, in, quiet, s.now().UTC())
+		h := s.newHandling(tx, in, allow, s.now().UTC())
 		h.from = mailfmt.Key(in.From)
 		d := h.draft(h.from, nil, "notice")
+		d.needs = true // the sender's move, say, was not played: never withheld
 		d.notices = append(d.notices, fmt.Sprintf("Sorry: game %d cannot be played at the moment, because its stored record is damaged. Nothing in your mail was done. The operator has been told; once it is repaired, send your mail again. Your other games are not affected.", game))
 		n, err := h.flush()
 		if err != nil {

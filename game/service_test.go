@@ -29,6 +29,9 @@ type fixture struct {
 	seq   int
 	inbox map[string][]*sent // by recipient
 	all   []*sent
+	// names are the display names the players' mails carry in From, by
+	// address (none unless a test sets them).
+	names map[string]string
 }
 
 // sent is an outgoing mail read back from the outbox.
@@ -81,7 +84,7 @@ func (f *fixture) send(from, to, subject string, lines ...string) Result {
 
 func (f *fixture) sendID(id, from, to, subject string, lines ...string) Result {
 	f.t.Helper()
-	res, err := f.svc.Handle(&Incoming{MessageID: id, From: from, Recipients: []string{to}, Subject: subject, Lines: lines})
+	res, err := f.svc.Handle(&Incoming{MessageID: id, From: from, FromName: f.names[from], Recipients: []string{to}, Subject: subject, Lines: lines})
 	if err != nil {
 		f.t.Fatalf("Handle: %v", err)
 	}

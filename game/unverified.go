@@ -18,7 +18,8 @@ import (
 //     WelcomesPerDay slots of first contact, so that whatever mix of
 //     mail a stranger's address is used for, it gets at most that many
 //     answers a day; and it asks the sender's reply allowance
-//     (Incoming.Allow) like any answer;
+//     (Incoming.Allow) like any answer outside games, without the
+//     over-limit notice;
 //   - its text is fixed: the service's address and the trusted server's
 //     name, both the operator's; nothing of the refused mail (no subject,
 //     no quoted line, no In-Reply-To or References to its Message-ID) and
@@ -49,8 +50,8 @@ func (h *handling) unverified() error {
 	if err := h.tx.MarkProcessed(marker, h.now); err != nil {
 		return err
 	}
-	if h.quiet() {
-		return nil
+	if !h.allowed("unverified", false) {
+		return nil // no notice either: nothing vouches for the address
 	}
 	d := h.draft(h.from, nil, "notice")
 	d.subject = "bottlepost: your mail was not acted on"
@@ -62,6 +63,7 @@ func (h *handling) unverified() error {
 		fmt.Sprintf("\nbottlepost acts only on mail that %s vouches for: mail sent through the club's mail server while logged in with your own account (as your mail program does once it is set up for the club), or mail from a provider that signs it with DKIM.", server),
 		"\nIf you did not write to "+h.s.cfg.Address+", someone else used your address: nothing was done, and you can ignore this mail.",
 		"\nThis answer is sent at most once a day; more such mail today gets none.")
+	h.lastWelcomeNotice(d)
 	return nil
 }
 

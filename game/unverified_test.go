@@ -27,7 +27,7 @@ func TestUnverifiedMailIsAnsweredOnceADay(t *testing.T) {
 	f := newFixture(t, Config{TrustedAuthServ: server})
 	// What a forger controls: every part of it is looked for in the answer.
 	marks := []string{"SUBJECT-MARK", "forged-id-mark", "LINE-MARK", "carol@mark.test"}
-	send := func(from string, allow func() bool, ar ...string) Result {
+	send := func(from string, allow func() Allowance, ar ...string) Result {
 		t.Helper()
 		f.seq++
 		res, err := f.svc.Handle(&Incoming{MessageID: fmt.Sprintf("forged-id-mark-%d@x", f.seq), From: from, Recipients: []string{f.svc.cfg.Address},
@@ -37,13 +37,13 @@ func TestUnverifiedMailIsAnsweredOnceADay(t *testing.T) {
 		}
 		return res
 	}
-	yes := func() bool { return true }
-	no := func() bool { return false }
+	yes := func() Allowance { return Allowance{OK: true} }
+	no := func() Allowance { return Allowance{Notice: true} }
 	steps := []struct {
 		name    string
 		advance time.Duration // the clock moves on first
 		from    string
-		allow   func() bool
+		allow   func() Allowance
 		ar      []string
 		answer  bool   // one mail to the sender
 		why     string // in Result.Refused

@@ -84,7 +84,7 @@ func TestEveryVariantPlaysToTheEndByMail(t *testing.T) {
 			f := newFixture(t, Config{})
 			id := playRandomGame(t, f, v.ID(), 11, resignAt)
 			for _, who := range []string{alice, bob} {
-				f.mustContain(f.last(who), "Game over: ", "Result: ", "The full record")
+				f.mustContain(f.last(who), "Game over: ", "The full record")
 			}
 			pgn, res := exportGame(t, f, id)
 			if res.Moves == 0 || !strings.Contains(pgn, `[VariantID "`+v.ID()+`"]`) {

@@ -502,6 +502,9 @@ listen = ""
 replies_per_hour = 100000
 challenges_per_hour = 10000
 challenges_per_day = 10000
+# Every game's players are new addresses: their welcomes and invitations are
+# mails to strangers, thousands of them.
+strangers_per_day = 1000000
 outbox_retry_backoff = "1s"
 outbox_retry_ceiling = "5s"
 `, service, filepath.Join(dir, "data"), host, iport, imapUser, imapPass, "127.0.0.1", sport, service, password)

@@ -9,9 +9,9 @@ import (
 // after the first failure, doubling with each further one up to ceiling,
 // each wait shortened at random by up to a tenth (jitter), so that what
 // failed together (the mails of one outage, the sources of one restarted
-// server) does not come back all at once. The IMAP source's reconnections
-// and message retries, and the outbox's retries and server probes, all
-// wait by it.
+// server) does not come back all at once. The IMAP source's reconnections,
+// probes and message retries, and the outbox's retries and server probes,
+// all wait by it.
 type backoff struct{ first, ceiling time.Duration }
 
 // wait is the wait after the n-th failure in a row (n ≥ 1; below 1 counts

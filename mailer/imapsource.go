@@ -51,6 +51,12 @@ type IMAPConfig struct {
 	// Backoff bounds the waits between reconnection attempts; default 1 s
 	// to 30 s.
 	MinBackoff, MaxBackoff time.Duration
+	// ProbeEvery is how often a server that accepts no connection (it is
+	// down: the attempt could not connect) is probed, with a bare TCP
+	// connection, while the source waits to try again; the first probe
+	// accepted ends the wait. So a server is found within about this long
+	// of its return, however long the backoff has grown; default 1 s.
+	ProbeEvery time.Duration
 }
 
 // IMAPSource watches a mailbox and hands every new message to a Handler.
@@ -99,6 +105,9 @@ func NewIMAPSource(cfg IMAPConfig, log *slog.Logger) (*IMAPSource, error) {
 	if cfg.MaxBackoff < cfg.MinBackoff {
 		cfg.MaxBackoff = 30 * time.Second
 	}
+	if cfg.ProbeEvery <= 0 {
+		cfg.ProbeEvery = time.Second
+	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = time.Minute
 	}
@@ -115,7 +124,12 @@ func NewIMAPSource(cfg IMAPConfig, log *slog.Logger) (*IMAPSource, error) {
 // The waits between attempts double from MinBackoff up to MaxBackoff (with
 // jitter: backoff), and
 // start over after any session that logged in and selected the mailbox
-// (a server restarted or reloaded is back within seconds). A failure that
+// (a server restarted or reloaded is back within seconds). While the
+// server accepts no connection at all (it is down), the wait is cut short
+// by a probe every ProbeEvery (waitForServer): a server back after a long
+// outage is found within about ProbeEvery, not up to MaxBackoff later,
+// and a server that is down costs one refused connection a probe. A
+// failure that
 // retrying cannot mend (a refused password, an untrusted certificate, the
 // wrong protocol on the port: see Server.Explain) is logged as an error
 // saying which setting fixes it; an outage as a warning.
@@ -143,10 +157,53 @@ func (s *IMAPSource) Run(ctx context.Context, handle Handler) error {
 		} else {
 			s.log.Warn("imap connection lost; reconnecting", "err", err, "in", wait)
 		}
+		if !ready && notConnected(err) {
+			s.waitForServer(ctx, wait)
+			continue
+		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-time.After(wait):
+		}
+	}
+}
+
+// notConnected reports whether a session failed because no connection
+// could be made at all (nothing listens, the host cannot be reached): the
+// server is down, and probing it costs it nothing.
+func notConnected(err error) bool {
+	var oe *net.OpError
+	return errors.As(err, &oe) && oe.Op == "dial"
+}
+
+// waitForServer waits up to wait (or until ctx ends) before the next
+// attempt at a server that accepted no connection, probing it every
+// ProbeEvery (less a jitter of up to a tenth: backoff) with a bare TCP
+// connection, closed at once; the first probe accepted ends the wait. A
+// probe that cannot connect gives up after ProbeEvery (or Timeout, if
+// shorter), so a host that drops packets is probed no more often.
+func (s *IMAPSource) waitForServer(ctx context.Context, wait time.Duration) {
+	end := time.Now().Add(wait)
+	every := backoff{s.cfg.ProbeEvery, s.cfg.ProbeEvery}
+	for {
+		left := time.Until(end)
+		if left <= 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(min(every.wait(1), left)):
+		}
+		if !time.Now().Before(end) {
+			return
+		}
+		conn, err := net.DialTimeout("tcp", s.cfg.Addr, min(s.cfg.ProbeEvery, s.cfg.Timeout))
+		if err == nil {
+			conn.Close()
+			s.log.Info("imap server accepts connections again; reconnecting")
+			return
 		}
 	}
 }

@@ -32,6 +32,10 @@ type RateLimit struct {
 // recency list, and at most Senders senders are kept, the least recently
 // seen forgotten first (forgetting a sender only lets it be answered
 // sooner).
+//
+// A clock set back (a clock that ran fast corrected) changes nothing: the
+// limiter's own time never goes back (see clock), so every bucket stands
+// where it stood, and the time of the step is neither charged nor given.
 type RateLimiter struct {
 	cfg RateLimit
 	now func() time.Time
@@ -39,14 +43,31 @@ type RateLimiter struct {
 	mu      sync.Mutex
 	senders map[string]*list.Element // of *senderState
 	recency *list.List               // front: most recently seen
+	last    time.Time                // the latest time of the limiter's own (clock)
+	behind  time.Duration            // how far the clock was set back in all, added to it
 }
 
 // senderState is one sender's bucket in GCRA form: full is when the bucket
 // will be full again; a reply is allowed while full is no later than
-// now + (Burst-1)*Every.
+// now + (Burst-1)*Every. noticed is when a refusal last carried
+// Verdict.Notice (zero: never).
 type senderState struct {
-	key  string
-	full time.Time
+	key     string
+	full    time.Time
+	noticed time.Time
+}
+
+// Verdict is a RateLimiter's answer for one reply (Take).
+type Verdict struct {
+	// OK: the reply may be sent now; it was counted.
+	OK bool
+	// Notice, when not OK: the first refusal in a window (Burst × Every,
+	// an hour for replies_per_hour), so that the sender may be told once
+	// that replies are paused, however often they write (that notice is
+	// not counted).
+	Notice bool
+	// Resume, when not OK: when the next reply will be allowed.
+	Resume time.Time
 }
 
 // NewRateLimiter returns a limiter for cfg reading the clock now (nil:
@@ -75,16 +96,20 @@ func NewRateLimiter(cfg RateLimit, now func() time.Time) (*RateLimiter, error) {
 
 // Allow reports whether a reply to addr may be sent now, and if so counts
 // it.
-func (l *RateLimiter) Allow(addr string) bool {
+func (l *RateLimiter) Allow(addr string) bool { return l.Take(addr).OK }
+
+// Take is Allow that also says, for a refusal, when replies resume and
+// whether it is the first refusal of its window (Verdict.Notice).
+func (l *RateLimiter) Take(addr string) Verdict {
 	key := mailfmt.Key(addr)
 	if key == "" {
 		key = strings.ToLower(strings.TrimSpace(addr))
 	}
-	now := l.now()
 	window := time.Duration(l.cfg.Burst) * l.cfg.Every
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	now := l.clock()
 	l.evictRefilled(now)
 
 	var s *senderState
@@ -103,16 +128,33 @@ func (l *RateLimiter) Allow(addr string) bool {
 	if full.Before(now) {
 		full = now
 	}
-	if full.Sub(now) > window {
-		// The clock went back: no sender waits longer than one interval.
-		full = now.Add(window)
-	}
 	if full.Sub(now) > window-l.cfg.Every {
 		s.full = full
-		return false
+		v := Verdict{Resume: full.Add(l.cfg.Every - window)}
+		// Once a window; a notice dated after now (the clock went back) is
+		// no reason for silence.
+		if s.noticed.IsZero() || now.Sub(s.noticed) >= window || s.noticed.After(now) {
+			v.Notice, s.noticed = true, now
+		}
+		return v
 	}
 	s.full = full.Add(l.cfg.Every)
-	return true
+	return Verdict{OK: true}
+}
+
+// clock is the limiter's time: the clock's, plus however far it was set
+// back in all, so that it never goes back. A clock set back by a day
+// (whose reading has no monotonic part, as an injected one) would
+// otherwise leave every bucket a day from full, and refuse the next reply
+// to every sender answered lately. Called with mu held.
+func (l *RateLimiter) clock() time.Time {
+	now := l.now().Add(l.behind)
+	if now.Before(l.last) {
+		l.behind += l.last.Sub(now)
+		now = l.last
+	}
+	l.last = now
+	return now
 }
 
 // evictRefilled drops senders at the old end of the recency list whose

@@ -124,6 +124,47 @@ func TestRateLimiterClockGoesBack(t *testing.T) {
 	}
 }
 
+// TestRateLimiterClockSetBack: a clock set back (a day, as when a clock
+// that ran a day fast is corrected; a minute) takes no reply from a sender
+// with replies left, and gives none back to one without: the buckets go on
+// from where they stood. Before, a sender answered within the last hour
+// was refused the next reply after a day's step back, whatever was left.
+func TestRateLimiterClockSetBack(t *testing.T) {
+	tests := []struct {
+		name    string
+		back    time.Duration
+		replies int // replies the sender got before the step (of a burst of 3)
+		want    []bool
+	}{
+		{"a day back, one reply used", 24 * time.Hour, 1, []bool{true, true, false}},
+		{"a day back, none left", 24 * time.Hour, 3, []bool{false}},
+		{"a minute back, one reply used", time.Minute, 1, []bool{true, true, false}},
+		{"an hour back, two used", time.Hour, 2, []bool{true, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, clock := newTestLimiter(t, RateLimit{Burst: 3, Every: 20 * time.Minute, Senders: 10})
+			for range tt.replies {
+				if !l.Allow("a@example.org") {
+					t.Fatal("refused within the burst")
+				}
+			}
+			clock.advance(-tt.back)
+			for i, want := range tt.want {
+				if got := l.Allow("a@example.org"); got != want {
+					t.Errorf("reply %d after the clock went back %v: Allow = %v, want %v", i+1, tt.back, got, want)
+				}
+			}
+			// The time lost to the step is not charged: one reply comes back
+			// one interval later, as it would have.
+			clock.advance(20 * time.Minute)
+			if !l.Allow("a@example.org") {
+				t.Error("refused one interval later")
+			}
+		})
+	}
+}
+
 func TestRateLimiterNonAddress(t *testing.T) {
 	l, _ := newTestLimiter(t, RateLimit{Burst: 1, Every: time.Hour, Senders: 10})
 	if !l.Allow("not an address") || l.Allow("NOT AN ADDRESS") {

@@ -3,6 +3,7 @@ package mailfmt
 import (
 	"fmt"
 	"net/mail"
+	"strconv"
 	"strings"
 )
 
@@ -49,7 +50,9 @@ func (n Noise) String() string {
 //     notification or read receipt), an X-Failed-Recipients field, or a
 //     sender whose local part is MAILER-DAEMON or postmaster.
 //   - AutoSubmitted: Auto-Submitted other than "no" (RFC 3834 section 5),
-//     or the older X-Autoreply / X-Autorespond fields.
+//     or the older X-Autoreply / X-Autorespond fields, or a subject that
+//     starts as automatic replies' do ("Out of office", "Automatic reply",
+//     "Auto:", and their translations: autoReplySubjects).
 //   - MailingList: List-Id (RFC 2919) or List-Unsubscribe (RFC 2369).
 //   - Bulk: Precedence bulk, list, junk or auto_reply.
 func Classify(m *Message, ourAddresses []string) (Noise, string) {
@@ -66,6 +69,9 @@ func Classify(m *Message, ourAddresses []string) (Noise, string) {
 		if m.Header.Has(f) {
 			return AutoSubmitted, "auto-submitted: " + f + " field"
 		}
+	}
+	if p := autoReplySubject(m.Subject); p != "" {
+		return AutoSubmitted, "auto-submitted: the subject starts with " + strconv.Quote(p)
 	}
 	if m.ListID != "" {
 		return MailingList, "mailing list: List-Id: " + clip(m.ListID, 80)

@@ -104,3 +104,57 @@ func TestNoiseString(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyAutoReplySubjects: an automatic reply sent without RFC 3834's
+// fields (Outlook's out-of-office, many webmails' vacation notices) is told
+// by its subject, in the usual languages; subjects a person writes are not
+// (issue 35.1).
+func TestClassifyAutoReplySubjects(t *testing.T) {
+	tests := []struct {
+		subject string
+		noise   bool
+	}{
+		{"Out of office: bottlepost: reply to carry out your commands", true},
+		{"Out of Office", true},
+		{"OUT OF OFFICE - back on Monday", true},
+		{"Automatic reply: Welcome to bottlepost", true},
+		{"Auto: Welcome to bottlepost", true},
+		{"AutoReply: [bp-2] your move", true},
+		{"Auto-Reply: [bp-2]", true},
+		{"  Out of office: leading blanks", true},
+		{"Abwesenheitsnotiz: Welcome to bottlepost", true},
+		{"Automatische Antwort: Welcome to bottlepost", true},
+		{"Absence du bureau : Welcome to bottlepost", true},
+		{"Réponse automatique : Welcome to bottlepost", true},
+		{"RÉPONSE AUTOMATIQUE: Welcome", true},
+		{"Respuesta automática: Welcome to bottlepost", true},
+		{"Fuera de la oficina: Welcome", true},
+		{"Automatisch antwoord: Welcome to bottlepost", true},
+		{"Afwezigheidsbericht: Welcome", true},
+		{"Risposta automatica: Welcome to bottlepost", true},
+		{"Fuori sede: Welcome", true},
+		{"Resposta automática: Welcome", true},
+		{"Automatiskt svar: Welcome", true},
+
+		{"Re: [bp-2] your move", false},
+		{"Re: Out of office", false},
+		{"Auto racing variants?", false},
+		{"Automobile chess", false},
+		{"Outing of officers", false},
+		{"Absences", false},
+		{"I was out of office, here is my move", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.subject, func(t *testing.T) {
+			m := parseString(t, rawMail([]string{"From: Player <player@example.org>", "Subject: " + tt.subject}, "resign"))
+			got, reason := Classify(m, []string{"games@bottlepost.example"})
+			if want := map[bool]Noise{true: AutoSubmitted, false: NotNoise}[tt.noise]; got != want {
+				t.Errorf("Classify(subject %q) = %v (%q), want %v", tt.subject, got, reason, want)
+			}
+			if tt.noise && !strings.Contains(reason, "subject") {
+				t.Errorf("reason %q does not name the subject", reason)
+			}
+		})
+	}
+}

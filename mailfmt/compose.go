@@ -47,7 +47,8 @@ type Attachment struct {
 
 // Bytes writes the mail as an RFC 5322 message with go-message's writer:
 // header fields folded, non-ASCII text in encoded words short enough for
-// every line to stay under 78 characters (encodeText); the text (and
+// every line to stay under 78 characters (encodeText; a subject's plain
+// words before them as they are, encodeSubject); the text (and
 // HTML) as a multipart/alternative of UTF-8 parts, each as it is (7bit)
 // when it can go so and quoted-printable otherwise (sevenBit), wrapped in a
 // multipart/mixed with the attachments when there are any. Every mail
@@ -85,7 +86,7 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 	}
 	h.SetMessageID(o.MessageID)
 	h.SetDate(o.Date)
-	h.Set("Subject", encodeText(o.Subject))
+	h.Set("Subject", encodeSubject(o.Subject))
 	if o.ReplyTo != "" {
 		h.Set("Reply-To", formatAddress(mail.Address{Name: o.From.Name, Address: o.ReplyTo}))
 	}

@@ -285,6 +285,32 @@ func TestEncodeText(t *testing.T) {
 	}
 }
 
+// TestEncodeSubject: a subject's words before the first that needs encoding
+// stay as they are (the game tag and the state stay readable in the raw
+// header); the whole decodes back to the text.
+func TestEncodeSubject(t *testing.T) {
+	dec := new(mime.WordDecoder)
+	tests := []struct{ name, in, plainStart string }{
+		{"ascii", "[bp-1] your move (1.) - Chess v Bob", "[bp-1] your move (1.) - Chess v Bob"},
+		{"middle dot", "[bp-12] your move (12...) · Chess v Bob Smith", "[bp-12] your move (12...) =?utf-8?q?"},
+		{"accented name", "[bp-3] waiting for Zoë (3.) · Chess v Zoë", "[bp-3] waiting for =?utf-8?q?"},
+		{"first word", "Ärger im Spiel", "=?utf-8?q?"},
+		{"looks encoded", "[bp-1] =?utf-8?q?x?=", "[bp-1] =?utf-8?q?=3D"},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := encodeSubject(tt.in)
+			if !strings.HasPrefix(got, tt.plainStart) {
+				t.Errorf("encodeSubject(%q) = %q, want it to start %q", tt.in, got, tt.plainStart)
+			}
+			if back, err := dec.DecodeHeader(got); err != nil || back != tt.in {
+				t.Errorf("%q decodes to %q (%v), want %q", got, back, err, tt.in)
+			}
+		})
+	}
+}
+
 func TestComposeAutoSubmitted(t *testing.T) {
 	for _, tt := range []struct{ set, want string }{{"", "auto-replied"}, {"auto-generated", "auto-generated"}} {
 		o := testOutgoing()

@@ -42,7 +42,7 @@ func ExampleOutgoing_Bytes() {
 		From:      mail.Address{Name: "bottlepost", Address: "games@bottlepost.example"},
 		To:        "alice@example.org",
 		ReplyTo:   "games+k7q2m4x9@bottlepost.example",
-		Subject:   mailfmt.FormatTag(42) + " Chess: Jürgen v Zoë",
+		Subject:   mailfmt.FormatTag(42) + " game over: 1-0 · Chess v Zoë",
 		MessageID: "m.1@bottlepost.example",
 		Date:      time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
 		Text:      "Game over: 1-0.\n",
@@ -63,6 +63,6 @@ func ExampleOutgoing_Bytes() {
 		}
 	}
 	// Output:
-	// Subject: =?utf-8?q?=5Bbp-42=5D_Chess=3A_J=C3=BCrgen_v_Zo=C3=AB?=
+	// Subject: [bp-42] game over: 1-0 =?utf-8?q?=C2=B7_Chess_v_Zo=C3=AB?=
 	// Content-Type: multipart/mixed; boundary="bp-m=_89ea0724b230b3f8dbe9522c"
 }

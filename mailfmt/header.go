@@ -40,6 +40,25 @@ func encodeText(s string) string {
 	return strings.Join(words, " ")
 }
 
+// encodeSubject returns an unstructured field's text (a subject) as it
+// goes into the header: its words up to the first that is not printable
+// ASCII as they are, the rest as encodeText writes it. So the subject's
+// start ("[bp-12] your move (12.)") stays readable in the raw header, for
+// filters and tools that read it undecoded, whatever follows it (a "·", a
+// name with accents).
+func encodeSubject(s string) string {
+	words := strings.Split(s, " ")
+	for k, w := range words {
+		if needsEncoding(w) {
+			if k == 0 {
+				return encodeText(s)
+			}
+			return strings.Join(words[:k], " ") + " " + encodeText(strings.Join(words[k:], " "))
+		}
+	}
+	return s
+}
+
 // qEncode is one character in the Q encoding of a display name.
 func qEncode(r rune) string {
 	switch {

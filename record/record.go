@@ -185,16 +185,3 @@ func decodeFields(s string, keys []string) ([]string, error) {
 }
 
 func isUpperHex(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'F' }
-
-// PlayerName is how a player is named in the end record and the PGN: the display name from
-// their mail, or else the local part of their address (never the whole address).
-func PlayerName(p *store.Player) string {
-	if p == nil {
-		return ""
-	}
-	if n := strings.Join(strings.Fields(p.Name), " "); n != "" {
-		return n
-	}
-	local, _, _ := strings.Cut(p.Address, "@")
-	return local
-}

@@ -47,9 +47,10 @@ func NewWritten() Written {
 // letter at the start. A text that reads two ways keeps both readings, so
 // that it names a move only when no other legal move fits it.
 //
-// Another input notation plugs in here: other letters through Glyphs
-// (chess's figurines ♘f3; another language's piece letters), other shapes
-// through Special (numbered squares), with the same Match.
+// Another input notation plugs in here: other characters through Glyphs
+// (chess's figurines ♘f3), another language's piece letters through
+// Aliases (German chess's D T L S), other shapes through Special (ICCF's
+// numbered squares), with the same Match.
 type Notation struct {
 	Board *Board
 	// Letters are the piece letters, upper case. Bare is the piece written
@@ -79,6 +80,12 @@ type Notation struct {
 	Drop []string
 	// Glyphs are characters read as piece letters (♘ as N).
 	Glyphs map[rune]byte
+	// Aliases are other piece letters, upper case, each read as one of
+	// Letters (German chess: D as Q, T as R, L as B, S as N) where a
+	// piece letter stands: at the start and as a promotion, never as a
+	// file. They follow the case rules of Letters (an alias that is also
+	// a file, German D, belongs in CaseFixed).
+	Aliases map[byte]byte
 	// Special reads the variant's forms outside the grammar (castling, a
 	// mine), given the compact text (no spaces, marks and Drop suffixes read
 	// past): its readings come first, before the grammar's.
@@ -153,16 +160,32 @@ func (n *Notation) Read(text string) []Written {
 func (n *Notation) letterAt(t string) (byte, bool) {
 	c := t[0]
 	up := c &^ 0x20
-	if c < 'A' || up > 'Z' || up < 'A' || !strings.Contains(n.Letters, string(up)) {
+	if c < 'A' || up > 'Z' || up < 'A' {
+		return 0, false
+	}
+	piece, ok := n.piece(up)
+	if !ok {
 		return 0, false
 	}
 	if c == up {
-		return up, true
+		return piece, true
 	}
 	if strings.Contains(n.CaseFixed, string(up)) || (len(t) > 1 && isDigit(t[1])) {
 		return 0, false // a file
 	}
-	return up, true
+	return piece, true
+}
+
+// piece reads an upper-case letter as one of Letters, directly or through
+// Aliases.
+func (n *Notation) piece(up byte) (byte, bool) {
+	if strings.IndexByte(n.Letters, up) >= 0 {
+		return up, true
+	}
+	if l, ok := n.Aliases[up]; ok {
+		return l, true
+	}
+	return 0, false
 }
 
 // reading collects the readings of one text.
@@ -283,7 +306,13 @@ func (r *reading) tail(s string, w Written) {
 				continue
 			}
 			c := rest[0] &^ 0x20
-			if c < 'A' || c > 'Z' || !strings.Contains(n.Promotions, string(c)) {
+			if c < 'A' || c > 'Z' {
+				continue
+			}
+			if l, ok := n.Aliases[c]; ok && strings.IndexByte(n.Letters, c) < 0 {
+				c = l
+			}
+			if !strings.Contains(n.Promotions, string(c)) {
 				continue
 			}
 			if after, ok := strings.CutPrefix(rest[1:], f.post); ok {

@@ -20,9 +20,29 @@ type View struct {
 	// referee's view, either side's). Nil when no cell holds anything
 	// hidden; a public view never sets it. Renderers mark these cells so a
 	// player knows what the opponent does not.
-	Hidden  []bool
+	Hidden []bool
+	// Contents holds, per cell, what the viewer sees there in structured
+	// form (Put), from the top down: the source of the piece list (List)
+	// and of the HTML board's accessible names (SquareName). The View
+	// function that fills Cells fills it from the same sight, so it shows
+	// exactly what Cells shows. Nil on a board with nothing on it.
+	Contents [][]Piece
+	// Stacked says that several pieces on a square are one stack, listed
+	// as such (Baltic B3); otherwise each is listed with its own side and
+	// kind (Seachess: a ship, the mine below it, a submerged submarine).
+	Stacked bool
+	// Kinds are the variant's kinds of piece in the order a piece list
+	// names them (chess: king, queen, rook, bishop, knight, pawn).
+	Kinds []string
+	// Special lists the board's special squares a piece list names
+	// (Submachine's teleports, Transporter's transporter squares).
+	Special []Special
 	ToMove  Side
 	Outcome Outcome
+	// TurnSaid leaves out of the renderings the line after the board that
+	// says whose move it is or how the game ended: for a text that says it
+	// already (a game's final mail, above its board).
+	TurnSaid bool
 	// Status lines follow the board: loads, scores, what is airborne, …
 	Status []string
 	// Legend explains the letters and symbols used.
@@ -43,19 +63,10 @@ func NewView(s State, v Viewer) *View {
 	}
 }
 
-// title is the first line of a rendering.
-func (v *View) title() string {
-	sides := v.Variant.Sides()
-	who := ""
-	switch v.Viewer {
-	case ViewWhite, ViewBlack:
-		who = "as " + sides[v.Viewer] + " sees it"
-	case ViewReferee:
-		who = "the referee's full view"
-	case ViewPublic:
-		who = "what both sides know"
-	}
-	return v.Variant.Name() + ", " + who
+// Title is the first line of a rendering, in English ("Chess, as White
+// sees it"): the ASCII board's and the HTML board's.
+func (v *View) Title() string {
+	return English.Title(v.Variant.Name(), v.Variant.Sides(), v.Viewer)
 }
 
 // ASCII renders the board as the viewer receives it by mail: coordinates on
@@ -93,7 +104,7 @@ func (v *View) ASCII() string {
 			out.WriteByte(' ')
 		}
 	}
-	out.WriteString(v.title())
+	out.WriteString(v.Title())
 	out.WriteString("\n\n")
 	var fl strings.Builder
 	fl.WriteString("    ")
@@ -134,14 +145,9 @@ func (v *View) ASCII() string {
 	}
 	out.WriteString(fileLine)
 	out.WriteString("\n")
-	sides := v.Variant.Sides()
-	if v.Outcome.Over() {
-		out.WriteString("Game over: ")
-		out.WriteString(v.Outcome.Describe(sides))
-		out.WriteString(".\n")
-	} else {
-		out.WriteString(sides[v.ToMove])
-		out.WriteString(" to move.\n")
+	if !v.TurnSaid {
+		out.WriteString(English.Turn(v.Variant.Sides(), v.ToMove, v.Outcome))
+		out.WriteByte('\n')
 	}
 	for _, s := range v.Status {
 		out.WriteString(s)

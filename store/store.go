@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -76,6 +77,7 @@ type Store struct {
 	vault    *vault
 	log      *slog.Logger
 	readOnly bool
+	damage   []error   // found by Open in a database opened read-only; Verify reports it
 	group    committer // Batch's group commit
 	counts   counters  // what Stats reports
 }
@@ -86,7 +88,9 @@ type Store struct {
 // timeout, ErrReadOnly when the database or its directory cannot be written (a file without
 // the owner's write permission counts as read-only, even for root; use Options.ReadOnly to
 // read it), ErrKey when the key file is wrong, ErrSchema when the database was written by a
-// newer program or is not a bottlepost database, ErrCorrupt when bbolt cannot read it, and
+// newer program or is not a bottlepost database, ErrCorrupt when bbolt cannot read it or its
+// key check is damaged (a byte or so of it, where another key file's would differ wholly: a
+// store opened read-only is opened all the same, and Verify reports the damage), and
 // ErrDiskFull when there is no room to create it. A new database is built in a temporary
 // file and linked into place, so a failed or interrupted first Open leaves no database file
 // (a new key file may stay; the next Open uses it).
@@ -221,9 +225,39 @@ func (s *Store) key(check []byte) (*vault, error) {
 		return nil, err
 	}
 	if len(check) > 0 && string(check) != string(v.keyCheck()) {
+		if n, want := keyCheckDiffers(check, v.keyCheck()), len(v.keyCheck()); n <= keyCheckDamage {
+			// The key's check, bar a byte or so: another key's would differ in
+			// nearly every byte. The key file is right; the database is damaged.
+			err := fmt.Errorf("store: database %s is damaged: its key check differs from the one key file %s gives in %d of its %d bytes, where another key's would differ in nearly all: the key file is right, the database's key check was damaged; run bottlepost check-store, and restore the database from a backup: %w",
+				s.path, s.keyPath, n, want, ErrCorrupt)
+			if !s.readOnly {
+				return nil, err
+			}
+			s.damage = append(s.damage, err) // read to be checked: Verify reports it
+			return v, nil
+		}
 		return nil, fmt.Errorf("store: key file %s does not belong to database %s: %w", s.keyPath, s.path, ErrKey)
 	}
 	return v, nil
+}
+
+// keyCheckDamage is how many bytes of a stored key check may differ from
+// the key's for the difference to be damage of the stored check rather
+// than another key: another key's check matches each of the 16 bytes with
+// a chance of 1 in 256, so 12 or more matching bytes (4 or fewer
+// differing) happen by chance about once in 2^85 tries.
+const keyCheckDamage = 4
+
+// keyCheckDiffers counts the bytes in which two key checks differ, a byte
+// missing or added counting as one.
+func keyCheckDiffers(a, b []byte) int {
+	n := max(len(a), len(b)) - min(len(a), len(b))
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // checkSafely is check with a bbolt panic on a damaged page recovered.
@@ -777,7 +811,7 @@ func (s *Store) Verify(ctx context.Context) (err error) {
 	defer s.recoverPanic(&none, &err)
 	pages := s.pageCheck()
 	return s.db.View(func(btx *bolt.Tx) error {
-		errs := pages
+		errs := append(slices.Clone(s.damage), pages...)
 		tx := &Tx{s: s, tx: btx}
 		deadlines := map[string]bool{} // index keys the games call for
 		matches := map[string]bool{}

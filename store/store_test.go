@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bottlepost/bottlepost/internal/boltdamage"
 )
 
 func TestOpenCreatesDatabaseAndKey(t *testing.T) {
@@ -88,6 +91,67 @@ func TestKeyFileProblems(t *testing.T) {
 			wantErr(t, err, tc.want)
 			if !strings.Contains(err.Error(), tc.msg) || !strings.Contains(err.Error(), key) {
 				t.Errorf("error %q does not name the key file and say %q", err, tc.msg)
+			}
+		})
+	}
+}
+
+// TestDamagedKeyCheck: a damaged byte of the database's key check (the
+// meta bucket's value that tells whether a key file belongs to the
+// database) is damage of the database, named so: the right key file is not
+// blamed. Opening for writing (serve) refuses, saying so; opening
+// read-only (check-store) goes on, and Verify reports it with whatever
+// else it finds. A key check that differs wholly is another key, as
+// before. Before, every case blamed the key file.
+func TestDamagedKeyCheck(t *testing.T) {
+	tests := []struct {
+		name   string
+		damage func(v []byte) []byte
+		want   error
+	}{
+		{"one byte flipped", func(v []byte) []byte { v[3] ^= 0x40; return v }, ErrCorrupt},
+		{"two bytes zeroed", func(v []byte) []byte { v[0], v[15] = 0, 0; return v }, ErrCorrupt},
+		{"one byte cut off", func(v []byte) []byte { return v[:len(v)-1] }, ErrCorrupt},
+		{"another key's check", func(v []byte) []byte {
+			for i := range v {
+				v[i] ^= byte(0x5a + i)
+			}
+			return v
+		}, ErrKey},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "game.db")
+			st, err := Open(db, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.Close()
+			if _, err := boltdamage.Value(db, string(bucketMeta), metaKeyCheck, nil, tc.damage); err != nil {
+				t.Fatal(err)
+			}
+			_, err = Open(db, Options{})
+			wantErr(t, err, tc.want)
+			ro, rerr := Open(db, Options{ReadOnly: true})
+			if tc.want == ErrKey {
+				if !strings.Contains(err.Error(), "does not belong to database") {
+					t.Errorf("another key: %v", err)
+				}
+				wantErr(t, rerr, ErrKey)
+				return
+			}
+			if errors.Is(err, ErrKey) || strings.Contains(err.Error(), "does not belong") || !strings.Contains(err.Error(), "key check") ||
+				!strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), db) {
+				t.Errorf("error %q blames the key file, or does not name the database's damaged key check", err)
+			}
+			if rerr != nil {
+				t.Fatalf("read-only: %v", rerr)
+			}
+			defer ro.Close()
+			problems := Problems(ro.Verify(context.Background()))
+			if len(problems) != 1 || !errors.Is(problems[0], ErrCorrupt) || !strings.Contains(problems[0].Error(), "key check") {
+				t.Errorf("Verify: %v, want the damaged key check", problems)
 			}
 		})
 	}

@@ -18,7 +18,7 @@ type gameInfo struct {
 type data struct {
 	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Personal, VariantHelp string
 	From, YourSide, Result, Reason, FirstMover, Moves                                   string
-	Newcomer, Over, NoHead, NoFoot                                                      bool
+	Newcomer, Over, NoHead, NoFoot, Hidden                                              bool
 	BoardHTML                                                                           template.HTML
 	Game                                                                                *gameInfo
 	Notices, Errors, Ignored, Commitments, Variants, Record, Openings, Held             []string

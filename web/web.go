@@ -424,7 +424,28 @@ type gameData struct {
 	Caption                 string
 	Secrets                 []game.PublicMove // with their openings once the game is over
 	PGN                     string
-	Plies                   int
+	// Position says where the stepper stands, in the moves players count
+	// (positionLabel).
+	Position string
+}
+
+// positionLabel says which of a finished game's positions the stepper
+// shows, in full moves as players count them: "the start, of 23 moves",
+// "after 12... of 23 moves" (the game's plies in all).
+func positionLabel(ply, plies int) string {
+	var total string
+	switch n, _ := rules.MoveNumber(plies - 1); {
+	case plies == 0:
+		total = "no moves"
+	case n == 1:
+		total = "1 move"
+	default:
+		total = fmt.Sprintf("%d moves", n)
+	}
+	if ply == 0 {
+		return "the start, of " + total
+	}
+	return "after " + rules.MoveLabel(ply-1) + " of " + total
 }
 
 func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
@@ -467,7 +488,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		s.systemError(w, r, err)
 		return
 	}
-	d := gameData{G: g, Ply: len(g.Moves), Plies: len(g.Moves), PGN: fmt.Sprintf("/games/%d.pgn", g.ID)}
+	d := gameData{G: g, Ply: len(g.Moves), PGN: fmt.Sprintf("/games/%d.pgn", g.ID)}
 	if v, ok := q["ply"]; ok {
 		if g.Over && g.Positions == nil {
 			s.fail(w, r, http.StatusNotFound, fmt.Sprintf("The positions of game %d cannot be shown: its record does not replay (the error is logged).", n))
@@ -484,6 +505,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Ply = int(p)
 	}
+	d.Position = positionLabel(d.Ply, len(g.Moves))
 	pageLink := func(ply int) string { return fmt.Sprintf("/games/%d?ply=%d", g.ID, ply) }
 	if g.Over && g.Positions == nil {
 		d.Board = htmlboard.Render(g.Board, htmlboard.Options{})
@@ -491,6 +513,9 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	} else if g.Over {
 		d.Stepping = true
 		view := g.Positions[d.Ply].View(rules.ViewReferee)
+		if d.Ply == len(g.Moves) {
+			view = g.Board // the end: how the game ended, not whose move it would be
+		}
 		var last []rules.Square
 		if d.Ply > 0 {
 			last = htmlboard.LastMove(g.Reports[d.Ply-1], g.Variant.Board(), rules.ViewReferee)

@@ -57,7 +57,7 @@ func TestRoutes(t *testing.T) {
 		has                  []string
 		lacks                []string
 	}{
-		{"front page", "GET", "/", 200, []string{"<h1>Games</h1>", `<a href="/games/2">2</a>`, `<a href="/games/1">1</a>`, `<a href="/games/4">4</a>`, "Alice Liddell (White) v Black player (Black)", "Black resigned"}, []string{`href="/games/3"`}},
+		{"front page", "GET", "/", 200, []string{"<h1>Games</h1>", `<a href="/games/2">2</a>`, `<a href="/games/1">1</a>`, `<a href="/games/4">4</a>`, "Alice Liddell (White) v player 2 (Black)", "Black resigned"}, []string{`href="/games/3"`}},
 		{"front page as HEAD", "HEAD", "/", 200, nil, []string{"<h1>"}},
 		{"front page, finished before 4", "GET", "/?over=4", 200, []string{`href="/games/1"`, "Back to the first page"}, []string{`href="/games/4"`}},
 		{"front page, in play after 2", "GET", "/?play=2", 200, []string{"No game is being played after game 2"}, nil},
@@ -72,9 +72,10 @@ func TestRoutes(t *testing.T) {
 		{"huge query", "GET", "/?play=" + strings.Repeat("9", 5000), 414, []string{"longer than 256 bytes"}, nil},
 		{"huge path", "GET", "/games/" + strings.Repeat("1", 500), 414, []string{"longer than 128 bytes"}, nil},
 		{"finished game", "GET", "/games/1", 200, []string{"Result: 1-0", "White wins", "Black resigned", "/games/1.pgn", "end &gt;|", `class="current"`, "Position", `name="ply"`}, []string{"to move</strong>"}},
-		{"finished game, start position", "GET", "/games/1?ply=0", 200, []string{"The start position.", "0 of 9 moves", "forward &gt;"}, nil},
-		{"finished game, after move 3", "GET", "/games/1?ply=3", 200, []string{"After 2.", "3 of 9 moves", `href="/games/1?ply=2"`, `href="/games/1?ply=4"`}, nil},
-		{"finished game, last position", "GET", "/games/1?ply=9", 200, []string{"9 of 9 moves"}, nil},
+		{"finished game, start position", "GET", "/games/1?ply=0", 200, []string{"The start position.", "the start, of 5 moves", "forward &gt;"}, nil},
+		{"finished game, after move 3", "GET", "/games/1?ply=3", 200, []string{"After 2.", "after 2. of 5 moves", `href="/games/1?ply=2"`, `href="/games/1?ply=4"`}, nil},
+		{"finished game, last position", "GET", "/games/1?ply=9", 200, []string{"after 5. of 5 moves", "Game over: White wins: Black resigned."}, []string{"to move."}},
+		{"finished game, the page's own board", "GET", "/games/1", 200, []string{"after 5. of 5 moves", "Game over: White wins: Black resigned."}, []string{"to move."}},
 		{"finished game, position past the end", "GET", "/games/1?ply=10", 400, []string{"ply= takes 0 (the start) to 9 (the end)"}, nil},
 		{"finished game, position not a number", "GET", "/games/1?ply=x", 400, []string{"is not a position of game 1"}, nil},
 		{"finished game, unknown parameter", "GET", "/games/1?move=3", 400, []string{"Unknown query parameter &#34;move&#34;"}, nil},

@@ -75,7 +75,7 @@ func TestCLIExportVerifyBackup(t *testing.T) {
 	}
 	code, out, stderr := runCLI("verify", pgn)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 0 || !strings.Contains(out, "verified: game 1 (Chess, fide, 3d): a v b, 4 moves (0 secret), 0-1 (Black wins: checkmate") ||
+	if code != 0 || !strings.Contains(out, "verified: game 1 (Chess, fide, 3d): player 1 v player 2, 4 moves (0 secret), 0-1 (Black wins: checkmate") ||
 		!strings.HasPrefix(lines[len(lines)-1], "only self-consistent: no receipt anchors it") {
 		t.Fatalf("verify: %d %q %q", code, out, stderr)
 	}

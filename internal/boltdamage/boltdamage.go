@@ -1,8 +1,11 @@
 // Package boltdamage damages a bbolt database file the way a failing disk
-// does, one page at a time, for the tests of what bottlepost does with a
-// damaged database: it finds a leaf page by the keys on it and overwrites
-// the page's type, so that bbolt panics when it reaches the page and its
-// consistency check reports it.
+// does, for the tests of what bottlepost does with a damaged database: a
+// page at a time (LastLeafOf finds a leaf page by the keys on it and
+// overwrites the page's type, so that bbolt panics when it reaches the
+// page and its consistency check reports it), or a value at a time
+// (Value rewrites one stored value, or key, through bbolt itself: the
+// pages stay sound and only what the value means is damaged, which only a
+// check that decodes it finds).
 package boltdamage
 
 import (
@@ -11,7 +14,78 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
+
+// Value rewrites the value stored under key in the top-level bucket of
+// the database at path with what damage makes of it (a copy: damage may
+// change it in place); damage returning nil deletes it. With key nil the
+// first key of the bucket is taken whose value match accepts (nil
+// accepts any). It returns the key it damaged.
+func Value(path, bucket string, key []byte, match func(k, v []byte) bool, damage func(v []byte) []byte) ([]byte, error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("boltdamage: %w", err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucket))
+		if b == nil {
+			return fmt.Errorf("boltdamage: no bucket %q", bucket)
+		}
+		if key == nil {
+			c := b.Cursor()
+			for k, v := c.First(); k != nil; k, v = c.Next() {
+				if v != nil && (match == nil || match(k, v)) {
+					key = bytes.Clone(k)
+					break
+				}
+			}
+			if key == nil {
+				return fmt.Errorf("boltdamage: no value in bucket %q to damage", bucket)
+			}
+		}
+		v := b.Get(key)
+		if v == nil {
+			return fmt.Errorf("boltdamage: bucket %q has no key %q", bucket, key)
+		}
+		nv := damage(bytes.Clone(v))
+		if nv == nil {
+			return b.Delete(key)
+		}
+		return b.Put(key, nv)
+	})
+	return key, err
+}
+
+// Key renames the entry under key in the top-level bucket of the database
+// at path to what damage makes of the key (a bit flipped in a key, as a
+// failing disk does): the value stays, under a key nobody looks for.
+func Key(path, bucket string, key []byte, damage func(k []byte) []byte) ([]byte, error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("boltdamage: %w", err)
+	}
+	defer db.Close()
+	nk := damage(bytes.Clone(key))
+	return nk, db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucket))
+		if b == nil {
+			return fmt.Errorf("boltdamage: no bucket %q", bucket)
+		}
+		v := b.Get(key)
+		if v == nil {
+			return fmt.Errorf("boltdamage: bucket %q has no key %q", bucket, key)
+		}
+		v = bytes.Clone(v)
+		if err := b.Delete(key); err != nil {
+			return err
+		}
+		return b.Put(nk, v)
+	})
+}
 
 // bbolt's on-disk layout (go.etcd.io/bbolt/internal/common): a page header
 // of 16 bytes (id 8, flags 2, count 2, overflow 4), leaf elements of 16

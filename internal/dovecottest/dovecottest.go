@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -55,6 +57,69 @@ type Server struct {
 	LMTPAddr string
 	pid      int
 	mail     string // the mail's directory (mail_location), in a top directory
+
+	bin, conf, dir string // the binary, its configuration, the server's directory
+	mu             sync.Mutex
+	cmd            *exec.Cmd    // the running master, nil while stopped
+	out            bytes.Buffer // what the masters wrote
+}
+
+// Stop stops the server (SIGTERM to its master, which ends its sessions),
+// as an operator's "systemctl stop dovecot" does, and waits until it has
+// exited: nothing listens on Addr then. Restart starts it again.
+func (s *Server) Stop(t testing.TB) {
+	t.Helper()
+	s.mu.Lock()
+	cmd := s.cmd
+	s.cmd = nil
+	s.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Logf("dovecot did not stop within 10 s of SIGTERM; killed")
+	}
+}
+
+// Restart starts a stopped server again with the same configuration, mail
+// and address, and returns once it listens.
+func (s *Server) Restart(t testing.TB) {
+	t.Helper()
+	s.run(t)
+}
+
+// run starts the master and waits until it listens on Addr.
+func (s *Server) run(t testing.TB) {
+	t.Helper()
+	cmd := exec.Command(s.bin, "-F", "-c", s.conf)
+	cmd.Stdout, cmd.Stderr = &s.out, &s.out
+	// Its children (logins, sessions, the log) hold the output too, and go
+	// a moment after the master: Wait returns when the master has.
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	s.cmd, s.pid = cmd, cmd.Process.Pid
+	s.mu.Unlock()
+	for end := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		c, err := net.DialTimeout("tcp", s.Addr, time.Second)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(end) {
+			log, _ := os.ReadFile(filepath.Join(s.dir, "dovecot.log"))
+			t.Fatalf("dovecot did not listen on %s: %v\n%s\n%s", s.Addr, err, s.out.String(), log)
+		}
+	}
 }
 
 // CPU is the processor time Dovecot has used so far: its master process,
@@ -260,32 +325,22 @@ service imap-login {
 	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-F", "-c", cfg)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	srv := &Server{Addr: fmt.Sprintf("127.0.0.1:%d", port), LMTPAddr: lmtpAddr, mail: mail, bin: bin, conf: cfg, dir: dir}
 	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
+		srv.mu.Lock()
+		cmd := srv.cmd
+		srv.mu.Unlock()
+		if cmd != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
 		if t.Failed() {
 			log, _ := os.ReadFile(filepath.Join(dir, "dovecot.log"))
-			t.Logf("dovecot output:\n%s\n%s", out.String(), log)
+			t.Logf("dovecot output:\n%s\n%s", srv.out.String(), log)
 		}
 	})
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	for end := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			return &Server{Addr: addr, LMTPAddr: lmtpAddr, pid: cmd.Process.Pid, mail: mail}
-		}
-		if time.Now().After(end) {
-			log, _ := os.ReadFile(filepath.Join(dir, "dovecot.log"))
-			t.Fatalf("dovecot did not listen on %s: %v\n%s\n%s", addr, err, out.String(), log)
-		}
-	}
+	srv.run(t)
+	return srv
 }
 
 // freePort is a loopback TCP port free a moment ago.

@@ -104,16 +104,26 @@ func animalOf(letter byte) uint8 {
 func light(a uint8) bool { return a != Seal }
 
 // cell is one square: height in bits 0–1 (0 = empty), the owner of the top
-// disc in bit 2, the top animal in bits 3–5.
-type cell uint8
+// disc in bit 2, the top animal in bits 3–5, and in a stack of two the
+// animal of the covered disc in bits 8–10 (0 when it is not known: a stack
+// of a position string or a stored state from before it was kept). The
+// covered disc is always the other side's (B3.2: only onto an opposing
+// piece) and never moves or scores on its own (B3.1); it is kept for the
+// piece list, so that a player can hear what a stack is made of.
+type cell uint16
 
 func mkCell(owner rules.Side, animal uint8, height int) cell {
 	return cell(height) | cell(owner)<<2 | cell(animal)<<3
 }
 
+// underMask holds the covered disc's animal.
+const underMask cell = 7 << 8
+
 func (c cell) height() int               { return int(c & 3) }
 func (c cell) owner() rules.Side         { return rules.Side(c>>2) & 1 }
-func (c cell) animal() uint8             { return uint8(c >> 3) }
+func (c cell) animal() uint8             { return uint8(c>>3) & 7 }
+func (c cell) under() uint8              { return uint8(c>>8) & 7 }
+func (c cell) withUnder(a uint8) cell    { return c&^underMask | cell(a)<<8 }
 func (c cell) empty() bool               { return c&3 == 0 }
 func (c cell) ownedBy(s rules.Side) bool { return !c.empty() && c.owner() == s }
 

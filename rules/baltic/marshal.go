@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/bottlepost/bottlepost/rules"
 )
 
-// stateV1 is the serialised state, format version 1: JSON with the fields
-// in this order. The board is a position string's board field.
+// stateV1 is the serialised state: JSON with the fields in this order.
+// The board is a position string's board field. Version 2 (written since
+// the piece list) may write a stack with its covered disc ("[Sc]");
+// version 1, read as before, never does, so its stacks' covered discs are
+// not known.
 type stateV1 struct {
 	V      int    `json:"v"`
 	Rules  string `json:"rules"`
@@ -23,10 +27,10 @@ type stateV1 struct {
 
 var sideWords = [2]string{"white", "black"}
 
-// MarshalBinary writes the state as version-1 JSON.
+// MarshalBinary writes the state as version-2 JSON.
 func (s *State) MarshalBinary() ([]byte, error) {
 	return json.Marshal(stateV1{
-		V: 1, Rules: s.rs.String(), Board: boardText(&s.cells), First: sideWords[s.first],
+		V: 2, Rules: s.rs.String(), Board: boardText(&s.cells), First: sideWords[s.first],
 		Ply: s.ply, Points: s.points, Start: startNames[s.start], Seed: s.seed,
 	})
 }
@@ -42,8 +46,11 @@ func unmarshal(data []byte) (rules.State, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("baltic: unmarshal: trailing data")
 	}
-	if in.V != 1 {
-		return nil, fmt.Errorf("baltic: unmarshal: format version %d is not known (want 1)", in.V)
+	if in.V != 1 && in.V != 2 {
+		return nil, fmt.Errorf("baltic: unmarshal: format version %d is not known (want 1 or 2)", in.V)
+	}
+	if in.V == 1 && strings.Contains(in.Board, "[") {
+		return nil, fmt.Errorf("baltic: unmarshal: a version-1 board has no bracketed stacks")
 	}
 	rs, err := parseRuleset(in.Rules)
 	if err != nil || in.Rules == "" {

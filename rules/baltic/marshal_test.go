@@ -14,9 +14,9 @@ func TestMarshalFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"v":1,"rules":"sc2022","board":"gc.s.c../...s..../......../......../......l./......../......../G.CLSSCG",` +
+	want := `{"v":2,"rules":"sc2022","board":"gc.s.c../...s..../......../......../......l./......../......../G.CLSSCG",` +
 		`"first":"white","ply":9,"points":[1,0],"start":"shuffled","seed":5}`
-	eq(t, "version 1", string(data), want)
+	eq(t, "version 2", string(data), want)
 	back, err := Variant.Unmarshal(data)
 	if err != nil {
 		t.Fatal(err)
@@ -31,29 +31,61 @@ func TestUnmarshalRejects(t *testing.T) {
 		t.Fatalf("good: %v", err)
 	}
 	for name, bad := range map[string]string{
-		"version 2":         strings.Replace(good, `"v":1`, `"v":2`, 1),
-		"unknown rules":     strings.Replace(good, `"holdorf"`, `"chess"`, 1),
-		"no rules":          strings.Replace(good, `"rules":"holdorf",`, ``, 1),
-		"unknown field":     strings.Replace(good, `"seed":0`, `"seed":0,"x":1`, 1),
-		"short rank":        strings.Replace(good, `GLCSSCLG"`, `GLCSSCL"`, 1),
-		"stack of 3":        strings.Replace(good, `....s...`, `....s3..`, 1),
-		"first red":         strings.Replace(good, `"white"`, `"red"`, 1),
-		"negative ply":      strings.Replace(good, `"ply":0`, `"ply":-1`, 1),
-		"4 points":          strings.Replace(good, `[0,0]`, `[4,0]`, 1),
-		"points and discs":  strings.Replace(good, `[0,0]`, `[1,0]`, 1), // 9 discs on the board and a point
-		"unknown start":     strings.Replace(good, `"standard"`, `"magic"`, 1),
-		"seed not shuffled": strings.Replace(good, `"seed":0`, `"seed":3`, 1),
-		"holdorf shuffled":  strings.Replace(good, `"standard"`, `"shuffled"`, 1),
-		"gull on far rank":  strings.Replace(good, `......../......../......../......../...S....`, `...G..../......../......../......../...S....`, 1),
-		"10 discs":          strings.Replace(good, `....s...`, `s...s...`, 1),
-		"trailing":          good + `{}`,
-		"not json":          `baltic`,
-		"empty":             ``,
+		"version 3":          strings.Replace(good, `"v":1`, `"v":3`, 1),
+		"v1 bracketed stack": strings.Replace(good, `....s...`, `....[sC]..`, 1),
+		"stack of own discs": strings.Replace(strings.Replace(good, `"v":1`, `"v":2`, 1), `....s...`, `....[sc]..`, 1),
+		"three gulls":        strings.Replace(strings.Replace(good, `"v":1`, `"v":2`, 1), `...S....`, `...[SG]...`, 1),
+		"unknown rules":      strings.Replace(good, `"holdorf"`, `"chess"`, 1),
+		"no rules":           strings.Replace(good, `"rules":"holdorf",`, ``, 1),
+		"unknown field":      strings.Replace(good, `"seed":0`, `"seed":0,"x":1`, 1),
+		"short rank":         strings.Replace(good, `GLCSSCLG"`, `GLCSSCL"`, 1),
+		"stack of 3":         strings.Replace(good, `....s...`, `....s3..`, 1),
+		"first red":          strings.Replace(good, `"white"`, `"red"`, 1),
+		"negative ply":       strings.Replace(good, `"ply":0`, `"ply":-1`, 1),
+		"4 points":           strings.Replace(good, `[0,0]`, `[4,0]`, 1),
+		"points and discs":   strings.Replace(good, `[0,0]`, `[1,0]`, 1), // 9 discs on the board and a point
+		"unknown start":      strings.Replace(good, `"standard"`, `"magic"`, 1),
+		"seed not shuffled":  strings.Replace(good, `"seed":0`, `"seed":3`, 1),
+		"holdorf shuffled":   strings.Replace(good, `"standard"`, `"shuffled"`, 1),
+		"gull on far rank":   strings.Replace(good, `......../......../......../......../...S....`, `...G..../......../......../......../...S....`, 1),
+		"10 discs":           strings.Replace(good, `....s...`, `s...s...`, 1),
+		"trailing":           good + `{}`,
+		"not json":           `baltic`,
+		"empty":              ``,
 	} {
 		if _, err := Variant.Unmarshal([]byte(bad)); err == nil {
 			t.Errorf("%s: accepted %s", name, bad)
 		}
 	}
+}
+
+// TestCoveredDiscs checks that a stack keeps the animal of the disc it
+// covers through moves, position strings and the serialised state, and
+// that a version-1 state (which never had it) is read with it unknown.
+func TestCoveredDiscs(t *testing.T) {
+	s := at(t, RulesHoldorf, "g6c/8/8/8/8/8/2g5/L6G")
+	next, _ := apply(t, s, "a1xc2")
+	eq(t, "after the capture", boardText(&next.cells), "g......c/......../......../......../......../......../..[Lg]...../.......G")
+	next, _ = apply(t, next, "a8-b8")
+	next, _ = apply(t, next, "c2-e3")
+	eq(t, "the stack moved whole (B3.1)", boardText(&next.cells), ".g.....c/......../......../......../......../....[Lg].../......../.......G")
+	data, err := next.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Variant.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "round trip", boardText(&back.(*State).cells), boardText(&next.cells))
+	v1 := strings.Replace(strings.Replace(string(data), `"v":2`, `"v":1`, 1), "[Lg]", "L2", 1)
+	sq := board.MustParse("e3")
+	old, err := Variant.Unmarshal([]byte(v1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "version 1: not known", old.View(rules.ViewPublic).SquareName(sq, nil), "e3, white seal on black disc")
+	eq(t, "version 2: known", back.View(rules.ViewPublic).SquareName(sq, nil), "e3, white seal on black gull")
 }
 
 func FuzzUnmarshal(f *testing.F) {

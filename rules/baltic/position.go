@@ -20,6 +20,9 @@ import (
 //	                 and "." is one empty square ("S.." or "S12": a
 //	                 starfish and two empty squares). A stack on the board
 //	                 is never more than 2 high (3 or more score, B4.1, B5).
+//	                 "[Sc]" is a stack of two whose covered disc is known:
+//	                 White's starfish on Black's cockle (the covered disc
+//	                 is always the other side's, B3.2).
 //	setup=R2/R1      White's ranks 2 and 1 (or only rank 1) of a custom
 //	                 setup in the same notation, upper case; Black's is
 //	                 the same turned 180° (B4.5).
@@ -73,11 +76,17 @@ func parseRanks(text string, n int, cells *[64]cell) error {
 		if c >= 'a' {
 			owner = rules.Black
 		}
-		h := 1
-		if len(tok) > 1 {
+		h, under := 1, uint8(0)
+		switch {
+		case len(tok) == 1:
+		case len(tok) == 2 && (tok[1] == '1' || tok[1] == '2'):
 			h = int(tok[1] - '0')
+		case len(tok) == 2 && animalOf(tok[1]) != 0 && (tok[1] >= 'a') != (c >= 'a'):
+			h, under = 2, animalOf(tok[1])
+		default:
+			return fmt.Errorf("%q is not a piece: a stack in brackets is the top disc and the covered one, of the other side (\"[Sc]\", B3.2)", tok)
 		}
-		cells[sq] = mkCell(owner, animalOf(c), h)
+		cells[sq] = mkCell(owner, animalOf(c), h).withUnder(under)
 		return nil
 	})
 	if err == nil {
@@ -105,9 +114,19 @@ func heightAfterLetter(rank string) bool {
 var placement = rules.Placement{Board: board, Marks: "12", Empty: '.'}
 
 // boardText writes the cells as a position string's board field, with "."
-// for empty squares.
+// for empty squares and a stack whose covered disc is known in brackets.
 func boardText(cells *[64]cell) string {
-	return placement.Format(func(sq rules.Square) string { return cells[sq].text() })
+	return placement.Format(func(sq rules.Square) string {
+		c := cells[sq]
+		if c.height() == 2 && c.under() != 0 {
+			l := animalLetter[c.under()]
+			if c.owner() == rules.White {
+				l |= 0x20
+			}
+			return c.text()[:1] + string(l)
+		}
+		return c.text()
+	})
 }
 
 // setupCells builds a start from White's ranks (B4.5: ranks 1–2; B5: rank
@@ -349,6 +368,7 @@ func (s *State) validate() error {
 	}
 	var discs [2]int
 	var tops [2][5]int
+	var all [2][5]int // tops and the covered discs that are known
 	for _, sq := range board.Squares() {
 		c := s.cells[sq]
 		if c.empty() {
@@ -358,7 +378,7 @@ func (s *State) validate() error {
 			continue
 		}
 		a, o, h := c.animal(), c.owner(), c.height()
-		if a < Cockle || a > Gull || c>>6 != 0 {
+		if a < Cockle || a > Gull || c&^(underMask|0x3f) != 0 || c.under() > Gull || (c.under() != 0 && h != 2) {
 			return fmt.Errorf("bad piece code on %s", board.Name(sq))
 		}
 		if h > maxHeight {
@@ -378,13 +398,23 @@ func (s *State) validate() error {
 			// B3.2: nobody moves onto an own piece, so the disc under a top
 			// is the opponent's.
 			discs[o.Other()]++
+			if u := c.under(); u != 0 {
+				all[o.Other()][u]++
+			}
 		}
+		all[o][a]++
 	}
 	for side := range 2 {
 		for a := Cockle; a <= Gull; a++ {
 			if tops[side][a] > pieceCount[s.rs][a] {
 				return fmt.Errorf("%s has %d %s on top of the board; a side has only %d (%s)",
 					sideName(rules.Side(side)), tops[side][a], plural(a), pieceCount[s.rs][a], setupRuling(s.rs))
+			}
+		}
+		for a := Cockle; a <= Gull; a++ {
+			if all[side][a] > pieceCount[s.rs][a] {
+				return fmt.Errorf("%s has %d %s on the board; a side has only %d (%s)",
+					sideName(rules.Side(side)), all[side][a], plural(a), pieceCount[s.rs][a], setupRuling(s.rs))
 			}
 		}
 		if discs[side] > pieceCount[s.rs][0] {

@@ -68,7 +68,7 @@ func TestSC2022Server_MoveLeavesTheOriginalStateUntouched(t *testing.T) {
 	s := at(t, RulesSC2022, pos)
 	next, rec := apply(t, s, "a1xc2")
 	eq(t, "record", rec, "a1xc2")
-	eq(t, "after", boardText(&next.cells), "......../......../......../......../......../......../..L2...../........")
+	eq(t, "after", boardText(&next.cells), "......../......../......../......../......../......../..[Lg]...../........")
 	eq(t, "before", boardText(&s.cells), "......../......../......../......../......../......../..g...../L.......")
 }
 

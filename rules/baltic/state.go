@@ -158,7 +158,14 @@ func (s *State) play(from, to rules.Square) int {
 		s.count[me]--
 		s.points[me] += pts
 	} else {
-		s.cells[to] = mkCell(me, c.animal(), h)
+		nc := mkCell(me, c.animal(), h)
+		switch {
+		case t.empty():
+			nc = nc.withUnder(c.under()) // a stack moves whole (B3.1)
+		case h == 2:
+			nc = nc.withUnder(t.animal()) // the mover on top of a single disc (B3.2)
+		}
+		s.cells[to] = nc
 	}
 	s.ply++
 	s.toMove = me.Other()

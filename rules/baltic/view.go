@@ -13,8 +13,19 @@ import (
 func (s *State) View(v rules.Viewer) *rules.View {
 	view := rules.NewView(s, v)
 	for _, sq := range board.Squares() {
-		view.Cells[sq] = s.cells[sq].text()
+		c := s.cells[sq]
+		view.Cells[sq] = c.text()
+		switch {
+		case c.empty():
+		case c.height() == 1:
+			view.Put(sq, rules.Piece{Side: c.owner(), Kind: animalName[c.animal()]})
+		default: // B3: a stack of two, the covered disc the other side's
+			view.Put(sq, rules.Piece{Side: c.owner(), Kind: animalName[c.animal()]},
+				rules.Piece{Side: c.owner().Other(), Kind: animalName[c.under()]})
+		}
 	}
+	view.Stacked = true
+	view.Kinds = kinds
 	switch s.rs {
 	case holdorf:
 		view.Status = append(view.Status,
@@ -43,6 +54,9 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	}
 	return view
 }
+
+// kinds are the animals in the order of B2, for the piece list.
+var kinds = []string{"cockle", "starfish", "seal", "gull"}
 
 const helpText = `Baltic Sea Chess (rulings B1-B6)
 

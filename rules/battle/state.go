@@ -189,6 +189,7 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	for _, sq := range board.Squares() {
 		if c := s.pos.cells[sq]; c != 0 {
 			view.Cells[sq] = string(letterOf(c))
+			view.Put(sq, rules.Piece{Side: sideOf(c), Kind: pieceNames[typeOf(c)]})
 		}
 	}
 	sides := Variant.Sides()
@@ -197,6 +198,7 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	}
 	view.Status = append(view.Status,
 		fmt.Sprintf("Move %d. Plies without capture, shot or soldier move: %d of 100 (C5).", s.pos.move, s.pos.quiet))
+	view.Kinds = pieceNames[1:]
 	view.Legend = []string{
 		"H headquarter (royal)  B bomber  T tank  G gun  M machine-gun",
 		"C cavalry  S soldier; White in capitals, Red in small letters.",

@@ -80,9 +80,8 @@ func (s *State) Format(m rules.Move) string {
 // notation is how chess moves are read (FIDE Appendix C): SAN, long
 // algebraic and coordinates, with "B" always the bishop and "b" at the
 // start always the b-file, so that bxc3 and Bxc3 never stand for each other;
-// figurines (♘f3) read as their letters. Another input notation (another
-// language's piece letters) would be another rules.Notation with the same
-// spellings.
+// figurines (♘f3) read as their letters; and ICCF numeric notation
+// (iccf). German piece letters are notationDE's.
 var notation = rules.Notation{
 	Board:      rules.ChessBoard,
 	Letters:    "PNBRQK",
@@ -92,7 +91,75 @@ var notation = rules.Notation{
 	Drop:       []string{"e.p.", "ep"},
 	Glyphs: map[rune]byte{'♔': 'K', '♕': 'Q', '♖': 'R', '♗': 'B', '♘': 'N', '♙': 'P',
 		'♚': 'K', '♛': 'Q', '♜': 'R', '♝': 'B', '♞': 'N', '♟': 'P'},
-	Special: castling,
+	Special: special,
+}
+
+// notationDE is notation for a player whose language is German: the
+// German piece letters too, K D T L S (König, Dame, Turm, Läufer,
+// Springer; a pawn has no letter, so Bauer's B is not read). D is also a
+// file: like B, it is the queen in upper case at the start and the d-file
+// in lower case (Dxd5 is the queen, dxe5 the pawn); T, L and S are no
+// files and are read in either case.
+var notationDE = func() rules.Notation {
+	n := notation
+	n.Aliases = map[byte]byte{'D': 'Q', 'T': 'R', 'L': 'B', 'S': 'N'}
+	n.CaseFixed = "BD"
+	return n
+}()
+
+// special reads the forms outside the grammar: castling and ICCF.
+func special(t string) []rules.Written {
+	if w, ok := iccf(t); ok {
+		return []rules.Written{w}
+	}
+	return castling(t)
+}
+
+// iccfPromo are the pieces of ICCF's fifth digit: 1 queen, 2 rook,
+// 3 bishop, 4 knight.
+const iccfPromo = " QRBN"
+
+// iccf reads ICCF numeric notation: the square left and the square
+// reached, each as its file (1 to 8 for a to h) and rank digits ("5254"
+// for e2-e4); castling is the king's move ("5171"); a promotion adds the
+// piece as a fifth digit ("57581", e7-e8=Q). It names squares only, as a
+// coordinate move does: the move is the one from that square to that
+// square (with that promotion).
+func iccf(t string) (rules.Written, bool) {
+	w := rules.NewWritten()
+	if len(t) != 4 && len(t) != 5 {
+		return w, false
+	}
+	for i := range 4 {
+		if t[i] < '1' || t[i] > '8' {
+			return w, false
+		}
+	}
+	w.From = rules.Square(int(t[0]-'1') + 8*int(t[1]-'1'))
+	w.To = rules.Square(int(t[2]-'1') + 8*int(t[3]-'1'))
+	if len(t) == 5 {
+		if t[4] < '1' || t[4] > '4' {
+			return w, false
+		}
+		w.Promo = iccfPromo[t[4]-'0']
+	}
+	return w, true
+}
+
+// ICCF writes a move in ICCF numeric notation: "5254" for e2-e4, the
+// king's move for castling ("5171"), a fifth digit for a promotion
+// ("57581": 1 queen, 2 rook, 3 bishop, 4 knight).
+func (s *State) ICCF(m rules.Move) string {
+	if m.From < 0 || m.From >= 64 || m.To < 0 || m.To >= 64 {
+		return coord(m)
+	}
+	b := []byte{'1' + byte(m.From%8), '1' + byte(m.From/8), '1' + byte(m.To%8), '1' + byte(m.To/8)}
+	if m.Promo != 0 {
+		if i := strings.IndexByte(iccfPromo, pieceLetters[m.Promo]); i > 0 {
+			b = append(b, '0'+byte(i))
+		}
+	}
+	return string(b)
 }
 
 // castling reads O-O and O-O-O, also with zeros or without dashes.
@@ -167,13 +234,30 @@ func (s *State) Parse(text string) (rules.Move, error) {
 	return notation.Match(text, s.spelled(), s.diagnose)
 }
 
+// ParseIn is Parse for a player whose language is lang: "de" also reads
+// the German piece letters (notationDE); any other language is Parse.
+func (s *State) ParseIn(text, lang string) (rules.Move, error) {
+	if lang != "de" {
+		return s.Parse(text)
+	}
+	if s.out.Over() {
+		return rules.Move{}, s.gameOver(text)
+	}
+	for i, san := range s.sanList() {
+		if text == san {
+			return toRules(s.legal[i]), nil
+		}
+	}
+	return notationDE.Match(text, s.spelled(), s.diagnose)
+}
+
 // diagnose explains, for a player and citing the FIDE Laws, why a text that
 // names no legal move is wrong: of its readings, the one that got furthest
 // through the rules (why). A lower-case "b" that would be a legal bishop
 // move in upper case gets a hint.
 func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, string, string) {
 	if len(readings) == 0 {
-		return rules.Unreadable, "this is not a move in algebraic notation: write for example Nf3, exd5, O-O, e8=Q or e2e4", "FIDE Appendix C"
+		return rules.Unreadable, "this is not a move in algebraic notation: write for example Nf3, exd5, O-O, e8=Q or e2e4 (or in ICCF numbers, 5254 for e2-e4)", "FIDE Appendix C"
 	}
 	best, reason, ruling := -1, "that is not a legal move here", "FIDE 3.10.1"
 	for _, w := range readings {

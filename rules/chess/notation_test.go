@@ -152,3 +152,98 @@ func TestNotationRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestICCF reads and writes ICCF numeric notation: files and ranks as
+// digits 1–8, castling as the king's move, a promotion's piece as a fifth
+// digit (1 queen, 2 rook, 3 bishop, 4 knight), from any player.
+func TestICCF(t *testing.T) {
+	for _, c := range []struct{ fen, iccf, san string }{
+		{StartFEN, "5254", "e4"},
+		{StartFEN, "7163", "Nf3"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "5171", "O-O"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "5131", "O-O-O"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "5878", "O-O"},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "17181", "a8=Q+"},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "17182", "a8=R+"},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "17183", "a8=B"},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "17184", "a8=N"},
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "5546", "exd6"},
+	} {
+		s := mustFEN(t, c.fen)
+		m, err := s.Parse(c.iccf)
+		if err != nil {
+			t.Errorf("%s %s: %v", c.fen, c.iccf, err)
+			continue
+		}
+		if got := s.Format(m); got != c.san {
+			t.Errorf("%s %s: read as %s, want %s", c.fen, c.iccf, got, c.san)
+		}
+		if got := s.ICCF(m); got != c.iccf {
+			t.Errorf("%s %s: written as %s", c.fen, c.san, got)
+		}
+		if got, ok := rules.ICCF(s, m); !ok || got != c.iccf {
+			t.Errorf("rules.ICCF: %q, %v", got, ok)
+		}
+	}
+	for _, c := range []struct{ fen, in, want string }{
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "1718", "must be exchanged"}, // the piece must be given
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "17185", "not a move"},
+		{StartFEN, "5255", "a pawn"},
+		{StartFEN, "9254", "not a move"},
+		{StartFEN, "0254", "not a move"},
+	} {
+		s := mustFEN(t, c.fen)
+		if m, err := s.Parse(c.in); err == nil {
+			t.Errorf("%s: %q read as %s", c.fen, c.in, s.Format(m))
+		} else if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %q: %v, want %q", c.fen, c.in, err, c.want)
+		}
+	}
+}
+
+// TestGermanLetters reads the German piece letters for a player whose
+// language is German (rules.ParseIn), and only for one: D is the queen in
+// upper case and the d-file in lower case, T, L and S are read in either
+// case, and the English letters still work.
+func TestGermanLetters(t *testing.T) {
+	s := mustFEN(t, "r3k2r/pppq1ppp/2n2n2/3pp3/1b2P3/2NP1N2/PPPBBPPP/R2QK2R w KQkq - 0 8")
+	for input, want := range map[string]string{
+		"Sxd5": "Nxd5", "sxd5": "Nxd5", "Sc3-d5": "Nxd5", "Nxd5": "Nxd5",
+		"Dc1": "Qc1", "Dd1c1": "Qc1", "Qc1": "Qc1",
+		"Tb1": "Rb1", "tb1": "Rb1", "Ld2-g5": "Bg5", "lg5": "Bg5", "Lf1": "Bf1",
+		"exd5": "exd5", "Ke1-f1": "Kf1", "O-O": "O-O", "5171": "O-O",
+	} {
+		m, err := rules.ParseIn(s, input, "de")
+		if err != nil {
+			t.Errorf("%q: %v", input, err)
+			continue
+		}
+		if got := s.Format(m); got != want {
+			t.Errorf("%q read as %s, want %s", input, got, want)
+		}
+	}
+	for _, input := range []string{"Sxd5", "Dc1", "Tb1", "Lg5"} {
+		if m, err := s.Parse(input); err == nil {
+			t.Errorf("English: %q read as %s", input, s.Format(m))
+		}
+		if m, err := rules.ParseIn(s, input, "en"); err == nil {
+			t.Errorf("English: %q read as %s", input, s.Format(m))
+		}
+	}
+	// d is the file in lower case: dxe5 is the d-pawn, never the queen.
+	p := mustFEN(t, "4k3/8/8/4p3/3P4/8/8/3QK3 w - - 0 1")
+	for input, want := range map[string]string{"dxe5": "dxe5", "Dd3": "Qd3", "Dd1-d2": "Qd2", "d4xe5": "dxe5"} {
+		m, err := rules.ParseIn(p, input, "de")
+		if err != nil || p.Format(m) != want {
+			t.Errorf("%q: %v, want %s", input, err, want)
+		}
+	}
+	// A promotion to a German piece.
+	pr := mustFEN(t, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+	for input, want := range map[string]string{"a8=D": "a8=Q+", "a8T": "a8=R+", "a8=L": "a8=B", "a8(S)": "a8=N", "a8=N": "a8=N"} {
+		m, err := rules.ParseIn(pr, input, "de")
+		if err != nil || pr.Format(m) != want {
+			t.Errorf("%q: %v, want %s", input, err, want)
+		}
+	}
+}

@@ -21,7 +21,9 @@ func (s *State) View(v rules.Viewer) *rules.View {
 			c = strings.ToLower(c)
 		}
 		view.Cells[sq] = c
+		view.Put(rules.Square(sq), rules.Piece{Side: rules.Side(side), Kind: pieceNames[typ]})
 	}
+	view.Kinds = kinds
 	if s.last != "" {
 		view.Status = append(view.Status, "Last move: "+s.numberedLast()+".")
 	}
@@ -41,6 +43,9 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	}
 	return view
 }
+
+// kinds are chess's pieces in the order of a piece list.
+var kinds = []string{"king", "queen", "rook", "bishop", "knight", "pawn"}
 
 // numberedLast is the last move with its number: "1. e4" or "1... e5".
 func (s *State) numberedLast() string {

@@ -12,7 +12,7 @@ import (
 func Table(v *rules.View, opt Options) template.HTML {
 	var out strings.Builder
 	out.Grow(tableSize(v))
-	writeTable(&out, v, opt, title(v))
+	writeTable(&out, v, opt, v.Title())
 	return template.HTML(out.String())
 }
 

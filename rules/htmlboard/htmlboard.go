@@ -4,10 +4,20 @@
 // The output uses HTML attributes and short inline styles only (mail
 // clients strip <style> elements, classes' CSS and SVG) and no images; it
 // is kept compact, as it travels in every board mail (a chess table is
-// about 8.6 kB). Light and dark squares are cell backgrounds, the
-// pieces are letters on white or black discs, coordinates run along all
-// four sides, and a legend says what every colour and letter means, so the
-// board reads the same in a browser, in webmail and as plain HTML text.
+// about 7.8 kB). Light and dark squares are cell backgrounds, the
+// pieces are letters on white or black discs (chess's are figurines,
+// ♔ to ♟), coordinates run along all four sides, and a legend says what
+// every colour and letter means, so the board reads the same in a
+// browser, in webmail and as plain HTML text.
+//
+// It is drawn for screen readers too (WCAG 2.1 AA): the title is the
+// table's caption, the coordinates of the top row and the left column are
+// header cells (th scope="col" and scope="row"; their copies on the other
+// sides are hidden from assistive technology), every square has an
+// accessible name in words, the piece list's (View.SquareName: "e4,
+// white pawn"; a stack or a hidden piece as the list says it), with the
+// letters or figurines drawn for the eye hidden from it, and every text
+// colour has a contrast of at least 4.5:1 on its background.
 // Like the ASCII board it is drawn from a View alone, so it shows exactly
 // what that viewer may see; the last move is highlighted only as the
 // caller passes it (LastMove gives the squares a viewer may know).
@@ -43,8 +53,9 @@ const (
 	lastDark   = "#d2bb3c"
 	seaLight   = "#cfe3f0"
 	seaDark    = "#96bcd6"
-	coordText  = "#555555"
+	coordText  = "#555555" // 7.5:1 on white, where the coordinates stand
 	hiddenEdge = "#d00000"
+	markText   = "#000000" // a mark on a square ("o"): 6.9:1 on the dark square, 5.3:1 on the sea
 )
 
 // Colours are the square backgrounds the renderer paints, as "#rrggbb":
@@ -88,20 +99,18 @@ func contains(sqs []rules.Square, sq rules.Square) bool {
 func Render(v *rules.View, opt Options) template.HTML {
 	var out strings.Builder
 	out.Grow(tableSize(v) + 1024)
-	t := title(v)
 	out.WriteString(`<div style="font-family:sans-serif;color:#000">` + "\n")
-	out.WriteString(`<p style="margin:0 0 6px 0;font-weight:bold">`)
-	writeEscaped(&out, t)
-	out.WriteString("</p>\n")
-	writeTable(&out, v, opt, t)
+	writeTable(&out, v, opt, v.Title())
 	sides := v.Variant.Sides()
-	out.WriteString(`<p style="margin:6px 0 0 0"><strong>`)
-	if v.Outcome.Over() {
-		writeEscaped(&out, "Game over: "+v.Outcome.Describe(sides)+".")
-	} else {
-		writeEscaped(&out, sides[v.ToMove]+" to move.")
+	if !v.TurnSaid {
+		out.WriteString(`<p style="margin:6px 0 0 0"><strong>`)
+		if v.Outcome.Over() {
+			writeEscaped(&out, "Game over: "+v.Outcome.Describe(sides)+".")
+		} else {
+			writeEscaped(&out, sides[v.ToMove]+" to move.")
+		}
+		out.WriteString("</strong></p>\n")
 	}
-	out.WriteString("</strong></p>\n")
 	for _, s := range v.Status {
 		out.WriteString(`<p style="margin:2px 0">`)
 		writeEscaped(&out, s)
@@ -115,8 +124,9 @@ func Render(v *rules.View, opt Options) template.HTML {
 		writeEscaped(&out, s)
 	}
 	out.WriteString("</p>\n")
-	if len(v.Legend) > 0 {
+	if len(v.Legend) > 0 && !figurines(v) {
 		// The view's legend is wrapped for the text part; here it flows.
+		// It explains letters, which a board of figurines does not draw.
 		out.WriteString(`<p style="margin:4px 0 0 0;font-size:13px;color:#333333;max-width:40em">`)
 		writeEscaped(&out, strings.Join(v.Legend, " "))
 		out.WriteString("</p>\n")
@@ -147,26 +157,14 @@ func writeEscaped(out *strings.Builder, s string) {
 	out.WriteString(s)
 }
 
-// title is the line above the board, as in the ASCII rendering.
-func title(v *rules.View) string {
-	sides := v.Variant.Sides()
-	who := ""
-	switch v.Viewer {
-	case rules.ViewWhite, rules.ViewBlack:
-		who = "as " + sides[v.Viewer] + " sees it"
-	case rules.ViewReferee:
-		who = "the referee's full view"
-	case rules.ViewPublic:
-		who = "what both sides know"
-	}
-	return v.Variant.Name() + ", " + who
-}
-
 // boardLegend explains the colours and marks of the rendering.
 func boardLegend(v *rules.View, opt Options) []string {
 	b := v.Variant.Board()
 	sides := v.Variant.Sides()
 	out := []string{fmt.Sprintf("%s's pieces: dark letters on white discs; %s's: white letters on black discs.", sides[0], sides[1])}
+	if figurines(v) {
+		out[0] = fmt.Sprintf("%s's pieces are the outlined figures (♔ ♕ ♖ ♗ ♘ ♙), %s's the filled ones (♚ ♛ ♜ ♝ ♞ ♟).", sides[0], sides[1])
+	}
 	if hasHavens(b) {
 		out = append(out, "Blue squares: the open sea; sand-coloured squares: the havens.")
 	}
@@ -221,15 +219,16 @@ func order(v *rules.View) (files, ranks []int) {
 	return files, ranks
 }
 
-// writeTable draws the table, titled t (the title line's text). It is
+// writeTable draws the table, captioned t (the title line's text). It is
 // sent in every board mail, so it is kept small: sizes, alignment and
 // square colours are HTML attributes (width, height, align, bgcolor,
 // cellspacing, cellpadding), which every mail client honours, and the
-// inherited font settings are set once on the table; only the coordinates,
-// a square's mark and each piece's disc carry a short inline style. The
-// columns take their width from the file row and the rows their height
-// from the rank coordinate, so squares need neither. It is written
-// piece by piece, without fmt: it is the bulk of a board mail's HTML.
+// inherited font settings are set once on the table; only the caption,
+// the coordinates, a square's mark and each piece's disc carry a short
+// inline style. The columns take their width from the file row and the
+// rows their height from the rank coordinate, so squares need neither.
+// It is written piece by piece, without fmt: it is the bulk of a board
+// mail's HTML.
 func writeTable(out *strings.Builder, v *rules.View, opt Options, t string) {
 	b := v.Variant.Board()
 	size := opt.Square
@@ -241,14 +240,22 @@ func writeTable(out *strings.Builder, v *rules.View, opt Options, t string) {
 	files, ranks := order(v)
 	havens := hasHavens(b)
 	discs := newDiscStyles(size)
+	figs := figurines(v)
 	var num [20]byte // strconv.AppendInt's room
 	writeInt := func(n int) { out.Write(strconv.AppendInt(num[:0], int64(n), 10)) }
-	out.WriteString(`<table aria-label="`)
-	writeEscaped(out, t)
-	out.WriteString(`" cellspacing="0" cellpadding="0" style="font-family:sans-serif;font-size:`)
-	writeInt(size*2/5 + 2)
+	out.WriteString(`<table cellspacing="0" cellpadding="0" style="font-family:sans-serif;font-size:`)
+	if figs {
+		writeInt(size * 4 / 5)
+	} else {
+		writeInt(size*2/5 + 2)
+	}
 	out.WriteString(`px;line-height:1.1;color:` + coordText + `">` + "\n")
-	fileRow := func() {
+	out.WriteString(`<caption style="text-align:left;font-size:16px;font-weight:bold;color:#000;padding:0 0 6px 0">`)
+	writeEscaped(out, t)
+	out.WriteString("</caption>\n")
+	// The top row and the left column are the headers; their copies at the
+	// bottom and on the right are for the eye only.
+	fileRow := func(header bool) {
 		out.WriteString(`<tr align="center" `)
 		out.WriteString(coordFont)
 		out.WriteString(`><td width="`)
@@ -257,46 +264,57 @@ func writeTable(out *strings.Builder, v *rules.View, opt Options, t string) {
 		writeInt(coord)
 		out.WriteString(`"></td>`)
 		for _, f := range files {
-			out.WriteString(`<td width="`)
+			if header {
+				out.WriteString(`<th scope="col" width="`)
+			} else {
+				out.WriteString(`<td aria-hidden="true" width="`)
+			}
 			writeInt(size)
 			out.WriteString(`">`)
 			out.WriteString(rules.FileName(f))
-			out.WriteString(`</td>`)
+			if header {
+				out.WriteString(`</th>`)
+			} else {
+				out.WriteString(`</td>`)
+			}
 		}
 		out.WriteString(`<td width="`)
 		writeInt(coord)
 		out.WriteString(`"></td></tr>` + "\n")
 	}
-	fileRow()
+	fileRow(true)
 	for _, r := range ranks {
-		out.WriteString(`<tr align="center"><td height="`)
+		out.WriteString(`<tr align="center"><th scope="row" height="`)
 		writeInt(size)
 		out.WriteString(`" `)
 		out.WriteString(coordFont)
 		out.WriteString(`>`)
 		writeInt(r + 1)
-		out.WriteString("</td>\n")
+		out.WriteString("</th>\n")
 		for _, f := range files {
 			sq := b.At(f, r)
 			if sq == rules.NoSquare {
 				out.WriteString(`<td bgcolor="#ffffff"></td>` + "\n")
 				continue
 			}
-			out.WriteString(`<td title="`)
-			out.WriteString(rules.FileName(f)) // b.Name(sq), without building it
-			writeInt(r + 1)
+			out.WriteString(`<td aria-label="`)
+			writeEscaped(out, v.SquareName(sq, nil))
 			out.WriteString(`" bgcolor="`)
 			out.WriteString(background(b, sq, contains(opt.Last, sq), havens))
 			out.WriteString(`"`)
 			hidden := v.Hidden != nil && v.Hidden[sq]
 			switch cell := v.Cells[sq]; {
+			case cell != "" && figs:
+				out.WriteString(`><span aria-hidden="true" style="color:#000">`)
+				out.WriteString(figurine(v, sq, cell))
+				out.WriteString("</span>")
 			case cell != "":
 				out.WriteString(">")
 				writePieces(out, cell, hidden, &discs)
 			default:
 				if g := b.Glyph(sq); g != "." && g != ":" {
 					// A mark is plain text, set like the coordinates.
-					out.WriteString(` style="line-height:1"><span style="color:#333">`)
+					out.WriteString(` style="line-height:1"><span aria-hidden="true" style="color:` + markText + `">`)
 					writeEscaped(out, g)
 					out.WriteString("</span>")
 				} else {
@@ -307,14 +325,44 @@ func writeTable(out *strings.Builder, v *rules.View, opt Options, t string) {
 			// can carry it as it is (mailfmt's 7bit parts), not quoted-printable.
 			out.WriteString("</td>\n")
 		}
-		out.WriteString("<td ")
+		out.WriteString(`<td aria-hidden="true" `)
 		out.WriteString(coordFont)
 		out.WriteString(">")
 		writeInt(r + 1)
 		out.WriteString("</td></tr>\n")
 	}
-	fileRow()
+	fileRow(false)
 	out.WriteString("</table>\n")
+}
+
+// figurines reports whether a view's pieces are drawn as chess figurines:
+// on the chess board, whose pieces have them (Unicode's chess symbols).
+func figurines(v *rules.View) bool {
+	return v.Variant.ID() == "chess" && v.Contents != nil
+}
+
+// figurineRefs are the chess figurines by kind, White's and Black's, as
+// character references, so that the table stays ASCII (a mail part of
+// 7bit lines); the black pawn is followed by VARIATION SELECTOR-15, as it
+// alone is also an emoji.
+var figurineRefs = map[string][2]string{
+	"king":   {"&#9812;", "&#9818;"},
+	"queen":  {"&#9813;", "&#9819;"},
+	"rook":   {"&#9814;", "&#9820;"},
+	"bishop": {"&#9815;", "&#9821;"},
+	"knight": {"&#9816;", "&#9822;"},
+	"pawn":   {"&#9817;", "&#9823;&#65038;"},
+}
+
+// figurine is a chess square's figurine, or its letter escaped when the
+// view holds a kind without one.
+func figurine(v *rules.View, sq rules.Square, cell string) string {
+	if ps := v.Contents[sq]; len(ps) == 1 {
+		if f, ok := figurineRefs[ps[0].Kind]; ok && ps[0].Side <= rules.Black {
+			return f[ps[0].Side]
+		}
+	}
+	return html.EscapeString(cell)
 }
 
 // background is a square's colour: dark when file + rank is even (a1 is
@@ -395,7 +443,7 @@ func makeDiscStyles(size int) discStyles {
 				if h == 1 {
 					border = "2px dashed " + hiddenEdge
 				}
-				d.tags[c][h][small] = `<b style="display:inline-block;min-width:` + strconv.Itoa(font) + `px;padding:2px 3px;border:` +
+				d.tags[c][h][small] = `<b aria-hidden="true" style="display:inline-block;min-width:` + strconv.Itoa(font) + `px;padding:2px 3px;border:` +
 					border + `;border-radius:` + strconv.Itoa(size/2) + `px;background:` + col[1] + `;color:` + col[0] + fontStyle + `">`
 			}
 		}

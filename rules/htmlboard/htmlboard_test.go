@@ -117,25 +117,34 @@ func TestBoardGeometry(t *testing.T) {
 				if n, want := strings.Count(got, "<tr"), b.Ranks()+2; n != want {
 					t.Errorf("%d rows, want %d", n, want)
 				}
-				if n, want := strings.Count(got, "<td"), (b.Ranks()+2)*(b.Files()+2); n != want {
+				if n, want := strings.Count(got, "<td")+strings.Count(got, "<th"), (b.Ranks()+2)*(b.Files()+2); n != want {
 					t.Errorf("%d cells, want %d", n, want)
+				}
+				if n, want := strings.Count(got, `<th scope="col"`), b.Files(); n != want {
+					t.Errorf("%d column headers, want %d", n, want)
+				}
+				if n, want := strings.Count(got, `<th scope="row"`), b.Ranks(); n != want {
+					t.Errorf("%d row headers, want %d", n, want)
+				}
+				if !strings.Contains(got, "<caption") {
+					t.Error("no caption")
 				}
 				if n, want := strings.Count(got, `<td bgcolor="#ffffff"></td>`), b.Size()-b.Count(); n != want {
 					t.Errorf("%d blank gaps, want %d missing squares", n, want)
 				}
 				for _, sq := range b.Squares() {
-					if !strings.Contains(got, `title="`+b.Name(sq)+`"`) {
+					if !strings.Contains(got, `aria-label="`+b.Name(sq)+`"`) && !strings.Contains(got, `aria-label="`+b.Name(sq)+`,`) {
 						t.Errorf("square %s is not drawn", b.Name(sq))
 					}
 				}
-				first := strings.Index(got, `title="`)
+				first := strings.Index(got, `aria-label="`)
 				corner := b.Name(b.Squares()[len(b.Squares())-1]) // highest rank, highest file
 				if viewer == rules.ViewBlack {
 					corner = b.Name(b.Squares()[0])
 				}
 				rowStart := strings.LastIndex(got[:first], "<tr")
 				row := got[rowStart : strings.Index(got[first:], "</tr>")+first]
-				if !strings.Contains(row, `title="`+corner+`"`) {
+				if !strings.Contains(row, `aria-label="`+corner+`"`) && !strings.Contains(row, `aria-label="`+corner+`,`) {
 					t.Errorf("the top row does not hold %s", corner)
 				}
 			})
@@ -146,9 +155,9 @@ func TestBoardGeometry(t *testing.T) {
 // maxChessTable bounds the chess board table, sent in every chess mail
 // (its HTML part): in bytes, the 32 pieces of the start and a last move
 // highlighted. The table weighed about 19.8 kB when every cell repeated
-// its style; it is now about 8.6 kB, most of it the 32 discs' inline
-// styles (about 125 bytes each), which mail clients need as they strip
-// <style>.
+// its style, 8.6 kB with the pieces as letters on discs (about 125 bytes
+// of inline style each); it is now about 7.8 kB, with figurines and every
+// square's accessible name (some 25 bytes each).
 const maxChessTable = 9000
 
 // TestChessTableSize keeps the chess board table compact: a size that
@@ -171,7 +180,7 @@ func TestChessTableSize(t *testing.T) {
 			if n := len(got); n > maxChessTable {
 				t.Errorf("the chess table weighs %d bytes, more than %d", n, maxChessTable)
 			}
-			if n := strings.Count(string(got), "<b "); n != 32 {
+			if n := strings.Count(string(got), "<span aria-hidden"); n != 32 {
 				t.Errorf("%d pieces drawn, want 32", n)
 			}
 		})
@@ -309,7 +318,7 @@ func ExampleRender() {
 	s, rep, _ := s.Apply(m)
 	view := s.View(rules.ViewBlack)
 	board := htmlboard.Render(view, htmlboard.Options{Last: htmlboard.LastMove(rep, v.Board(), rules.ViewBlack)})
-	fmt.Println(strings.Contains(string(board), `title="e4" bgcolor="`+htmlboard.Colours.LastLight+`"`))
+	fmt.Println(strings.Contains(string(board), `aria-label="e4, white pawn" bgcolor="`+htmlboard.Colours.LastLight+`"`))
 	fmt.Println(htmlboard.Legend(view, htmlboard.Options{Last: []rules.Square{rep.Move.From, rep.Move.To}})[1])
 	// Output:
 	// true

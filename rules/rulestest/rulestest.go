@@ -393,6 +393,25 @@ func letterForms(n *rules.Notation, f rules.Written) []string {
 			break
 		}
 	}
+	for _, a := range aliases(n, f.Letter) {
+		out = append(out, a)
+		if !strings.Contains(n.CaseFixed, a) {
+			out = append(out, strings.ToLower(a))
+		}
+	}
+	return out
+}
+
+// aliases are the other letters n reads as letter (German chess's D for
+// Q), upper case, in order.
+func aliases(n *rules.Notation, letter byte) []string {
+	var out []string
+	for a, l := range n.Aliases {
+		if l == letter {
+			out = append(out, string(a))
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 
@@ -428,6 +447,9 @@ func promoForms(n *rules.Notation, f rules.Written) []string {
 	}
 	p := string(f.Promo)
 	out := []string{"=" + p, "=" + strings.ToLower(p), "(" + p + ")", p, strings.ToLower(p)}
+	for _, a := range aliases(n, f.Promo) {
+		out = append(out, "="+a, a, "("+strings.ToLower(a)+")")
+	}
 	if n.OptionalPromo {
 		out = append(out, "")
 	}
@@ -522,6 +544,14 @@ func (st RewriteStats) String() string {
 // and both moves; a move's canonical text must be read as the move.
 func CheckRewrites(t testing.TB, n *rules.Notation, s rules.State, moves []rules.Spelled, r *rand.Rand, where string, st *RewriteStats) {
 	t.Helper()
+	CheckRewritesIn(t, n, s, moves, r, where, st, "")
+}
+
+// CheckRewritesIn is CheckRewrites for a player whose language is lang:
+// the texts are read by rules.ParseIn, and n is the notation of that
+// language (German chess's letters).
+func CheckRewritesIn(t testing.TB, n *rules.Notation, s rules.State, moves []rules.Spelled, r *rand.Rand, where string, st *RewriteStats, lang string) {
+	t.Helper()
 	st.Positions++
 	for _, m := range moves {
 		st.Moves++
@@ -533,7 +563,7 @@ func CheckRewrites(t testing.TB, n *rules.Notation, s rules.State, moves []rules
 				}
 				seen[text] = true
 				st.Texts++
-				got, err := s.Parse(text)
+				got, err := rules.ParseIn(s, text, lang)
 				var me *rules.MoveError
 				switch {
 				case err == nil && got == m.Move:
@@ -594,11 +624,18 @@ func RandomPositions(t testing.TB, v rules.Variant, opt rules.Options, seed uint
 // gives a state's legal moves as the variant spells them.
 func Rewriting(t *testing.T, v rules.Variant, n *rules.Notation, spelled func(rules.State) []rules.Spelled) {
 	t.Helper()
+	RewritingIn(t, v, n, spelled, "")
+}
+
+// RewritingIn is Rewriting for a player whose language is lang, with that
+// language's notation n (rules.ParseIn).
+func RewritingIn(t *testing.T, v rules.Variant, n *rules.Notation, spelled func(rules.State) []rules.Spelled, lang string) {
+	t.Helper()
 	var st RewriteStats
 	r := rand.New(rand.NewPCG(37, 37))
 	for i, ruleset := range v.Rulesets() {
 		RandomPositions(t, v, rules.Options{Ruleset: ruleset}, uint64(37+100*i), Size(20, 200, 3000), func(s rules.State, where string) {
-			CheckRewrites(t, n, s, spelled(s), r, where, &st)
+			CheckRewritesIn(t, n, s, spelled(s), r, where, &st, lang)
 		})
 	}
 	t.Log(st)
@@ -613,12 +650,18 @@ func Rewriting(t *testing.T, v rules.Variant, n *rules.Notation, spelled func(ru
 // move or refused; an arbitrary text must not upset Parse. seed is a text
 // of the notation for the corpus.
 func FuzzRewriting(f *testing.F, v rules.Variant, n *rules.Notation, spelled func(rules.State) []rules.Spelled, seed string) {
+	FuzzRewritingIn(f, v, n, spelled, seed, "")
+}
+
+// FuzzRewritingIn is FuzzRewriting for a player whose language is lang,
+// with that language's notation n (rules.ParseIn).
+func FuzzRewritingIn(f *testing.F, v rules.Variant, n *rules.Notation, spelled func(rules.State) []rules.Spelled, seed, lang string) {
 	f.Add(uint64(1), uint8(10), uint16(3), uint64(7), seed)
 	f.Add(uint64(2), uint8(41), uint16(17), uint64(99), "x")
 	f.Fuzz(func(t *testing.T, game uint64, plies uint8, pick uint16, recipe uint64, text string) {
 		var s rules.State
 		RandomPositions(t, v, rules.Options{}, game%1000, int(plies%60)+1, func(p rules.State, _ string) { s = p })
-		_, _ = s.Parse(text)
+		_, _ = rules.ParseIn(s, text, lang)
 		moves := spelled(s)
 		if s.Outcome().Over() || len(moves) == 0 {
 			return
@@ -627,7 +670,7 @@ func FuzzRewriting(f *testing.F, v rules.Variant, n *rules.Notation, spelled fun
 		r := rand.New(rand.NewPCG(recipe, 0))
 		texts := Rewrites(n, m.Parts[int(recipe%uint64(len(m.Parts)))], m.Text, r)
 		written := texts[int(recipe>>8%uint64(len(texts)))]
-		if got, err := s.Parse(written); err == nil && got != m.Move {
+		if got, err := rules.ParseIn(s, written, lang); err == nil && got != m.Move {
 			t.Fatalf("%q, written for %s, was read as %s", written, m.Text, s.Format(got))
 		}
 	})

@@ -63,12 +63,22 @@ func boolInt(b bool) int {
 // public is everything about a move that both sides learn.
 func public(rep *rules.Report, s *State) string {
 	return rep.Record[rules.ViewPublic] + "\n" + strings.Join(rep.Notices[rules.ViewPublic], "\n") + "\n" +
-		s.View(rules.ViewPublic).ASCII()
+		boards(s.View(rules.ViewPublic))
+}
+
+// boards are a view's renderings in every format: the diagram, the piece
+// list and every square's accessible name (the HTML board's words).
+func boards(v *rules.View) string {
+	out := v.ASCII() + v.List(nil)
+	for _, sq := range brd.Squares() {
+		out += v.SquareName(sq, nil) + "\n"
+	}
+	return out
 }
 
 // private is everything viewer v learns, public or not.
 func private(rep *rules.Report, s *State, v rules.Viewer) string {
-	out := s.View(v).ASCII()
+	out := boards(s.View(v))
 	if rep != nil {
 		out += rep.Record[v] + "\n" + strings.Join(rep.Notices[v], "\n") + "\n"
 	}

@@ -136,6 +136,26 @@ func (p *position) cellText(sq Square, sees func(rules.Side) bool) string {
 	return t
 }
 
+// cellPieces is what cellText writes, in structured form for the piece
+// list (rules.Piece), from the top down: what floats, the mine, the
+// submerged submarines; a mine and a submerged submarine are Hidden, as
+// only their owner (and the referee) sees them.
+func (p *position) cellPieces(sq Square, sees func(rules.Side) bool) []rules.Piece {
+	var out []rules.Piece
+	if c := p.sq[sq]; c != 0 {
+		out = append(out, rules.Piece{Side: c.side(), Kind: c.kind().String()})
+	}
+	if m := p.mine[sq]; m != 0 && sees(rules.Side(m-1)) {
+		out = append(out, rules.Piece{Side: rules.Side(m - 1), Kind: "mine", Hidden: true})
+	}
+	for side := rules.White; side <= rules.Black; side++ {
+		if p.uw[side][sq] != 0 && sees(side) {
+			out = append(out, rules.Piece{Side: side, Kind: "submerged submarine", Hidden: true})
+		}
+	}
+	return out
+}
+
 // everything is the referee's sight.
 func everything(rules.Side) bool { return true }
 

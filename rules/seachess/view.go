@@ -25,6 +25,9 @@ func (s *State) View(v rules.Viewer) *rules.View {
 			both = true
 		}
 		view.Cells[sq] = t
+		if ps := p.cellPieces(sq, sees); len(ps) > 0 {
+			view.Put(sq, ps...)
+		}
 		if v != rules.ViewPublic && t != p.cellText(sq, nobody) {
 			if view.Hidden == nil {
 				view.Hidden = make([]bool, len(view.Cells))
@@ -32,6 +35,7 @@ func (s *State) View(v rules.Viewer) *rules.View {
 			view.Hidden[sq] = true
 		}
 	}
+	view.Kinds = listKinds
 	view.Status = s.status(v)
 	view.Legend = legend(v, both)
 	// A cell holds at most three characters ("C*U", "bUu", "C*&"): every
@@ -40,6 +44,12 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	view.CellWidth = 3
 	return view
 }
+
+// listKinds are the pieces in the order of a piece list: the commando
+// ship first, as chess's king, then the larger ships, and what only its
+// owner sees last.
+var listKinds = []string{"commando ship", "aircraft carrier", "destroyer", "cruiser", "torpedo boat",
+	"submarine", "boat", "mine", "submerged submarine"}
 
 // nobody is the sight of a viewer who sees nothing hidden.
 func nobody(rules.Side) bool { return false }

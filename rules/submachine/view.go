@@ -18,6 +18,7 @@ func (s *State) View(v rules.Viewer) *rules.View {
 			continue
 		}
 		view.Cells[sq] = string(pieceLetter(c))
+		view.Put(sq, rules.Piece{Side: sideOf(c), Kind: kindNames[kindOf(c)]})
 		if isTeleport[sq] {
 			onTeleport = append(onTeleport, string(pieceLetter(c))+" on "+board.Name(sq))
 		}
@@ -28,9 +29,17 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	if len(onTeleport) > 0 {
 		view.Status = append(view.Status, "On teleport squares: "+strings.Join(onTeleport, ", ")+".")
 	}
+	view.Kinds = kinds
+	view.Special = []rules.Special{{Kind: "teleport", Ruling: "M3", Squares: board.Marked(rules.MarkTeleport)}}
 	view.Legend = legend
 	return view
 }
+
+// kindNames name the kinds for players, indexed like letters (M4).
+var kindNames = [...]string{"", "pawn", "knight", "bishop", "rook", "queen", "king", "cardinal", "marshall"}
+
+// kinds are the pieces in the order of a piece list.
+var kinds = []string{"king", "queen", "marshall", "cardinal", "rook", "bishop", "knight", "pawn"}
 
 var legend = []string{
 	"K king, Q queen, R rook, B bishop, N knight, P pawn, C cardinal",

@@ -221,6 +221,7 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	for _, sq := range squares {
 		if c := s.pos.cells[sq]; c != empty {
 			view.Cells[sq] = pieceText(c)
+			view.Put(sq, rules.Piece{Side: sideOf(c), Kind: strings.ToLower(kindNames[kindOf(c)]), Promoted: c&promotedBit != 0})
 		}
 	}
 	if !s.outcome.Over() && s.pos.inCheck() {
@@ -228,9 +229,20 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	}
 	view.Status = append(view.Status, "Half-moves since the last capture or Fighter move: "+
 		strconv.Itoa(s.clock)+" (a draw at "+strconv.Itoa(drawClock)+", T6).")
+	view.Kinds = kinds
+	view.Special = []rules.Special{{Kind: "transporter", Ruling: "T4", Squares: board.Marked(rules.MarkTransporter)}}
 	view.Legend = legend
 	return view
 }
+
+// kinds are the pieces in the order of a piece list, as T2 lists them.
+var kinds = func() []string {
+	out := make([]string, 0, numKinds-1)
+	for _, n := range kindNames[1:] {
+		out = append(out, strings.ToLower(n))
+	}
+	return out
+}()
 
 var legend = []string{
 	"White upper case, Black lower case (T2):",
