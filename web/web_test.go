@@ -101,6 +101,15 @@ func TestRoutes(t *testing.T) {
 		{"a variant", "GET", "/variants/seachess", 200, []string{"<h1>Seachess</h1>", "Ce5-M", "new seachess vs ADDRESS", "games@bottlepost.test"}, nil},
 		{"a variant with a query", "GET", "/variants/chess?x=1", 400, []string{"takes no query parameters"}, nil},
 		{"an unknown variant", "GET", "/variants/go", 404, []string{`There is no variant &#34;go&#34;`, "chess, seachess"}, nil},
+		{"rating pools", "GET", "/ratings", 200, []string{"<h1>Ratings</h1>", `<a href="/ratings/chess">Chess</a></td><td>2</td><td>Alice Liddell (1662?), Bob (1338?)</td>`, `<a href="/ratings/seachess">Seachess</a></td><td>2</td><td>player 3 (1662?), Alice Liddell (1338?)</td>`, `href="/ratings/baltic/sc2022"`, "no rated game yet"}, nil},
+		{"rating pools, trailing slash", "GET", "/ratings/", 200, []string{"<h1>Ratings</h1>", `href="/ratings/transporter"`}, nil},
+		{"rating pools with a query", "GET", "/ratings?x=1", 400, []string{"takes no query parameters"}, nil},
+		{"a pool's leaderboard", "GET", "/ratings/chess", 200, []string{"<h1>Ratings: Chess</h1>", "2 rated players", "<td>1</td><td>Alice Liddell</td><td>1662?</td><td>290</td><td>1</td><td>1</td><td>0</td><td>0</td>", "<td>2</td><td>Bob</td><td>1338?</td>"}, []string{"player 3"}},
+		{"a pool with a nameless player", "GET", "/ratings/seachess", 200, []string{"<td>1</td><td>player 3</td><td>1662?</td>", "<td>2</td><td>Alice Liddell</td><td>1338?</td>"}, nil},
+		{"a ruleset's pool, empty", "GET", "/ratings/baltic/sc2022", 200, []string{"<h1>Ratings: Baltic Sea Chess, sc2022</h1>", "No rated game has been played in this pool yet."}, nil},
+		{"a pool with a query", "GET", "/ratings/chess?x=1", 400, []string{"takes no query parameters"}, nil},
+		{"an unknown pool", "GET", "/ratings/go", 404, []string{"There is no rating pool &#34;go&#34;", "chess, seachess, submachine, baltic, baltic/sc2022, battle, transporter"}, nil},
+		{"a pool path too deep", "GET", "/ratings/chess/x", 404, []string{"There is no rating pool"}, nil},
 		{"an unknown page", "GET", "/admin", 404, []string{"There is no page /admin here."}, nil},
 	}
 	for _, tc := range tests {
