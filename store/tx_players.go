@@ -119,3 +119,20 @@ func (tx *Tx) TokenLookup(token string) (TokenRef, error) {
 	}
 	return *ref, nil
 }
+
+// EachPlayer calls fn with every player whose record decodes, in id order, until fn
+// returns an error, which it returns; a player that does not decode is passed over
+// (Verify names it): for a check of the game service's data about every player
+// (game.Check).
+func (tx *Tx) EachPlayer(fn func(*Player) error) error {
+	return tx.bucket(bucketPlayers).ForEach(func(_, v []byte) error {
+		if v == nil {
+			return nil
+		}
+		p, err := decodePlayer(v)
+		if err != nil {
+			return nil
+		}
+		return fn(p)
+	})
+}
