@@ -353,6 +353,9 @@ type GameList struct {
 	Games []GameSummary
 	// Next is the cursor of the following page, 0 when this is the last.
 	Next uint64
+	// Damaged are the games of the page's range that could not be read because their
+	// stored record is damaged (store.DamagedGame): left out, and logged once.
+	Damaged []uint64
 }
 
 // MaxListPage is the most games one page of a list holds.
@@ -361,7 +364,8 @@ const MaxListPage = 50
 // PublicGames lists games for the public: those in play in ascending
 // number after the cursor from (over false), or the finished ones, newest
 // first, before the cursor from (over true; from 0 starts at the newest).
-// Challenges and games that never started are skipped. At most limit games
+// Challenges and games that never started are skipped, and so are damaged games
+// (GameList.Damaged names them). At most limit games
 // (at most MaxListPage) are returned, and at most 4×limit games are read.
 func (s *Service) PublicGames(over bool, from uint64, limit int) (*GameList, error) {
 	if limit <= 0 || limit > MaxListPage {
@@ -385,7 +389,15 @@ func (s *Service) PublicGames(over bool, from uint64, limit int) (*GameList, err
 				}
 				read++
 				cursor = id
-				l, err := load(tx, id)
+				l, err := loadSafely(tx, id)
+				if gid := store.DamagedGame(err); gid != 0 {
+					s.damaged(gid, err) // logged once; the rest of the list is served
+					list.Damaged = append(list.Damaged, id)
+					continue
+				}
+				if errors.Is(err, store.ErrNotFound) {
+					continue
+				}
 				if err != nil {
 					return err
 				}

@@ -332,6 +332,9 @@ type indexData struct {
 	NextPlay, NextOver string // links to the next pages, "" at the end
 	PlayFrom, OverFrom uint64
 	FirstPage          bool
+	// PlayDamaged and OverDamaged are the games each list left out because their
+	// stored record is damaged (game.GameList.Damaged): the page names them.
+	PlayDamaged, OverDamaged []uint64
 }
 
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
@@ -361,7 +364,8 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		s.systemError(w, r, err)
 		return
 	}
-	d := indexData{Playing: playing.Games, Finished: finished.Games, PlayFrom: from[0], OverFrom: from[1], FirstPage: len(q) == 0}
+	d := indexData{Playing: playing.Games, Finished: finished.Games, PlayFrom: from[0], OverFrom: from[1], FirstPage: len(q) == 0,
+		PlayDamaged: playing.Damaged, OverDamaged: finished.Damaged}
 	link := func(play, over uint64) string {
 		v := url.Values{}
 		if play != 0 {
