@@ -49,6 +49,7 @@ func (s *Service) PublicPGN(id uint64) ([]byte, error) {
 		if errors.Is(err, ErrNotPublic) || errors.Is(err, ErrNotFinished) {
 			return nil, err
 		}
+		s.damagedPublic(err)
 		return nil, &SystemError{Err: err}
 	}
 	return out, nil
@@ -82,6 +83,7 @@ func (s *Service) PublicStamp(id uint64) (string, error) {
 		if errors.Is(err, ErrNotPublic) {
 			return "", err
 		}
+		s.damagedPublic(err)
 		return "", &SystemError{Err: err}
 	}
 	return stamp, nil
@@ -138,9 +140,10 @@ type PublicMove struct {
 }
 
 // loadPublic loads a game the public may see: one in play or over; any
-// other (a challenge) or none at all gives ErrNotPublic.
+// other (a challenge) or none at all gives ErrNotPublic; a damaged one an
+// error DamagedGame names it by (as loadSafely).
 func loadPublic(tx *store.Tx, id uint64) (*loaded, error) {
-	l, err := load(tx, id)
+	l, err := loadSafely(tx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrNotPublic
 	}
@@ -210,6 +213,7 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 		if errors.Is(err, ErrNotPublic) {
 			return nil, err
 		}
+		s.damagedPublic(err)
 		return nil, &SystemError{Err: err}
 	}
 	return pg, nil
@@ -438,4 +442,16 @@ func summary(l *loaded, c *clocks) GameSummary {
 		sum.Number = rules.MoveLabel(n - 1)
 	}
 	return sum
+}
+
+// DamagedGame says which game an error of the public reads (PublicGame, PublicStamp,
+// PublicPGN) is about when it means that game's stored record is damaged; 0 for any other
+// error. The damage is logged once, with what to do.
+func DamagedGame(err error) uint64 { return store.DamagedGame(err) }
+
+// damagedPublic logs, once, the game a public read found damaged.
+func (s *Service) damagedPublic(err error) {
+	if gid := store.DamagedGame(err); gid != 0 {
+		s.damaged(gid, err)
+	}
 }

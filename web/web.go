@@ -386,6 +386,12 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "index.html", page{Title: "Games", Data: d}, true)
 }
 
+// damagedGame answers a request for a game whose stored record is damaged (the game
+// service has logged it): that game alone cannot be shown.
+func (s *Server) damagedGame(w http.ResponseWriter, r *http.Request, id uint64) {
+	s.fail(w, r, http.StatusInternalServerError, fmt.Sprintf("Sorry: game %d cannot be shown, because its stored record is damaged. The operator has been told; the other games are not affected.", id))
+}
+
 // systemError logs a failure of the service and apologises.
 func (s *Server) systemError(w http.ResponseWriter, r *http.Request, err error) {
 	s.log.Error("web: reading the games failed", "path", r.URL.Path, "err", err)
@@ -479,6 +485,9 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, game.ErrNotPublic):
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no game %d to show: it does not exist, or it is a challenge not yet accepted.", n))
+		return
+	case game.DamagedGame(err) != 0:
+		s.damagedGame(w, r, n)
 		return
 	case err != nil:
 		s.systemError(w, r, err)
@@ -643,6 +652,9 @@ func (s *Server) pgn(w http.ResponseWriter, r *http.Request, id uint64) {
 		return
 	case errors.Is(err, game.ErrNotPublic):
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no finished game %d.", id))
+		return
+	case game.DamagedGame(err) != 0:
+		s.damagedGame(w, r, id)
 		return
 	case err != nil:
 		s.systemError(w, r, err)

@@ -360,4 +360,11 @@ func TestIndexSkipsADamagedGame(t *testing.T) {
 	if strings.Contains(body, `href="/games/1"`) {
 		t.Errorf("the damaged game is linked:\n%s", body)
 	}
+	// Its own page says what is wrong with it; the other game's is served.
+	if rec := c.get("/games/1"); rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "game 1 cannot be shown, because its stored record is damaged") {
+		t.Errorf("/games/1: %d\n%s", rec.Code, rec.Body.String())
+	}
+	if rec := c.get("/games/2"); rec.Code != http.StatusOK {
+		t.Errorf("/games/2: %d\n%s", rec.Code, rec.Body.String())
+	}
 }
