@@ -26,7 +26,8 @@ const ControlSocket = "control.sock"
 // serveControl answers requests on the control socket until it is closed.
 // One request per connection: "backup PATH", "compact PATH",
 // "export GAME PATH" or "check" → "ok" or "error TEXT"; check first sends a
-// line "problem TEXT" per problem found, and ends with "ok N".
+// line "problem TEXT" per problem found, and ends with "ok N". The ratings
+// requests are answerRatings's.
 func (d *Daemon) serveControl(ln net.Listener) {
 	for {
 		c, err := ln.Accept()
@@ -76,6 +77,8 @@ func (d *Daemon) serveControl(ln net.Listener) {
 				}
 				d.log.Info("store checked on request", "problems", len(problems))
 				fmt.Fprintln(c, "ok", len(problems))
+			case "ratings", "ratings-rebuild":
+				d.answerRatings(c, verb, arg)
 			case "export":
 				id, path, _ := strings.Cut(arg, " ")
 				if err := d.exportTo(id, path); err != nil {

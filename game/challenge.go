@@ -23,7 +23,7 @@ func (h *handling) newGame(c Command) error {
 		return err
 	}
 	if c.Opponent == "" {
-		if l, err := h.matchOpen(v.ID(), ruleset, tc.String()); err != nil || l != nil {
+		if l, err := h.matchOpen(v.ID(), ruleset, tc.String(), c.Casual); err != nil || l != nil {
 			return err
 		}
 	}
@@ -73,7 +73,7 @@ func (h *handling) newGame(c Command) error {
 		return err
 	}
 	h.countChallenge(stranger) // saved with the challenger by createGame
-	l, err := h.createGame(v, ruleset, tc, state, seed, mySide, opp)
+	l, err := h.createGame(v, ruleset, tc, state, seed, mySide, opp, c.Casual)
 	if err != nil {
 		return err
 	}
@@ -145,16 +145,16 @@ func (h *handling) opponent(c Command) (opp *store.Player, newcomer bool, err er
 }
 
 // createGame stores a new game in its challenge phase (open when opp is
-// nil): the game, its setup on the chain, its tokens and the challenger's
-// list of games.
-func (h *handling) createGame(v rules.Variant, ruleset string, tc timing.TimeControl, state rules.State, seed uint64, mySide int, opp *store.Player) (*loaded, error) {
+// nil; rated unless casual): the game, its setup on the chain, its tokens
+// and the challenger's list of games.
+func (h *handling) createGame(v rules.Variant, ruleset string, tc timing.TimeControl, state rules.State, seed uint64, mySide int, opp *store.Player, casual bool) (*loaded, error) {
 	data, err := state.MarshalBinary()
 	if err != nil {
 		return nil, err
 	}
 	g := &store.Game{Variant: v.ID(), Ruleset: ruleset, TimeControl: tc.String(), Status: store.StatusActive,
 		Hidden: v.Hidden(), State: data, Created: h.now, Updated: h.now}
-	meta := &gameMeta{Phase: phaseChallenge, Challenger: mySide, Time: tc.String(), DrawOffer: -1, TimedOut: -1, Seed: seed}
+	meta := &gameMeta{Phase: phaseChallenge, Challenger: mySide, Time: tc.String(), DrawOffer: -1, TimedOut: -1, Seed: seed, Casual: casual}
 	meta.Clocks = [2]timing.Clock{tc.NewClock(), tc.NewClock()}
 	seats := [2]*store.Player{}
 	seats[mySide] = h.player
@@ -163,7 +163,7 @@ func (h *handling) createGame(v rules.Variant, ruleset string, tc timing.TimeCon
 	} else {
 		meta.Phase = phaseOpen
 		seats[1-mySide] = h.player // the open seat is held by the challenger until someone matches
-		g.Match = openMatch(v.ID(), ruleset, tc.String())
+		g.Match = openMatch(v.ID(), ruleset, tc.String(), casual)
 	}
 	for i, p := range seats {
 		g.Seats[i] = store.Seat{Player: p.ID, Address: p.Address}
@@ -240,20 +240,24 @@ func (h *handling) addOpponentGame(p *store.Player, id uint64) error {
 }
 
 // openMatch is the match key an open challenge is listed under in the store
-// (store.Game.Match) while it waits for an opponent: its terms.
-func openMatch(variant, ruleset, tc string) string {
+// (store.Game.Match) while it waits for an opponent: its terms, casual
+// ones apart from rated ones.
+func openMatch(variant, ruleset, tc string, casual bool) string {
+	if casual {
+		return "open " + variant + " " + ruleset + " " + tc + " casual"
+	}
 	return "open " + variant + " " + ruleset + " " + tc
 }
 
 // matchOpen looks for an open challenge with the same terms by someone else
-// and, if there is one, seats the sender in it and starts the game. It reads
-// the store's match index, not every game: only the challenges with these
-// terms are loaded, oldest first.
-func (h *handling) matchOpen(variant, ruleset, tc string) (*loaded, error) {
+// (variant, ruleset, time control, and rated or casual) and, if there is one, seats the sender in it and
+// starts the game. It reads the store's match index, not every game: only
+// the challenges with these terms are loaded, oldest first.
+func (h *handling) matchOpen(variant, ruleset, tc string, casual bool) (*loaded, error) {
 	if err := h.listOpenChallenges(); err != nil {
 		return nil, err
 	}
-	key := openMatch(variant, ruleset, tc)
+	key := openMatch(variant, ruleset, tc, casual)
 	ids, err := h.tx.Matching(key, 0)
 	if err != nil {
 		return nil, err
@@ -263,7 +267,7 @@ func (h *handling) matchOpen(variant, ruleset, tc string) (*loaded, error) {
 		if l == nil {
 			continue
 		}
-		if l.meta.Phase != phaseOpen || l.g.Variant != variant || l.g.Ruleset != ruleset || l.meta.Time != tc {
+		if l.meta.Phase != phaseOpen || l.g.Variant != variant || l.g.Ruleset != ruleset || l.meta.Time != tc || l.meta.Casual != casual {
 			continue
 		}
 		ch := l.meta.Challenger
@@ -329,10 +333,20 @@ func (h *handling) start(l *loaded) error {
 	if err := h.save(l); err != nil {
 		return err
 	}
+	var players [2]string // with their ratings
+	for side := range players {
+		var err error
+		if players[side], err = h.ratedName(l, side); err != nil {
+			return err
+		}
+	}
 	for side := range 2 {
 		d := h.draft(l.seats[side].Address, l, "update")
 		d.notices = append(d.notices, fmt.Sprintf("The game has begun: %s, %s v %s. You play %s.",
-			l.v.Name(), displayName(l.seats[0]), displayName(l.seats[1]), l.sides()[side]))
+			l.v.Name(), players[0], players[1], l.sides()[side]))
+		if l.meta.Casual {
+			d.notices = append(d.notices, casualNotRated)
+		}
 		d.board = true
 		d.needs = true
 	}

@@ -44,7 +44,7 @@ func Check(ctx context.Context, st *store.Store) error {
 				errs = append(errs, err)
 			}
 		}
-		if err := tx.EachPlayer(func(p *store.Player) error {
+		if err := tx.EachDecodedPlayer(func(p *store.Player) error {
 			if err := checkPlayer(p); err != nil {
 				errs = append(errs, err)
 			}
@@ -129,6 +129,10 @@ func checkSetting(name string, v []byte) error {
 	case name == settingWelcomesFrom:
 		_, err := time.Parse("2006-01-02", string(v))
 		return err
+	case name == settingRatingSeq:
+		if len(v) != 8 {
+			return fmt.Errorf("a rating sequence number of %d bytes, not 8", len(v))
+		}
 	case strings.HasPrefix(name, strangersPrefix):
 		if _, err := time.Parse("20060102", name[len(strangersPrefix):]); err != nil {
 			return err

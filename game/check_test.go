@@ -163,6 +163,7 @@ func TestCheckFindsEveryKindOfDamage(t *testing.T) {
 		{"outages", setting(settingOutages, `[{"start":"2026`), `setting "outages"`},
 		{"strangers counted", setting(strangersPrefix+"20261121", "1x"), `setting "strangers/20261121"`},
 		{"held commands", setting(heldPrefix+"20261121/00", "abc"), `setting "held/20261121/00"`},
+		{"rating sequence", setting(settingRatingSeq, "1234"), `setting "game.rating-seq"`},
 		{"welcomes counted from", setting(settingWelcomesFrom, "2026-13-01"), `setting "game.welcomes-counted-from"`},
 	}
 	for _, tt := range tests {

@@ -38,6 +38,9 @@ const (
 	// the sender's pending lines, or with off clears them.
 	VerbIf           Verb = "if"
 	VerbConditionals Verb = "conditionals"
+	// VerbRatings asks for a rating pool's leaders and the sender's rating
+	// (ratings [VARIANT]).
+	VerbRatings Verb = "ratings"
 )
 
 // Command is one line of a player's mail, parsed.
@@ -54,6 +57,7 @@ type Command struct {
 	Color        string // "white", "black", "random", "" (the default, random)
 	Rules        string
 	Time         string
+	Casual       bool // new … casual: not rated
 	// move: the move text; observe/audit/adjudicate: the game
 	Arg  string
 	Game uint64
@@ -139,16 +143,17 @@ var verbParsers = map[Verb]func(c *Command, args []string) string{
 	VerbResign: parseGameOnly, VerbGames: parseGameOnly, VerbClaim: parseGameOnly,
 	VerbDraw: parseDraw, VerbObserve: parseGameArg, VerbAudit: parseGameArg, VerbPGN: parseGameArg,
 	VerbDigest: parseDigest, VerbTimezone: parseTimezone, VerbIf: parseIf, VerbConditionals: parseConditionals,
-	VerbAdjudicate: parseAdjudicate,
+	VerbAdjudicate: parseAdjudicate, VerbRatings: parseRatings,
 }
 
-// parseNew reads "new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL]",
+// parseNew reads "new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL] [casual]",
 // where ADDRESS may carry a display name as in a mail header ("Bob Smith" <bob@example.org>).
 func parseNew(c *Command, args []string) string {
 	if len(args) == 0 {
 		return "say which variant: new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL]"
 	}
 	c.Variant = strings.ToLower(args[0])
+	args = casualWord(c, args)
 	for i := 1; i < len(args); i += 2 {
 		if i+1 >= len(args) {
 			return fmt.Sprintf("%q needs a value after it", args[i])
@@ -186,6 +191,23 @@ func namedAddress(words []string) (name, addr string, used int) {
 		}
 	}
 	return "", words[0], 1
+}
+
+// casualWord takes the word casual (or rated, the default) out of a new
+// command's arguments after the variant, wherever it stands, and notes it.
+func casualWord(c *Command, args []string) []string {
+	out := args[:1:1]
+	for _, a := range args[1:] {
+		switch strings.ToLower(a) {
+		case "casual", "unrated":
+			c.Casual = true
+		case "rated":
+			c.Casual = false
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // newOption reads one option of new: vs (against, with), as, rules (ruleset), time.

@@ -26,6 +26,7 @@ type draft struct {
 	board, lastMoves, history, final      bool
 	pgn                                   bool // attach the game's record (record.FinalPGN)
 	record, report, games                 []string
+	tables                                []ratingTable // the ratings command's answer
 	yourSide, fromName, variantHelp       string
 	result                                string
 	newcomer                              bool

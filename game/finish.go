@@ -29,9 +29,10 @@ func (h *handling) draw(l *loaded, side int, d *draft) error {
 	return h.save(l)
 }
 
-// finish ends a game: the result goes on the record, both players and the
-// observers get the full record with every secret move revealed, and the
-// game moves to the archive.
+// finish ends a game: the result goes on the record, the ratings take it
+// (rate), both players and the observers get the full record with every
+// secret move revealed, and the game moves to the archive. Every end with
+// a result comes here.
 func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	l.meta.Phase = phaseOver
 	l.meta.Reason = o.Describe(l.sides())
@@ -39,6 +40,9 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	l.meta.Finished = h.now
 	l.g.Status = store.StatusFinished
 	l.g.Result = o.Result()
+	if err := h.rate(l); err != nil {
+		return err
+	}
 	if err := h.appendEnding(l, o.Result()); err != nil {
 		return err
 	}

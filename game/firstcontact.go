@@ -52,7 +52,7 @@ const (
 // heldMail is what a welcome holds: the commands of the mail it answered.
 type heldMail struct {
 	V       int      `json:"v"`
-	Address string   `json:"address"` // the sender, normalized
+	Address string   `json:"address"`           // the sender, normalized
 	Subject string   `json:"subject,omitempty"` // the first mail's game tag, [bp-N], or ""
 	Lines   []string `json:"lines"`
 }

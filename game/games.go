@@ -26,9 +26,14 @@ func (h *handling) listGames() error {
 		if side < 0 {
 			continue
 		}
-		opp := displayName(l.seats[1-side])
+		name := displayName(l.seats[1-side])
+		opp := name
 		if l.meta.Phase == phaseOpen {
 			opp = "anyone"
+		} else if pr, err := h.standing(l.g.Seats[1-side].Player, poolOf(l.g.Variant, l.g.Ruleset)); err != nil {
+			return err
+		} else {
+			opp += " (" + pr.value().String() + ")" // their rating in the game's pool
 		}
 		var status string
 		switch l.meta.Phase {
@@ -40,7 +45,7 @@ func (h *handling) listGames() error {
 			if int(l.state.ToMove()) == side {
 				status = "YOUR MOVE (" + rules.MoveLabel(l.state.Ply()) + "), deadline " + h.clocks.deadlineText(l, h.pmeta)
 			} else {
-				status = "waiting for " + opp
+				status = "waiting for " + name
 			}
 		default:
 			status = l.meta.Reason
@@ -79,7 +84,7 @@ func (h *handling) listOpenChallenges() error {
 		if err != nil || m.Phase != phaseOpen || g.Match != "" {
 			continue
 		}
-		g.Match = openMatch(g.Variant, g.Ruleset, m.Time)
+		g.Match = openMatch(g.Variant, g.Ruleset, m.Time, m.Casual)
 		if err := h.tx.PutGame(g); err != nil {
 			return err
 		}

@@ -360,6 +360,8 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.pgn(c)
 	case VerbAdjudicate:
 		return h.adjudicate(c)
+	case VerbRatings:
+		return h.ratings(c)
 	}
 	l, side, err := h.myGame(c)
 	if err != nil {

@@ -9,6 +9,10 @@ import (
 func (h *handling) help(c Command) error {
 	d := h.draft(h.from, nil, "help")
 	d.subject = "bottlepost: help"
+	if c.Variant == string(VerbRatings) {
+		d.variantHelp, d.subject = ratingsHelp, "bottlepost: help ratings"
+		return nil
+	}
 	if c.Variant != "" {
 		v, err := variants.Lookup(c.Variant)
 		if err != nil {

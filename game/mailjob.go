@@ -119,6 +119,11 @@ type mailData struct {
 	Moves                                                             string
 	Held                                                              []string
 	Games, Report                                                     []string
+	// Ratings are the lines about the game's ratings (whether it is rated,
+	// with both players' ratings; how the end changed them); Tables the
+	// pools the ratings command lists.
+	Ratings []string
+	Tables  []ratingTable
 	// drawing is the board still to draw into Board and BoardHTML
 	// (execute).
 	drawing *drawing

@@ -23,7 +23,7 @@ func TestOpenChallengesMatchByTerms(t *testing.T) {
 		f.st.View(func(tx *store.Tx) (err error) { ids, err = tx.Matching(match, 0); return err })
 		return ids
 	}
-	if ids := listed(openMatch("chess", "fide", "7d")); len(ids) != 2 {
+	if ids := listed(openMatch("chess", "fide", "7d", false)); len(ids) != 2 {
 		t.Fatalf("7-day challenges listed: %v", ids)
 	}
 	// Alice takes the oldest 7-day challenge: bob's first (game 2).
@@ -34,13 +34,13 @@ func TestOpenChallengesMatchByTerms(t *testing.T) {
 	}
 	f.mustContain(f.last(alice), "The game has begun")
 	f.mustContain(f.last(bob), "The game has begun", "alice@example.org")
-	if ids := listed(openMatch("chess", "fide", "7d")); len(ids) != 1 || ids[0] != 4 {
+	if ids := listed(openMatch("chess", "fide", "7d", false)); len(ids) != 1 || ids[0] != 4 {
 		t.Errorf("7-day challenges left: %v, want bob's second (4)", ids)
 	}
-	if ids := listed(openMatch("chess", "fide", "9d")); len(ids) != 1 || ids[0] != 3 {
+	if ids := listed(openMatch("chess", "fide", "9d", false)); len(ids) != 1 || ids[0] != 3 {
 		t.Errorf("9-day challenges: %v, want carol's (3)", ids)
 	}
-	if ids := listed(openMatch("chess", "fide", "5d")); len(ids) != 1 {
+	if ids := listed(openMatch("chess", "fide", "5d", false)); len(ids) != 1 {
 		t.Errorf("5-day challenges: %v", ids)
 	}
 	if err := f.st.Verify(t.Context()); err != nil {

@@ -68,6 +68,12 @@ type gameMeta struct {
 	LastReminder [2]time.Time `json:"last_reminder,omitzero"`
 	// TimedOut is the side whose deadline passed under the notify policy, or -1.
 	TimedOut int `json:"timed_out"`
+	// Casual is set for a game its challenger asked not to be rated (new …
+	// casual); Rated is how its end counted for the ratings (ratings.go),
+	// set when it ended (nil before, and for games that ended before
+	// ratings existed).
+	Casual bool      `json:"casual,omitempty"`
+	Rated  *ratedEnd `json:"rated,omitempty"`
 }
 
 const gameMetaVersion = 1
@@ -117,6 +123,9 @@ type playerMeta struct {
 	// windows of Limits).
 	Challenges  []time.Time `json:"challenges,omitempty"`
 	Invitations []time.Time `json:"invitations,omitempty"`
+	// Ratings is the player's standing in each rating pool they have played
+	// a rated game in (ratings.go), by pool.
+	Ratings map[string]*poolRating `json:"ratings,omitempty"`
 }
 
 func decodePlayerMeta(p *store.Player) *playerMeta {

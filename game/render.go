@@ -199,7 +199,7 @@ func (r *renderer) mailData(d *draft) (mailData, []string, error) {
 	md := mailData{Address: r.s.cfg.Address, Notices: slices.Clip(d.notices), Errors: d.errors, Ignored: d.ignored,
 		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromName, Newcomer: d.newcomer,
 		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp,
-		Variants: variantIDs}
+		Variants: variantIDs, Tables: d.tables}
 	var refs []string
 	if d.kind == "welcome" {
 		md.Personal = d.replyTo
@@ -337,6 +337,14 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 	if d.final {
 		md.Result = l.g.Result
 		md.Reason = l.meta.Reason
+		md.Ratings = ratingChanges(l, int(d.viewer))
+	}
+	if d.kind == "invitation" || d.kind == "challenge" {
+		terms, err := r.ratingTerms(l)
+		if err != nil {
+			return err
+		}
+		md.Ratings = terms
 	}
 	return nil
 }

@@ -409,7 +409,7 @@ func (b *scaleBuilder) open(tx *store.Tx, i int, p *store.Player) error {
 	}
 	l.meta.Phase = phaseOpen
 	l.meta.TurnStart = time.Time{}
-	l.g.Match = openMatch(o.v.ID(), o.ruleset, tc)
+	l.g.Match = openMatch(o.v.ID(), o.ruleset, tc, false)
 	if err := b.svc.internal(tx, scaleNow).save(l); err != nil {
 		return err
 	}

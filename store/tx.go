@@ -9,7 +9,7 @@ import (
 // Tx is a transaction: the typed operations on the store. A Tx is valid only inside the
 // function given to View, Update or Batch; values it returns are copies and stay valid.
 // Write methods fail (with ErrReadOnly) in a View transaction. Its operations are in a file
-// per part of the store: tx_games.go, tx_log.go, tx_players.go (players and reply tokens),
+// per part of the store: tx_games.go, tx_log.go, tx_players.go (players and reply tokens; tx_players_scan.go reads them all),
 // tx_outbox.go, tx_processed.go (processed incoming mail, the welcomes counted),
 // tx_deadlines.go, and the indexes, settings and conditional moves in files of their own.
 type Tx struct {

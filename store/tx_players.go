@@ -120,11 +120,10 @@ func (tx *Tx) TokenLookup(token string) (TokenRef, error) {
 	return *ref, nil
 }
 
-// EachPlayer calls fn with every player whose record decodes, in id order, until fn
-// returns an error, which it returns; a player that does not decode is passed over
-// (Verify names it): for a check of the game service's data about every player
-// (game.Check).
-func (tx *Tx) EachPlayer(fn func(*Player) error) error {
+// EachDecodedPlayer is EachPlayer for a check of every player's service data (game.Check):
+// a player whose record does not decode is passed over (Verify names it), not the end of
+// the walk.
+func (tx *Tx) EachDecodedPlayer(fn func(*Player) error) error {
 	return tx.bucket(bucketPlayers).ForEach(func(_, v []byte) error {
 		if v == nil {
 			return nil

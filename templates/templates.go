@@ -1,9 +1,10 @@
 // Package templates holds the text/template and html/template files of every
 // mail bottlepost sends, embedded into the binary. Each kind of mail NAME
 // (welcome, help, invitation, challenge, update, history, final, games,
-// audit, notice) has NAME.txt, the text part, and NAME.html, the HTML part;
-// _common.txt and _layout.html hold what the text and the HTML mails share
-// (notices, the footer with the receipt, the head, the board). The game
+// ratings, audit, notice) has NAME.txt, the text part, and NAME.html, the
+// HTML part; _common.txt and _layout.html hold what the text and the HTML
+// mails share (notices, the footer with the receipt, the head, the board),
+// _ratings.txt and _ratings.html the lines about a game's ratings. The game
 // service fills them (game/mailjob.go): the board comes drawn, as text
 // (Board) and as an HTML table (BoardHTML, rules/htmlboard), which the HTML
 // part shows, or a <pre> of the text board when a mail must stay small.

@@ -7,7 +7,7 @@ import (
 )
 
 // kinds lists every kind of mail, each with a .txt and a .html template.
-var kinds = []string{"welcome", "help", "invitation", "challenge", "update", "history", "final", "games", "audit", "notice"}
+var kinds = []string{"welcome", "help", "invitation", "challenge", "update", "history", "final", "games", "ratings", "audit", "notice"}
 
 // data has every field any template uses, so each kind executes fully.
 type gameInfo struct {
@@ -22,13 +22,29 @@ type data struct {
 	BoardHTML                                                                           template.HTML
 	Game                                                                                *gameInfo
 	Notices, Errors, Ignored, Commitments, Variants, Record, Openings, Held             []string
-	Games, Report                                                                       []string
+	Games, Report, Ratings                                                              []string
+	Tables                                                                              []table
+}
+
+// table is a pool of the ratings command's answer (game's ratingTable).
+type table struct {
+	Title, Yours string
+	Rows         []row
+}
+
+type row struct {
+	Rank               int
+	Name, Rating, Line string
+	RD, Games          int
+	You                bool
 }
 
 func TestEveryKindHasBothParts(t *testing.T) {
 	d := data{Subject: "s", Address: "games@localhost", Receipt: "3:00ff", Board: "<board & co>", Turn: "Your move.",
 		Game:    &gameInfo{Tag: "bp-1", Variant: "Chess", White: "a@x", Black: "b@y", Time: "3 days per move", Sides: [2]string{"White", "Black"}},
-		Notices: []string{"note <1>"}, Record: []string{"1. e4"}, Variants: []string{"chess"}}
+		Notices: []string{"note <1>"}, Record: []string{"1. e4"}, Variants: []string{"chess"},
+		Ratings: []string{"Your rating: 1500? → 1662? (+162) <r>"},
+		Tables:  []table{{Title: "Chess: 1 rated player.", Yours: "Your Chess rating: 1662? <y>", Rows: []row{{Rank: 1, Name: "<Alice>", Rating: "1662?", Line: "1. Alice"}}}}}
 	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
 			var txt, html strings.Builder
@@ -41,7 +57,7 @@ func TestEveryKindHasBothParts(t *testing.T) {
 			if !strings.Contains(txt.String(), "games@localhost") || !strings.Contains(html.String(), "games@localhost") {
 				t.Errorf("footer missing")
 			}
-			if strings.Contains(html.String(), "<board & co>") || strings.Contains(html.String(), "note <1>") {
+			if h := html.String(); strings.Contains(h, "<board & co>") || strings.Contains(h, "note <1>") || strings.Contains(h, "<r>") || strings.Contains(h, "<Alice>") {
 				t.Errorf("HTML part does not escape its data:\n%s", html.String())
 			}
 		})

@@ -1,16 +1,18 @@
 // Package web is bottlepost's read-only web view: the games in play and
 // the archive of finished games for spectators, one page per game with its
-// board and record, each finished game's verifiable PGN, and the rules of
-// every variant.
+// board and record, each finished game's verifiable PGN, the rules of
+// every variant, and the rating pools with their leaderboards
+// (ratings.go).
 //
 // It is safe by construction: a handler reads games only through Source,
 // which offers the public view of a game in play (exactly what an observer
 // receives by mail) and the full record of a finished one, nothing else.
 // Nothing changes anything (GET and HEAD only), every response carries a
 // Content-Security-Policy without scripts and X-Content-Type-Options, and
-// a request does at most one game's work. Pages use net/http and
-// html/template with no JavaScript; boards come from rules/htmlboard, the
-// renderer of the HTML mail.
+// a request does at most one game's work (a rating page reads the players'
+// standings, no game). Pages use net/http and html/template with no
+// JavaScript; boards come from rules/htmlboard, the renderer of the HTML
+// mail.
 package web
 
 import (
@@ -47,6 +49,10 @@ type Source interface {
 	// PublicStamp changes whenever anything the game's page shows may
 	// have changed; it is cheap to read, so drawn pages can be kept.
 	PublicStamp(id uint64) (string, error)
+	// PublicPools and PublicRatings are the rating pools and a pool's
+	// leaderboard (ratings.go), players by name only.
+	PublicPools() ([]*game.PublicPool, error)
+	PublicRatings(pool string) (*game.PublicPool, error)
 }
 
 // Limits on requests: a longer query or path is refused before any work.
@@ -133,6 +139,8 @@ func New(src Source, opt Options) *Server {
 	s.mux.HandleFunc("/games/{id}", s.gamePage)
 	s.mux.HandleFunc("/variants/{$}", s.variantList)
 	s.mux.HandleFunc("/variants/{id}", s.variantPage)
+	s.mux.HandleFunc("/ratings", s.ratingPools)
+	s.mux.HandleFunc("/ratings/{pool...}", s.ratingPool)
 	s.mux.HandleFunc("/", s.notFound)
 	return s
 }

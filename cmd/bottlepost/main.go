@@ -18,6 +18,7 @@
 //	bottlepost backup        copy the database while the service runs
 //	bottlepost compact       write a compacted copy of the database
 //	bottlepost check-store   check the database: pages, games, chains
+//	bottlepost ratings       a rating pool's players; --rebuild checks them against the archive
 //	bottlepost hub-password  the embedded hub's password of an account
 package main
 
@@ -55,7 +56,7 @@ func init() {
 }
 
 // order is how usage lists the commands.
-var order = []string{"serve", "check-mail", "demo", "deliver", "bench", "variants", "moves", "board", "perft", "export", "verify", "backup", "compact", "check-store", "hub-password"}
+var order = []string{"serve", "check-mail", "demo", "deliver", "bench", "variants", "moves", "board", "perft", "export", "verify", "backup", "compact", "check-store", "ratings", "hub-password"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
