@@ -76,3 +76,45 @@ func TestDamagedPageOfOneGame(t *testing.T) {
 	f.reply(bob, "e5")
 	f.mustContain(f.last(alice), "Black played 1... e5.")
 }
+
+// TestDamagedGameInThePublicList: a game whose service data no longer decodes
+// is left out of the public list, which names it, and logged once; the other
+// game is listed. Before issue 38 the list failed as a whole (the web index
+// was an HTTP 500). TestDamagedGameDoesNotStopTheOthers has the sweep and the
+// games command.
+func TestDamagedGameInThePublicList(t *testing.T) {
+	f := newFixture(t, Config{})
+	var logs bytes.Buffer
+	svc, err := New(Config{Address: "games@bottlepost.test"}, Options{Store: f.st, Clock: func() time.Time { return f.now },
+		Rand: rand.NewChaCha8([32]byte{5}), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.svc = svc
+	startChess(t, f) // game 1: alice v bob
+	const carol = "carol@example.com"
+	f.send(alice, f.personal(alice), "new", "new chess vs "+carol+" as white")
+	f.reply(carol, "accept") // game 2: alice v carol
+	if err := f.st.Update(func(tx *store.Tx) error {
+		g, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		g.Meta = g.Meta[:len(g.Meta)/2]
+		return tx.PutGame(g)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		list, err := f.svc.PublicGames(false, 0, 10)
+		if err != nil {
+			t.Fatalf("the public list fails: %v", err)
+		}
+		if len(list.Games) != 1 || list.Games[0].ID != 2 || len(list.Damaged) != 1 || list.Damaged[0] != 1 {
+			t.Errorf("public list: %+v", list)
+		}
+	}
+	if got := strings.Count(logs.String(), "game damaged"); got != 1 || !strings.Contains(logs.String(), "game=1 ") {
+		t.Errorf("the damaged game was logged %d times, want once naming game 1:\n%s", got, logs.String())
+	}
+}

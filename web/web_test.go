@@ -13,6 +13,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/game"
 	"github.com/bottlepost/bottlepost/record"
+	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/web"
 )
 
@@ -336,5 +337,43 @@ func TestKeptPageFollowsTheGame(t *testing.T) {
 	deadline := regexp.MustCompile(`deadline ([^.]*UTC)`)
 	if d0, d1 := deadline.FindStringSubmatch(before), deadline.FindStringSubmatch(after); d0 == nil || d1 == nil || d0[1] == d1[1] {
 		t.Errorf("deadline before %v, after %v: want a later one", d0, d1)
+	}
+}
+
+// TestIndexSkipsADamagedGame: a game whose stored record is damaged is left
+// out of the index, which names it, and the other games are listed as ever;
+// before issue 38 the one damaged game made the index an HTTP 500 for
+// everyone.
+func TestIndexSkipsADamagedGame(t *testing.T) {
+	c := newClub(t)
+	c.start("chess", alice, bob)
+	c.start("chess", carol, bob)
+	if err := c.st.Update(func(tx *store.Tx) error {
+		g, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		g.Meta = g.Meta[:len(g.Meta)/2]
+		return tx.PutGame(g)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rec := c.get("/")
+	body := rec.Body.String()
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d:\n%s", rec.Code, body)
+	}
+	if !strings.Contains(body, "Game 1 cannot be shown: its stored record is damaged.") || !strings.Contains(body, `href="/games/2"`) {
+		t.Errorf("the damaged game is not named, or the sound one not listed:\n%s", body)
+	}
+	if strings.Contains(body, `href="/games/1"`) {
+		t.Errorf("the damaged game is linked:\n%s", body)
+	}
+	// Its own page says what is wrong with it; the other game's is served.
+	if rec := c.get("/games/1"); rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "game 1 cannot be shown, because its stored record is damaged") {
+		t.Errorf("/games/1: %d\n%s", rec.Code, rec.Body.String())
+	}
+	if rec := c.get("/games/2"); rec.Code != http.StatusOK {
+		t.Errorf("/games/2: %d\n%s", rec.Code, rec.Body.String())
 	}
 }
