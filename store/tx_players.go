@@ -119,19 +119,3 @@ func (tx *Tx) TokenLookup(token string) (TokenRef, error) {
 	}
 	return *ref, nil
 }
-
-// EachDecodedPlayer is EachPlayer for a check of every player's service data (game.Check):
-// a player whose record does not decode is passed over (Verify names it), not the end of
-// the walk.
-func (tx *Tx) EachDecodedPlayer(fn func(*Player) error) error {
-	return tx.bucket(bucketPlayers).ForEach(func(_, v []byte) error {
-		if v == nil {
-			return nil
-		}
-		p, err := decodePlayer(v)
-		if err != nil {
-			return nil
-		}
-		return fn(p)
-	})
-}
