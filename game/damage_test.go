@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,5 +119,57 @@ func TestDamagedGameInThePublicList(t *testing.T) {
 	}
 	if got := strings.Count(logs.String(), "game damaged"); got != 1 || !strings.Contains(logs.String(), "game=1 ") {
 		t.Errorf("the damaged game was logged %d times, want once naming game 1:\n%s", got, logs.String())
+	}
+}
+
+// TestRatingListsPassOverADamagedPlayer: one player's record damaged on disk
+// leaves the rating lists (the ratings command, the web's leaderboards) to
+// everyone else, without that player; before, the whole list failed.
+func TestRatingListsPassOverADamagedPlayer(t *testing.T) {
+	const carol, dave = "carol@example.com", "dave@example.com"
+	f := newFixture(t, Config{})
+	startChess(t, f) // players 1 and 2
+	f.reply(alice, "e4")
+	f.reply(bob, "e5")
+	f.reply(bob, "resign")
+	f.send(carol, f.personal(carol), "new", "new chess vs "+dave+" as white") // players 3 and 4
+	f.reply(dave, "accept")
+	f.reply(carol, "e4")
+	f.reply(dave, "e5")
+	f.reply(dave, "resign")
+	dir := t.TempDir()
+	db, key := filepath.Join(dir, "r.db"), filepath.Join(dir, "r.key")
+	if err := f.st.Compact(db); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(f.st.Path()), "bp.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(key, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := boltdamage.Value(db, "players", be(3), nil, func(v []byte) []byte { return v[:len(v)/2] }); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(db, store.Options{KeyFile: key, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var got map[string][]Standing
+	if err := st.View(func(tx *store.Tx) error {
+		got, err = poolStandings(tx, func(string) bool { return true })
+		return err
+	}); err != nil {
+		t.Fatalf("one damaged player fails the rating lists: %v", err)
+	}
+	var ids []uint64
+	for _, s := range got["chess"] {
+		ids = append(ids, s.ID)
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, []uint64{1, 2, 4}) {
+		t.Errorf("the chess pool lists players %v, want 1, 2 and 4 (3 damaged)", ids)
 	}
 }
