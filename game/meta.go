@@ -74,6 +74,10 @@ type gameMeta struct {
 	// ratings existed).
 	Casual bool      `json:"casual,omitempty"`
 	Rated  *ratedEnd `json:"rated,omitempty"`
+	// Tournament is the tournament the game belongs to (tournament.go),
+	// 0 for none; Round its round in the Berger table.
+	Tournament uint64 `json:"tournament,omitempty"`
+	Round      int    `json:"round,omitempty"`
 }
 
 const gameMetaVersion = 1

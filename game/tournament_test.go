@@ -1,0 +1,238 @@
+package game
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/bottlepost/bottlepost/mailfmt"
+	"github.com/bottlepost/bottlepost/store"
+)
+
+// tournamentPlayers are the five players of the tests, in the order the
+// referee names them (their draw numbers 1–5).
+var tournamentPlayers = []string{alice, bob, "carol@example.com", "dave@example.com", "erin@example.com"}
+
+// gameMails are the mails of game id to addr, oldest first.
+func (f *fixture) gameMails(addr string, id uint64) []*sent {
+	var out []*sent
+	for _, m := range f.inbox[addr] {
+		if g, ok := mailfmt.ParseTag(m.Subject); ok && g == id {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// inGame sends lines from addr in game id's thread (a reply to the first
+// mail of the game they received).
+func (f *fixture) inGame(addr string, id uint64, lines ...string) {
+	f.t.Helper()
+	ms := f.gameMails(addr, id)
+	if len(ms) == 0 {
+		f.t.Fatalf("%s has no mail of game %d", addr, id)
+	}
+	f.send(addr, ms[0].ReplyTo, "Re: "+ms[0].Subject, lines...)
+}
+
+// createTournament has the referee create the five players' tournament and
+// checks the answer and the invitations; it returns the fixture with alice
+// and bob known to the service and the others strangers.
+func createTournament(t *testing.T, extra string) *fixture {
+	t.Helper()
+	f := newFixture(t, Config{Referees: []string{ref}})
+	f.names = map[string]string{alice: "Alice", bob: "Bob Smith", "carol@example.com": "Carol"}
+	f.send(alice, f.personal(alice), "games", "games") // alice and bob have written: no strangers
+	f.send(bob, f.personal(bob), "games", "games")
+	pr := f.personal(ref)
+	f.send(ref, pr, "a tournament",
+		`tournament new "Spring open" variant chess time 3d`+extra+` players alice@example.org, "Bob Smith" <bob@example.net>,`,
+		`carol@example.com, Dave <dave@example.com>, erin@example.com`)
+	f.mustContain(f.last(ref), "Tournament 1, Spring open, is created: a rated round robin of Chess",
+		"Bob Smith <bob@example.net>", "Dave <dave@example.com>", "tournament 1 start")
+	for _, p := range tournamentPlayers {
+		inv := f.last(p)
+		if !strings.HasPrefix(inv.Subject, "Tournament 1: invitation") {
+			t.Fatalf("%s got %q, want the invitation", p, inv.Subject)
+		}
+		f.mustContain(inv, "invites you to play in tournament 1, Spring open", "5 players", "4 games at once", "join", "decline")
+		stranger := strings.Contains(inv.Text, "bottlepost is a server")
+		if stranger != (p != alice && p != bob) {
+			t.Errorf("invitation to %s: told what bottlepost is: %v", p, stranger)
+		}
+	}
+	return f
+}
+
+// TestTournamentByMail plays a five-player tournament by mail to its final
+// standings: the invitations, the answers, every game started at once
+// (its start mail in its own thread, colours from the Berger table), a
+// mail to each player listing their games, the standings line in every
+// game mail, the crosstable, the final standings.
+func TestTournamentByMail(t *testing.T) {
+	f := createTournament(t, "")
+	for i, p := range tournamentPlayers[:4] {
+		f.reply(p, "join")
+		f.mustContain(f.last(p), "You joined tournament 1, Spring open.")
+		f.mustContain(f.last(ref), fmt.Sprintf("joined tournament 1: %d joined, %d not yet answered", i+1, 4-i))
+	}
+	f.send(ref, f.personal(ref), "crosstable", "tournament 1")
+	f.mustContain(f.last(ref), "waiting for its players' answers (4 joined, 1 not yet answered)", " 2. Bob Smith", " 4. Dave")
+	before := len(f.all)
+	f.reply("erin@example.com", "join") // the last answer: every game starts
+	if got, want := len(f.all)-before, 10*2+5+1+1; got != want {
+		t.Errorf("the start sent %d mails, want %d (2 per game, 1 per player, the referee's, erin's answer)", got, want)
+	}
+	f.mustContain(f.last(ref), "Tournament 1, Spring open, has begun: 5 players, 10 games started.")
+
+	// The games: Berger's table for 5 (the 6-player table, 6 the bye).
+	for _, p := range tournamentPlayers {
+		var list *sent
+		for _, m := range f.inbox[p] {
+			if strings.HasPrefix(m.Subject, "Tournament 1: your games") {
+				list = m
+			}
+		}
+		if list == nil {
+			t.Fatalf("%s has no list of their games", p)
+		}
+		f.mustContain(list, "Tournament 1, Spring open, has begun: 5 players, 10 games")
+		n := 0
+		for _, line := range strings.Split(list.Text, "\n") {
+			var round int
+			var id uint64
+			var colour string
+			if _, err := fmt.Sscanf(line, "Round %d: game %d, %s v", &round, &id, &colour); err != nil {
+				continue
+			}
+			n++
+			opp := strings.TrimSpace(line[strings.Index(line, " v ")+3:])
+			ms := f.gameMails(p, id)
+			if len(ms) != 1 {
+				t.Fatalf("%s has %d mails of game %d, want its start mail", p, len(ms), id)
+			}
+			start := ms[0]
+			if start.InReplyTo != "" || start.References != "" || !strings.HasPrefix(start.MessageID, fmt.Sprintf("game-%d.", id)) {
+				t.Errorf("game %d's start mail to %s does not start its thread: %q %q %q", id, p, start.MessageID, start.InReplyTo, start.References)
+			}
+			f.mustContain(start, "The game has begun", fmt.Sprintf("Tournament 1, Spring open: round %d.", round), "Spring open: 0/0, =1st of 5")
+			if colour != "White" && colour != "Black" || opp == "" {
+				t.Errorf("%s's list: %q", p, line)
+			}
+		}
+		if n != 4 {
+			t.Errorf("%s's list names %d games, want 4:\n%s", p, n, list.Text)
+		}
+	}
+	// The pairs and colours of the table: round 1 is 2–5 and 3–4 (1 has
+	// the bye), round 2 is 5–3 and 1–2, …
+	pairs := f.tournamentPairs(1)
+	want := "1:2-5 1:3-4 2:5-3 2:1-2 3:3-1 3:4-5 4:1-4 4:2-3 5:4-2 5:5-1"
+	if got := pairs.String(); got != want {
+		t.Errorf("pairs %s, want %s", got, want)
+	}
+
+	// The results: the lower draw number wins, but 2 and 3 agree a draw.
+	for _, g := range pairs {
+		w, b := tournamentPlayers[g.white-1], tournamentPlayers[g.black-1]
+		switch {
+		case g.white+g.black == 5 && min(g.white, g.black) == 2:
+			f.inGame(w, g.game, "draw")
+			f.inGame(b, g.game, "draw")
+		case g.white < g.black:
+			f.inGame(b, g.game, "resign")
+		default:
+			f.inGame(w, g.game, "resign")
+		}
+		if g.game == pairs[3].game {
+			f.send(eve, f.personal(eve), "crosstable", "tournament 1")
+			f.mustContain(f.last(eve), "Spring open: a rated round robin of Chess, after 4 of 10 games.")
+		}
+	}
+	finalMail := func(p string) *sent {
+		var found *sent
+		for _, m := range f.inbox[p] {
+			if strings.HasPrefix(m.Subject, "Tournament 1: final standings") {
+				if found != nil {
+					t.Errorf("%s received the final standings twice", p)
+				}
+				found = m
+			}
+		}
+		return found
+	}
+	table := `Pl.  No. Name       Pts  S-B     Wins
+1      1 Alice      4    6       4
+2=     2 Bob Smith  2½   2.25    2
+2=     3 Carol      2½   2.25    2
+4      4 Dave       1    0       1
+5      5 player 6   0    0       0
+
+     1 2 3 4 5
+  1  × 1 1 1 1
+  2  0 × ½ 1 1
+  3  0 ½ × 1 1
+  4  0 0 0 × 1
+  5  0 0 0 0 ×`
+	for _, p := range append(tournamentPlayers, ref) {
+		m := finalMail(p)
+		if m == nil {
+			t.Errorf("%s did not receive the final standings", p)
+			continue
+		}
+		f.mustContain(m, "final standings", table)
+	}
+	last := pairs[len(pairs)-1]
+	for _, p := range []int{last.white, last.black} {
+		ms := f.gameMails(tournamentPlayers[p-1], last.game)
+		lines := map[int]string{1: "Spring open: 4/4, 1st of 5", 2: "Spring open: 2½/4, =2nd of 5", 3: "Spring open: 2½/4, =2nd of 5",
+			4: "Spring open: 1/4, 4th of 5", 5: "Spring open: 0/4, 5th of 5"}
+		f.mustContain(ms[len(ms)-1], lines[p])
+	}
+	f.send(bob, f.personal(bob), "mine", "tournaments")
+	f.mustContain(f.last(bob), "Tournament 1, Spring open (Chess): over; you: 2½/4, =2nd of 5")
+	for _, m := range f.all {
+		for _, line := range strings.Split(m.Text, "\n") {
+			if utf8.RuneCountInString(strings.TrimRight(line, "\r")) > 78 {
+				t.Errorf("mail %q to %s has a line of more than 78 columns: %q", m.Subject, m.To, line)
+			}
+		}
+	}
+}
+
+// tourPair is one game of a tournament as the test reads it from the store.
+type tourPair struct {
+	round, white, black int
+	game                uint64
+}
+
+type tourPairs []tourPair
+
+func (ps tourPairs) String() string {
+	var s []string
+	for _, p := range ps {
+		s = append(s, fmt.Sprintf("%d:%d-%d", p.round, p.white, p.black))
+	}
+	return strings.Join(s, " ")
+}
+
+// tournamentPairs reads tournament id's games from the store.
+func (f *fixture) tournamentPairs(id uint64) tourPairs {
+	f.t.Helper()
+	var out tourPairs
+	err := f.st.View(func(tx *store.Tx) error {
+		t, err := loadTournament(tx, id)
+		if err != nil {
+			return err
+		}
+		for _, g := range t.Games {
+			out = append(out, tourPair{round: g.Round, white: g.White + 1, black: g.Black + 1, game: g.Game})
+		}
+		return nil
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return out
+}
