@@ -362,6 +362,8 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.listTournaments()
 	case VerbJoin:
 		return h.tournamentAnswer(c.Game, true)
+	case VerbWithdraw:
+		return h.withdraw(c)
 	case VerbDecline:
 		if id := subjectTournament(h.in.Subject); c.Game == 0 && h.seat == nil && id != 0 {
 			return h.tournamentAnswer(id, false) // a reply to a tournament's invitation

@@ -78,6 +78,9 @@ type gameMeta struct {
 	// 0 for none; Round its round in the Berger table.
 	Tournament uint64 `json:"tournament,omitempty"`
 	Round      int    `json:"round,omitempty"`
+	// Forfeit marks a tournament game lost by forfeit (a withdrawal):
+	// scored, not rated.
+	Forfeit bool `json:"forfeit,omitempty"`
 }
 
 const gameMetaVersion = 1

@@ -80,6 +80,8 @@ type tourPlayer struct {
 	Address string `json:"address"`
 	// Answer is "" until they answer, then "join" or "decline".
 	Answer string `json:"answer,omitempty"`
+	// Withdrawn says they withdrew, or were withdrawn, once it had started.
+	Withdrawn bool `json:"withdrawn,omitempty"`
 }
 
 // tourGame is one game of a section: its game, its round and its
@@ -178,6 +180,8 @@ func (h *handling) tournamentCmd(c Command) error {
 		return h.tournamentAnswer(c.Game, c.Arg == "join")
 	case "start":
 		return h.tournamentStartNow(c.Game)
+	case "withdraw":
+		return h.refereeWithdraw(c)
 	}
 	return h.tournamentTable(c.Game)
 }
@@ -628,7 +632,7 @@ func (h *handling) tournamentGameEnded(l *loaded) error {
 	for i := range t.Games {
 		g := &t.Games[i]
 		if g.Game == l.g.ID {
-			g.Result = l.g.Result
+			g.Result, g.Forfeit = l.g.Result, l.meta.Forfeit
 			if g.Result == "" {
 				g.Result = "1/2-1/2" // a game of a section always scores
 			}
@@ -691,4 +695,8 @@ one mail listing their games.
 
   tournament N       the crosstable: points, Sonneborn-Berger, wins
   tournaments        your tournaments and your standing in each
-  join N             join tournament N (or reply join to the invitation)`
+  join N             join tournament N (or reply join to the invitation)
+  withdraw N         leave tournament N (withdraw N confirm confirms it):
+                     each of your unfinished games is lost by forfeit
+A referee may also write tournament N withdraw ADDRESS. A forfeit counts
+in the crosstable (+ and −) and is not rated.`

@@ -114,8 +114,15 @@ func parseTournament(c *Command, args []string) string {
 			c.Arg = a
 			return ""
 		}
+	case len(args) >= 3 && strings.EqualFold(args[1], "withdraw"):
+		_, addr, used := namedAddress(args[2:])
+		if a := strings.Trim(addr, "<>"); used == len(args)-2 && address.MatchString(a) {
+			c.Arg, c.Opponent = "withdraw", a
+			return ""
+		}
+		return "write tournament N withdraw ADDRESS"
 	}
-	return "write tournament N, or tournament N start (a referee), join or decline"
+	return "write tournament N, or tournament N start|withdraw ADDRESS (a referee), join or decline"
 }
 
 // parseTournamentNew reads the rest of tournament new: the name (quoted,

@@ -2,6 +2,8 @@ package game
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -133,7 +135,23 @@ func TestTournamentByMail(t *testing.T) {
 		t.Errorf("pairs %s, want %s", got, want)
 	}
 
-	// The results: the lower draw number wins, but 2 and 3 agree a draw.
+	playResults(t, f, pairs)
+	checkFinal(t, f, pairs)
+}
+
+// playFiveTournament plays TestTournamentByMail's tournament to its end.
+func playFiveTournament(t *testing.T) *fixture {
+	f := createTournament(t, "")
+	for _, p := range tournamentPlayers {
+		f.reply(p, "join")
+	}
+	playResults(t, f, f.tournamentPairs(1))
+	return f
+}
+
+// playResults plays the five players' games by mail: the lower draw
+// number wins (the other resigns), but 2 and 3 agree a draw.
+func playResults(t *testing.T, f *fixture, pairs tourPairs) {
 	for _, g := range pairs {
 		w, b := tournamentPlayers[g.white-1], tournamentPlayers[g.black-1]
 		switch {
@@ -150,6 +168,11 @@ func TestTournamentByMail(t *testing.T) {
 			f.mustContain(f.last(eve), "Spring open: a rated round robin of Chess, after 4 of 10 games.")
 		}
 	}
+}
+
+// checkFinal checks the final standings every participant received, the
+// last game's standings lines, tournaments, and every line's width.
+func checkFinal(t *testing.T, f *fixture, pairs tourPairs) {
 	finalMail := func(p string) *sent {
 		var found *sent
 		for _, m := range f.inbox[p] {
@@ -235,4 +258,99 @@ func (f *fixture) tournamentPairs(id uint64) tourPairs {
 		f.t.Fatal(err)
 	}
 	return out
+}
+
+// TestTournamentWithdrawal: a player's withdrawal (asked, then confirmed)
+// and a referee's: each unfinished game of theirs is lost by forfeit, its
+// opponent told, the crosstable shows + and −, the ratings do not take it.
+func TestTournamentWithdrawal(t *testing.T) {
+	f := createTournament(t, "")
+	for _, p := range tournamentPlayers {
+		f.reply(p, "join")
+	}
+	pairs := f.tournamentPairs(1)
+	erin := tournamentPlayers[4]
+	var played uint64 // erin (5) v alice (1), round 5: erin resigns first
+	for _, g := range pairs {
+		if g.white == 5 && g.black == 1 {
+			played = g.game
+		}
+	}
+	f.inGame(erin, played, "resign")
+
+	f.send(erin, f.personal(erin), "leaving", "withdraw 1")
+	f.mustContain(f.last(erin), "reply: withdraw 1 confirm", "still being played (3)")
+	if n := f.tournamentPairs(1); fmt.Sprint(n) != fmt.Sprint(pairs) {
+		t.Fatalf("asking to withdraw changed the tournament")
+	}
+	f.reply(erin, "withdraw 1 confirm")
+	f.mustContain(f.last(erin), "You have withdrawn from tournament 1, Spring open: 3 games lost by forfeit.")
+	for _, g := range pairs {
+		if g.game == played || g.white != 5 && g.black != 5 {
+			continue
+		}
+		opp := tournamentPlayers[g.white+g.black-5-1]
+		ms := f.gameMails(opp, g.game)
+		m := ms[len(ms)-1]
+		f.mustContain(m, "wins: forfeit: player 6 withdrew from the tournament", "Not rated: the game was lost by forfeit")
+	}
+	f.send(ref, f.personal(ref), "withdraw", "tournament 1 withdraw <dave@example.com>")
+	f.mustContain(f.last(ref), "dave@example.com is withdrawn from tournament 1: 3 games lost by forfeit")
+	f.send(ref, f.personal(ref), "withdraw", "tournament 1 withdraw dave@example.com")
+	f.mustContain(f.last(ref), "has already withdrawn")
+	f.send(ref, f.personal(ref), "table", "tournament 1")
+	f.mustContain(f.last(ref), `
+     1 2 3 4 5
+  1  × · · + 1
+  2  · × · + +
+  3  · · × + +
+  4  − − − × +
+  5  0 − − − ×`)
+	// The withdrawn player's mails of the games still on say nothing new;
+	// a second withdrawal is refused.
+	f.reply(erin, "withdraw 1 confirm")
+	f.mustContain(f.last(erin), "you have already withdrawn from tournament 1")
+}
+
+// TestTournamentDocShowsRealMail: the final standings mail quoted in
+// docs/tournaments.md is what the service sends at the end of
+// TestTournamentByMail's tournament; -update rewrites it.
+func TestTournamentDocShowsRealMail(t *testing.T) {
+	f := playFiveTournament(t)
+	var m *sent
+	for _, s := range f.inbox[bob] {
+		if strings.HasPrefix(s.Subject, "Tournament 1: final standings") {
+			m = s
+		}
+	}
+	if m == nil {
+		t.Fatal("bob got no final standings")
+	}
+	path := filepath.Join("..", "docs", "tournaments.md")
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "To: " + m.To + "\nSubject: " + m.Subject + "\n\n" + strings.TrimRight(m.Text, "\n") + "\n"
+	found := false
+	out := docBlock.ReplaceAllStringFunc(string(doc), func(block string) string {
+		b := docBlock.FindStringSubmatch(block)
+		if b[1] != "standings" {
+			t.Errorf("docs/tournaments.md quotes an unknown mail %q", b[1])
+			return block
+		}
+		found = true
+		if b[2] != want && !*update {
+			t.Errorf("docs/tournaments.md's mail is not what the service sends (-update rewrites it):\n%s", want)
+		}
+		return "<!-- mail:standings -->\n```text\n" + want + "```\n<!-- /mail -->"
+	})
+	if !found {
+		t.Error("docs/tournaments.md quotes no standings mail")
+	}
+	if *update {
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
