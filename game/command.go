@@ -73,6 +73,7 @@ type Command struct {
 	Title    string
 	Double   bool
 	Entrants []entrant
+	Arg2     string // tournament new: the start date as written
 }
 
 // ParseError is a user error about a command line: phrased for the player.

@@ -64,6 +64,10 @@ type tournament struct {
 	Referee string    `json:"referee"`
 	Phase   string    `json:"phase"`
 	Created time.Time `json:"created"`
+	// Starts is the start date the referee set (its 00:00 UTC), zero for
+	// none: the sweep starts the games then with those who joined
+	// (startDueTournaments).
+	Starts  time.Time `json:"starts,omitzero"`
 	Started time.Time `json:"started,omitzero"`
 	Ended   time.Time `json:"ended,omitzero"`
 	// Players are the players in the order the referee named them; once
@@ -200,6 +204,16 @@ func (h *handling) newTournament(c Command) error {
 	}
 	t := &tournament{Name: c.Title, Variant: v.ID(), Ruleset: ruleset, Time: tc.String(), Double: c.Double, Casual: c.Casual,
 		Referee: h.from, Phase: tourInvited, Created: h.now}
+	if c.Arg2 != "" {
+		day, err := time.Parse(time.DateOnly, c.Arg2)
+		if err != nil {
+			return userf("%q is not a date: write starts YYYY-MM-DD, e.g. starts %s", c.Arg2, h.now.AddDate(0, 0, 14).Format(time.DateOnly))
+		}
+		if !day.After(h.now) {
+			return userf("the start date %s is not after today: choose a later day", c.Arg2)
+		}
+		t.Starts = day
+	}
 	seen := map[string]bool{}
 	for _, e := range c.Entrants {
 		key := mailfmt.Key(e.addr)
@@ -234,25 +248,94 @@ func (h *handling) newTournament(c Command) error {
 			return err
 		}
 		names = append(names, nameAndAddress(p))
-		d := h.draft(p.Address, nil, "tournament")
+		d := h.tourDraft(p.Address)
 		d.subject = fmt.Sprintf("Tournament %d: invitation · %s", t.ID, t.Name)
-		d.replyTo = h.s.replyAddress(h.s.accountToken(p.Address))
 		d.inReplyTo = ""
 		d.notices = append(d.notices, fmt.Sprintf("%s invites you to play in tournament %d, %s: a %s of %s (%s), %d players.",
 			nameAndAddress(h.player), t.ID, t.Name, t.kind(), variantName(t), tc.Describe(), len(t.Players)))
 		if !decodePlayerMeta(p).Wrote {
 			d.notices = append(d.notices, "bottlepost is a server that referees games of chess and chess variants played by ordinary mail: you send your moves as replies, it checks them, and it mails both players the board after every move. Nothing to install.")
 		}
-		d.notices = append(d.notices, t.gamesSentence(len(t.Players)),
+		d.notices = append(d.notices, t.gamesSentence(len(t.Players)), t.startSentence(),
 			"To play, reply to this mail with the single word: join", "or, to refuse: decline")
 		d.report = t.playerList(h.tx)
 	}
-	d := h.draft(h.from, nil, "tournament")
+	d := h.tourDraft(h.from)
 	d.subject = fmt.Sprintf("Tournament %d: created · %s", t.ID, t.Name)
 	d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s, is created: a %s of %s (%s). Each player has been invited: %s.",
 		t.ID, t.Name, t.kind(), variantName(t), tc.Describe(), strings.Join(names, ", ")),
-		fmt.Sprintf("Its games start when every player has answered and at least %d joined, or when you write: tournament %d start", minTournament, t.ID))
+		t.startSentence(), fmt.Sprintf("You may start them earlier, with those who have joined, by writing: tournament %d start", t.ID))
 	return nil
+}
+
+// startSentence says when the games start.
+func (t *tournament) startSentence() string {
+	s := fmt.Sprintf("The games start as soon as every player has answered and at least %d have joined", minTournament)
+	if !t.Starts.IsZero() {
+		s += fmt.Sprintf(", or on %s with those who have joined by then (if fewer than %d, the tournament is cancelled)", t.Starts.Format("Mon 2 Jan 2006"), minTournament)
+	}
+	return s + "."
+}
+
+// startDueTournaments is the sweep's part (Tick): each tournament whose
+// start date has come while it waits for answers starts, each in its own
+// transaction, with the players who joined, re-paired for their number;
+// one with fewer than three is cancelled, everyone told.
+func (s *Service) startDueTournaments(now time.Time) (int, error) {
+	var due []uint64
+	err := s.st.View(func(tx *store.Tx) error {
+		n, err := tournamentCount(tx)
+		if err != nil {
+			return err
+		}
+		for id := uint64(1); id <= n; id++ {
+			t, err := loadTournament(tx, id)
+			if err != nil {
+				var ue *userError
+				if errors.As(err, &ue) {
+					continue
+				}
+				s.log.Error("sweep: tournament skipped", "tournament", id, "err", err)
+				continue
+			}
+			if t.Phase == tourInvited && !t.Starts.IsZero() && !now.Before(t.Starts) {
+				due = append(due, id)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, &SystemError{Err: err}
+	}
+	started := 0
+	for _, id := range due {
+		err := s.st.Update(func(tx *store.Tx) error {
+			h := s.internal(tx, now)
+			if err := h.clocks.load(tx); err != nil {
+				return err
+			}
+			t, err := loadTournament(tx, id)
+			if err != nil || t.Phase != tourInvited {
+				return err
+			}
+			if joined, _ := t.answers(); joined < minTournament {
+				err = h.cancelTournament(t, fmt.Sprintf("on its start date only %d players had joined, and a tournament needs %d", joined, minTournament))
+			} else {
+				err = h.startTournament(t)
+			}
+			if err != nil {
+				return err
+			}
+			_, err = h.flush()
+			return err
+		})
+		if err != nil {
+			s.log.Error("sweep: tournament not started", "tournament", id, "err", err)
+			continue
+		}
+		started++
+	}
+	return started, nil
 }
 
 // kind is "single round robin" or "double round robin", rated or not.
@@ -323,7 +406,7 @@ func (h *handling) tournamentAnswer(id uint64, join bool) error {
 	d.subject = fmt.Sprintf("Tournament %d: you %s · %s", t.ID, verb, t.Name)
 	d.notices = append(d.notices, fmt.Sprintf("You %s tournament %d, %s.", verb, t.ID, t.Name))
 	joined, waiting := t.answers()
-	rd := h.draft(t.Referee, nil, "tournament")
+	rd := h.tourDraft(t.Referee)
 	rd.subject = fmt.Sprintf("Tournament %d: answers · %s", t.ID, t.Name)
 	rd.notices = append(rd.notices, fmt.Sprintf("%s %s tournament %d: %d joined, %d not yet answered.", nameAndAddress(h.player), verb, t.ID, joined, waiting))
 	if waiting > 0 {
@@ -375,7 +458,7 @@ func (h *handling) tournamentStartNow(id uint64) error {
 func (h *handling) cancelTournament(t *tournament, why string) error {
 	t.Phase, t.Ended = tourCancelled, h.now
 	for _, to := range append(t.addresses(), t.Referee) {
-		d := h.draft(to, nil, "tournament")
+		d := h.tourDraft(to)
 		d.subject = fmt.Sprintf("Tournament %d: cancelled · %s", t.ID, t.Name)
 		d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s, is cancelled: %s.", t.ID, t.Name, why))
 	}
@@ -443,7 +526,7 @@ func (h *handling) startTournament(t *tournament) error {
 		}
 	}
 	for i, p := range seats {
-		d := h.draft(p.Address, nil, "tournament")
+		d := h.tourDraft(p.Address)
 		d.apart = true
 		d.subject = fmt.Sprintf("Tournament %d: your games · %s", t.ID, t.Name)
 		d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s, has begun: %d players, %s, all started today. Each game has its own thread; reply there to play it. Your games:",
@@ -459,7 +542,7 @@ func (h *handling) startTournament(t *tournament) error {
 			d.report = append(d.report, fmt.Sprintf("Round %2d: game %d, %s v %s", g.Round, g.Game, colour, displayName(seats[opp])))
 		}
 	}
-	rd := h.draft(t.Referee, nil, "tournament")
+	rd := h.tourDraft(t.Referee)
 	rd.subject = fmt.Sprintf("Tournament %d: started · %s", t.ID, t.Name)
 	rd.notices = append(rd.notices, fmt.Sprintf("Tournament %d, %s, has begun: %d players, %s started.", t.ID, t.Name, len(players), plural(len(t.Games), "game")))
 	return nil
@@ -536,7 +619,7 @@ func (h *handling) tournamentTable(id uint64) error {
 	if err != nil {
 		return err
 	}
-	d := h.draft(h.from, nil, "tournament")
+	d := h.tourDraft(h.from)
 	d.subject = fmt.Sprintf("Tournament %d: crosstable · %s", t.ID, t.Name)
 	d.notices, d.report = t.crosstableMail(h.tx)
 	return nil
@@ -585,7 +668,7 @@ func (h *handling) listTournaments() error {
 	if err != nil {
 		return err
 	}
-	d := h.draft(h.from, nil, "tournament")
+	d := h.tourDraft(h.from)
 	d.subject = "bottlepost: your tournaments"
 	for id := uint64(1); id <= n; id++ {
 		t, err := loadTournament(h.tx, id)
@@ -644,7 +727,7 @@ func (h *handling) tournamentGameEnded(l *loaded) error {
 	if open == 0 && t.Phase == tourPlaying {
 		t.Phase, t.Ended = tourOver, h.now
 		for _, to := range append(t.addresses(), t.Referee) {
-			d := h.draft(to, nil, "tournament")
+			d := h.tourDraft(to)
 			d.apart = true // not in the answer about the last game
 			d.subject = fmt.Sprintf("Tournament %d: final standings · %s", t.ID, t.Name)
 			d.notices, d.report = t.crosstableMail(h.tx)
@@ -686,7 +769,8 @@ A referee creates a round-robin section by mail to their personal
 address (one command; the list of players may go on over the next lines):
     tournament new "Club championship" variant chess time 3d
         players alice@example.org, "Bob Smith" <bob@example.net>, ...
-  options: rules NAME, double (each pair meets twice), casual (not rated)
+  options: rules NAME, double (each pair meets twice), casual (not rated),
+  starts YYYY-MM-DD (that day the games start with those who joined)
 Each player (3 to 20) is invited and replies join or decline. When all
 have answered and at least 3 joined, or when the referee writes
 tournament N start, every game starts at once, paired and coloured by
@@ -700,3 +784,13 @@ one mail listing their games.
                      each of your unfinished games is lost by forfeit
 A referee may also write tournament N withdraw ADDRESS. A forfeit counts
 in the crosstable (+ and −) and is not rated.`
+
+// tourDraft is a tournament's mail to an address: its replies go to the
+// recipient's personal address, where the tournament commands are read.
+func (h *handling) tourDraft(to string) *draft {
+	d := h.draft(to, nil, "tournament")
+	if d.replyTo == "" {
+		d.replyTo = h.s.replyAddress(h.s.accountToken(mailfmt.Key(to)))
+	}
+	return d
+}

@@ -28,7 +28,7 @@ func init() {
 type entrant struct{ name, addr string }
 
 // tournamentUsage is how tournament new is written.
-const tournamentUsage = `write tournament new NAME variant VARIANT [rules R] time CONTROL [double] [casual] players ADDRESS, ADDRESS, ...`
+const tournamentUsage = `write tournament new NAME variant VARIANT [rules R] time CONTROL [double] [casual] [starts YYYY-MM-DD] players ADDRESS, ADDRESS, ...`
 
 // isTournamentNew says whether a line is a tournament new command, which
 // may be longer than other commands (maxTournamentLine).
@@ -160,6 +160,10 @@ func parseTournamentNew(c *Command, args []string) string {
 		case "players":
 			return parseEntrants(c, strings.Join(args[1:], " "))
 		}
+		if len(args) >= 2 && key == "starts" {
+			c.Arg2, args = args[1], args[2:]
+			continue
+		}
 		if len(args) < 2 {
 			return fmt.Sprintf("%q needs a value after it", args[0])
 		}
@@ -171,7 +175,7 @@ func parseTournamentNew(c *Command, args []string) string {
 		case "time":
 			c.Time = strings.ToLower(args[1])
 		default:
-			return fmt.Sprintf("%q is not an option of tournament new (variant, rules, time, double, casual, players)", args[0])
+			return fmt.Sprintf("%q is not an option of tournament new (variant, rules, time, double, casual, starts, players)", args[0])
 		}
 		args = args[2:]
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bottlepost/bottlepost/mailfmt"
@@ -352,5 +353,100 @@ func TestTournamentDocShowsRealMail(t *testing.T) {
 		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestTournamentStartDate: on its start date the sweep starts a
+// tournament with the players who joined, re-paired for their number, or
+// cancels it, everyone told, when fewer than three joined.
+func TestTournamentStartDate(t *testing.T) {
+	t.Run("started with three", func(t *testing.T) {
+		f := createTournament(t, " starts 2026-12-01")
+		f.mustContain(f.last(alice), "or on Tue 1 Dec 2026 with those who have joined by then")
+		f.reply(alice, "join")
+		f.reply(bob, "join")
+		f.reply("carol@example.com", "join")
+		f.reply("dave@example.com", "decline")
+		f.mustContain(f.last(ref), "declined tournament 1: 3 joined, 1 not yet answered")
+		before := len(f.all)
+		f.now = time.Date(2026, 11, 30, 23, 0, 0, 0, time.UTC)
+		if res, err := f.svc.Tick(f.now); err != nil || res.Tournaments != 0 {
+			t.Fatalf("the day before: %+v %v", res, err)
+		}
+		f.now = time.Date(2026, 12, 1, 0, 5, 0, 0, time.UTC)
+		res, err := f.svc.Tick(f.now)
+		if err != nil || res.Tournaments != 1 {
+			t.Fatalf("on the day: %+v %v", res, err)
+		}
+		f.drain()
+		if got := len(f.all) - before; got != 3*2+3+1 {
+			t.Errorf("the start sent %d mails, want 10", got)
+		}
+		if got := f.tournamentPairs(1).String(); got != "2:1-2 3:3-1 1:2-3" && got != "1:2-3 2:1-2 3:3-1" {
+			t.Errorf("pairs %s, want the 4-player table without the bye: 1:2-3 2:1-2 3:3-1", got)
+		}
+		f.mustContain(f.last(ref), "has begun: 3 players, 3 games started")
+		for _, p := range []string{"dave@example.com", "erin@example.com"} {
+			if strings.Contains(f.last(p).Subject, "your games") {
+				t.Errorf("%s, who did not join, got a list of games", p)
+			}
+		}
+		if res, _ := f.svc.Tick(f.now.Add(time.Hour)); res.Tournaments != 0 {
+			t.Errorf("a second sweep started it again")
+		}
+	})
+	t.Run("cancelled with two", func(t *testing.T) {
+		f := createTournament(t, " starts 2026-12-01")
+		f.reply(alice, "join")
+		f.reply(bob, "join")
+		f.now = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+		if res, err := f.svc.Tick(f.now); err != nil || res.Tournaments != 1 {
+			t.Fatalf("on the day: %+v %v", res, err)
+		}
+		f.drain()
+		for _, p := range append(tournamentPlayers, ref) {
+			f.mustContain(f.last(p), "Tournament 1, Spring open, is cancelled: on its start date only 2 players had joined")
+		}
+		f.reply(alice, "tournament 1 join")
+		f.mustContain(f.last(alice), "tournament 1 is no longer waiting for answers (it is cancelled)")
+	})
+	t.Run("a date that has passed", func(t *testing.T) {
+		f := newFixture(t, Config{Referees: []string{ref}})
+		f.send(ref, f.personal(ref), "new", "tournament new Open variant chess time 3d starts 2026-11-21 players a@x.org, b@x.org, c@x.org")
+		f.mustContain(f.last(ref), "the start date 2026-11-21 is not after today")
+		f.send(ref, f.personal(ref), "new", "tournament new Open variant chess time 3d starts soon players a@x.org, b@x.org, c@x.org")
+		f.mustContain(f.last(ref), `"soon" is not a date`)
+	})
+}
+
+// TestTournamentRefusals: what tournament commands refuse, each answered
+// with what to do and changing nothing.
+func TestTournamentRefusals(t *testing.T) {
+	f := newFixture(t, Config{Referees: []string{ref}})
+	pa := f.personal(alice)
+	tests := []struct{ from, line, want string }{
+		{alice, "tournament new Open variant chess time 3d players a@x.org, b@x.org, c@x.org", "only a referee of this service may create a tournament"},
+		{ref, "tournament new Open variant chess time 3d players a@x.org, b@x.org", "a tournament has 3 to 20 players, not 2"},
+		{ref, "tournament new Open variant chess time 3d players a@x.org, a@x.org, c@x.org", "a@x.org is named twice"},
+		{ref, "tournament new Open variant chess time 3d players a@x.org b@x.org, c@x.org, d@x.org", "separate the players with commas"},
+		{ref, "tournament new Open variant nochess time 3d players a@x.org, b@x.org, c@x.org", "nochess"},
+		{ref, `tournament new "Open variant chess players a@x.org, b@x.org, c@x.org`, "no closing quote"},
+		{ref, "tournament new Open variant chess time 3d", "name the players after the word players"},
+		{ref, "tournament 7", "there is no tournament 7"},
+		{alice, "join 7", "there is no tournament 7"},
+		{alice, "withdraw 7", "there is no tournament 7"},
+	}
+	for _, tt := range tests {
+		to := pa
+		if tt.from == ref {
+			to = f.personal(ref)
+		}
+		f.send(tt.from, to, "t", tt.line)
+		f.mustContain(f.last(tt.from), tt.want)
+	}
+	var n uint64
+	f.st.View(func(tx *store.Tx) error { n, _ = tournamentCount(tx); return nil })
+	if n != 0 {
+		t.Errorf("%d tournaments were created", n)
 	}
 }
