@@ -581,7 +581,9 @@ func (h *handling) createTournamentGame(t *tournament, tc timing.TimeControl, ro
 	if err := h.tx.CreateGame(g); err != nil {
 		return nil, err
 	}
-	start := record.Start{Variant: v.ID(), Ruleset: t.Ruleset, Seed: seed, Time: g.TimeControl}.Text()
+	// The start record binds the tournament and the round: the PGN's Event and Round tags.
+	start := record.Start{Variant: v.ID(), Ruleset: t.Ruleset, Seed: seed, Time: g.TimeControl,
+		Event: t.Name, Round: fmt.Sprint(round)}.Text()
 	if _, err := h.tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.White, Text: start, Public: start, At: h.now}); err != nil {
 		return nil, err
 	}

@@ -2,8 +2,10 @@ package game
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -145,4 +147,52 @@ func (t *tournament) public(tx *store.Tx, full bool) *PublicTournament {
 			Result: g.Result, Forfeit: g.Forfeit})
 	}
 	return p
+}
+
+// TournamentPGN is every finished game of tournament id, in the order of
+// its table, each exactly its own verifiable file (record.FinalPGN, with
+// the tournament's name and the round in its Event and Round tags), one
+// after another: the web's /tournaments/N.pgn and bottlepost export
+// --tournament N. An unknown tournament gives ErrNotPublic.
+func TournamentPGN(tx *store.Tx, id uint64) ([]byte, error) {
+	t, err := loadTournament(tx, id)
+	if err != nil {
+		var ue *userError
+		if errors.As(err, &ue) {
+			return nil, ErrNotPublic
+		}
+		return nil, err
+	}
+	var out []byte
+	for _, g := range t.Games {
+		if g.Result == "" {
+			continue
+		}
+		pgn, err := record.FinalPGN(tx, g.Game)
+		if err != nil {
+			return nil, fmt.Errorf("game: tournament %d, game %d: %w", id, g.Game, err)
+		}
+		if len(out) > 0 {
+			out = append(out, '\n')
+		}
+		out = append(out, pgn...)
+	}
+	return out, nil
+}
+
+// PublicTournamentPGN is TournamentPGN for the web view.
+func (s *Service) PublicTournamentPGN(id uint64) ([]byte, error) {
+	var out []byte
+	err := s.st.View(func(tx *store.Tx) error {
+		var err error
+		out, err = TournamentPGN(tx, id)
+		return err
+	})
+	if errors.Is(err, ErrNotPublic) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, &SystemError{Err: err}
+	}
+	return out, nil
 }

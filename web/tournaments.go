@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/bottlepost/bottlepost/game"
 )
@@ -34,9 +35,14 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, msg)
 		return
 	}
-	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	text, pgn := strings.CutSuffix(r.PathValue("id"), ".pgn")
+	id, err := strconv.ParseUint(text, 10, 64)
 	if err != nil || id == 0 {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a tournament number.", r.PathValue("id")))
+		return
+	}
+	if pgn {
+		s.tournamentPGN(w, r, id)
 		return
 	}
 	t, err := s.src.PublicTournament(id)
@@ -50,4 +56,21 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 	}
 	cache(w, ratingsMaxAge)
 	s.render(w, r, http.StatusOK, "tournament.html", page{Title: "Tournament " + strconv.FormatUint(id, 10) + ": " + t.Name, Data: t}, true)
+}
+
+// tournamentPGN serves /tournaments/N.pgn: every finished game of the
+// tournament, each its own verifiable file, one after another.
+func (s *Server) tournamentPGN(w http.ResponseWriter, r *http.Request, id uint64) {
+	pgn, err := s.src.PublicTournamentPGN(id)
+	switch {
+	case errors.Is(err, game.ErrNotPublic):
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no tournament %d.", id))
+		return
+	case err != nil:
+		s.systemError(w, r, err)
+		return
+	}
+	cache(w, ratingsMaxAge)
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="tournament-%d.pgn"`, id))
+	s.send(w, r, http.StatusOK, "application/x-chess-pgn; charset=utf-8", pgn, true)
 }

@@ -61,7 +61,18 @@ func TestTournamentPages(t *testing.T) {
 			t.Errorf("/tournaments/1 shows the address %s", addr)
 		}
 	}
-	for _, bad := range []string{"/tournaments/9", "/tournaments/x"} {
+	// Game 1 (round 1: 2 v 3, Bob v Carol): Carol resigns; the file of
+	// the tournament's finished games holds it, tagged with the tournament.
+	c.send(carol, "", c.game[carol+"#1"], "Re: game 1", "resign")
+	w = c.get("/tournaments/1.pgn")
+	if pgn := body(w); w.Code != http.StatusOK || !strings.Contains(pgn, `[Event "Winter cup"]`) || !strings.Contains(pgn, `[Round "1"]`) ||
+		strings.Count(pgn, "[Event ") != 1 {
+		t.Errorf("/tournaments/1.pgn: %d\n%s", w.Code, pgn)
+	}
+	if page := body(c.get("/tournaments/1")); !strings.Contains(page, "1 of 3 games ended") || !strings.Contains(page, "1-0") {
+		t.Errorf("/tournaments/1 after a game ended:\n%s", page)
+	}
+	for _, bad := range []string{"/tournaments/9", "/tournaments/x", "/tournaments/9.pgn"} {
 		if w := c.get(bad); w.Code != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", bad, w.Code)
 		}

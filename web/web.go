@@ -57,6 +57,7 @@ type Source interface {
 	// tournament's standings (tournaments.go), players by name only.
 	PublicTournaments() ([]*game.PublicTournament, error)
 	PublicTournament(id uint64) (*game.PublicTournament, error)
+	PublicTournamentPGN(id uint64) ([]byte, error)
 }
 
 // Limits on requests: a longer query or path is refused before any work.
