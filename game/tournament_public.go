@@ -122,26 +122,7 @@ func (t *tournament) public(tx *store.Tx, full bool) *PublicTournament {
 		p.Standings = append(p.Standings, PublicTournamentRow{Place: place, No: s.Player + 1, Name: names[s.Player],
 			Points: scoreText(s.Halves), SB: sbText(s.SB), Wins: s.Wins})
 	}
-	for i := range names {
-		row := make([]string, len(names))
-		for j := range names {
-			if i == j {
-				row[j] = "×"
-				continue
-			}
-			for _, g := range games {
-				if g.White == i && g.Black == j {
-					row[j] += cellText(g, i)
-				}
-			}
-			for _, g := range games {
-				if g.White == j && g.Black == i {
-					row[j] += cellText(g, i)
-				}
-			}
-		}
-		p.Grid = append(p.Grid, row)
-	}
+	p.Grid = grid(len(names), games)
 	for _, g := range t.Games {
 		p.Pairings = append(p.Pairings, PublicTournamentGame{ID: g.Game, Round: g.Round, White: names[g.White], Black: names[g.Black],
 			Result: g.Result, Forfeit: g.Forfeit})

@@ -240,28 +240,35 @@ func crosstable(names []string, games []tableGame, double bool) []string {
 		head += fmt.Sprintf("%*d", cell, j+1)
 	}
 	lines = append(lines, "", strings.TrimRight(head, " "))
-	for i := range n {
+	for i, cells := range grid(n, games) {
 		row := fmt.Sprintf("%3d ", i+1)
-		for j := range n {
-			text := "×"
-			if i != j {
-				text = ""
-				for _, g := range games {
-					if g.White == i && g.Black == j {
-						text += cellText(g, i)
-					}
-				}
-				for _, g := range games {
-					if g.White == j && g.Black == i {
-						text += cellText(g, i)
-					}
-				}
-			}
+		for _, text := range cells {
 			row += strings.Repeat(" ", cell-utf8.RuneCountInString(text)) + text
 		}
 		lines = append(lines, row)
 	}
 	return lines
+}
+
+// grid is the crosstable's cells: row i, column j holds player i's
+// results against player j (cellText), the game with White first; × on
+// the diagonal.
+func grid(n int, games []tableGame) [][]string {
+	rows := make([][]string, n)
+	for i := range rows {
+		rows[i] = make([]string, n)
+		rows[i][i] = "×"
+	}
+	for _, white := range []bool{true, false} {
+		for _, g := range games {
+			if white {
+				rows[g.White][g.Black] += cellText(g, g.White)
+			} else {
+				rows[g.Black][g.White] += cellText(g, g.Black)
+			}
+		}
+	}
+	return rows
 }
 
 // cut shortens a name to at most n runes, with … for what it leaves out.
