@@ -450,3 +450,58 @@ func TestTournamentRefusals(t *testing.T) {
 		t.Errorf("%d tournaments were created", n)
 	}
 }
+
+// seachessTournament plays, in a three-player Seachess tournament, the game
+// of round 2 (alice, White, v bob) up to a dive and a move under water, and
+// returns every mail bob received of it from the first hidden move on, and
+// the crosstable an onlooker then receives.
+func seachessTournament(t *testing.T, dive, underwater string) (mails []*sent, table *sent) {
+	t.Helper()
+	f := newFixture(t, Config{Referees: []string{ref}})
+	f.names = map[string]string{alice: "alice", bob: "bob", "carol@example.com": "carol"}
+	f.send(ref, f.personal(ref), "new", "tournament new Sea variant seachess time 3d players "+alice+", "+bob+", carol@example.com")
+	for _, p := range []string{alice, bob, "carol@example.com"} {
+		f.reply(p, "join")
+	}
+	var id uint64
+	for _, g := range f.tournamentPairs(1) {
+		if g.white == 1 && g.black == 2 {
+			id = g.game
+		}
+	}
+	open := []string{"Bj2-j3", "Bj11-j10", "Bi2-i3", "Bi11-i10", "Bh2-h3", "Bh11-h10", "Bg2-g3", "Bg11-g10"}
+	for i, m := range open {
+		f.inGame([]string{alice, bob}[i%2], id, m)
+	}
+	from := len(f.gameMails(bob, id))
+	f.inGame(alice, id, dive)
+	f.inGame(bob, id, "Bc11-c10")
+	f.inGame(alice, id, underwater)
+	f.send(eve, f.personal(eve), "table", "tournament 1")
+	return f.gameMails(bob, id)[from:], f.last(eve)
+}
+
+// TestTournamentNonInterference: in a Seachess tournament, what the
+// opponent receives of a game (its standings line included) and the
+// crosstable anyone may ask for are byte-identical whatever hidden moves
+// were made (the digests apart, as in TestNonInterferenceByMail).
+func TestTournamentNonInterference(t *testing.T) {
+	a, ta := seachessTournament(t, "Sd1v-e3", "sSe3-f5")
+	b, tb := seachessTournament(t, "Sd1v-c3", "sSc3-d5")
+	if len(a) != len(b) || len(a) == 0 {
+		t.Fatalf("bob got %d and %d mails", len(a), len(b))
+	}
+	for i := range a {
+		for _, part := range []struct{ name, x, y string }{{"text", a[i].Text, b[i].Text}, {"html", a[i].HTML, b[i].HTML}} {
+			x, y := digests.ReplaceAllString(part.x, "DIGEST"), digests.ReplaceAllString(part.y, "DIGEST")
+			if x != y {
+				t.Errorf("bob's mail %d (%s) depends on alice's hidden moves:\n%s\n--- other history\n%s", i, part.name, x, y)
+			}
+		}
+		f := &fixture{t: t}
+		f.mustContain(a[i], "Sea: 0/0, =1st of 3")
+	}
+	if ta.Text != tb.Text || ta.HTML != tb.HTML {
+		t.Errorf("the crosstable depends on hidden moves:\n%s\n---\n%s", ta.Text, tb.Text)
+	}
+}
