@@ -72,6 +72,12 @@ type Command struct {
 	Reason string
 	// if: the conditional line's pairs
 	Cond []CondPair
+	// tournament new: its name, double round robin, the players
+	// (tournament_cmd.go)
+	Title    string
+	Double   bool
+	Entrants []entrant
+	Arg2     string // tournament new: the start date as written
 }
 
 // ParseError is a user error about a command line: phrased for the player.
@@ -93,7 +99,7 @@ var (
 // returned in ignored so the reply can say what was not understood.
 // Malformed commands give a ParseError each, in order.
 func ParseCommands(lines []string) (cmds []Command, errs []*ParseError, ignored []string) {
-	for _, raw := range lines {
+	for _, raw := range joinTournamentLines(lines) {
 		line := strings.Join(strings.Fields(raw), " ")
 		if line == "" {
 			continue

@@ -46,6 +46,11 @@ type draft struct {
 	// needs marks a mail a game needs that no other field shows: a game's
 	// start, the apology for a damaged game (needed).
 	needs bool
+	// apart sends a draft to the sender of the incoming mail as a mail of
+	// its own, not in the one answer: a tournament game's start mail,
+	// which starts the game's thread, and the list of their games
+	// (tournament.go).
+	apart bool
 }
 
 // draft returns the draft for (to, game, kind), creating it.
@@ -124,7 +129,7 @@ func (h *handling) flush() (int, error) {
 		if d.empty() {
 			continue
 		}
-		if k.to == h.from {
+		if k.to == h.from && !d.apart {
 			mine = append(mine, d)
 			continue
 		}

@@ -43,6 +43,9 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	if err := h.rate(l); err != nil {
 		return err
 	}
+	if err := h.tournamentGameEnded(l); err != nil {
+		return err
+	}
 	if err := h.appendEnding(l, o.Result()); err != nil {
 		return err
 	}

@@ -362,6 +362,18 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.adjudicate(c)
 	case VerbRatings:
 		return h.ratings(c)
+	case VerbTournament:
+		return h.tournamentCmd(c)
+	case VerbTournaments:
+		return h.listTournaments()
+	case VerbJoin:
+		return h.tournamentAnswer(c.Game, true)
+	case VerbWithdraw:
+		return h.withdraw(c)
+	case VerbDecline:
+		if id := subjectTournament(h.in.Subject); c.Game == 0 && h.seat == nil && id != 0 {
+			return h.tournamentAnswer(id, false) // a reply to a tournament's invitation
+		}
 	}
 	l, side, err := h.myGame(c)
 	if err != nil {

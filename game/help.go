@@ -13,6 +13,14 @@ func (h *handling) help(c Command) error {
 		d.variantHelp, d.subject = ratingsHelp, "bottlepost: help ratings"
 		return nil
 	}
+	if c.Variant == string(VerbTournaments) || c.Variant == string(VerbTournament) {
+		d.variantHelp, d.subject = tournamentHelp, "bottlepost: help tournaments"
+		return nil
+	}
+	if c.Variant == string(VerbTournaments) || c.Variant == string(VerbTournament) {
+		d.variantHelp, d.subject = tournamentHelp, "bottlepost: help tournaments"
+		return nil
+	}
 	if c.Variant != "" {
 		v, err := variants.Lookup(c.Variant)
 		if err != nil {

@@ -124,6 +124,9 @@ type mailData struct {
 	// pools the ratings command lists.
 	Ratings []string
 	Tables  []ratingTable
+	// Standing is the standings line ending a tournament game's mail to a
+	// player (tournament.go).
+	Standing string
 	// drawing is the board still to draw into Board and BoardHTML
 	// (execute).
 	drawing *drawing

@@ -74,6 +74,13 @@ type gameMeta struct {
 	// ratings existed).
 	Casual bool      `json:"casual,omitempty"`
 	Rated  *ratedEnd `json:"rated,omitempty"`
+	// Tournament is the tournament the game belongs to (tournament.go),
+	// 0 for none; Round its round in the Berger table.
+	Tournament uint64 `json:"tournament,omitempty"`
+	Round      int    `json:"round,omitempty"`
+	// Forfeit marks a tournament game lost by forfeit (a withdrawal):
+	// scored, not rated.
+	Forfeit bool `json:"forfeit,omitempty"`
 }
 
 const gameMetaVersion = 1

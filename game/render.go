@@ -39,6 +39,9 @@ type renderer struct {
 	logs  map[uint64][]store.Record // the games' logs, read and verified once (log)
 	metas map[string]*playerMeta    // the recipients' settings (recipientMeta)
 	pgns  map[uint64][]byte         // the finished games' records, made once (finalPGN)
+	// tournaments are the tournaments of the games mailed, read once
+	// (standing).
+	tournaments map[uint64]*tournament
 }
 
 // newRenderer is a renderer of mails in tx at now, their deadlines timed by c.
@@ -339,6 +342,11 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		md.Reason = l.meta.Reason
 		md.Ratings = ratingChanges(l, int(d.viewer))
 	}
+	standing, err := r.standing(l, d.viewer)
+	if err != nil {
+		return err
+	}
+	md.Standing = standing
 	if d.kind == "invitation" || d.kind == "challenge" {
 		terms, err := r.ratingTerms(l)
 		if err != nil {

@@ -132,11 +132,15 @@ func writePGN(w io.Writer, x *store.Export, f *facts, form pgnForm) error {
 	}
 	sides := v.Sides()
 	e := f.end
+	event, round := fmt.Sprintf("bottlepost game %d", x.Game.ID), "-"
+	if f.start.Event != "" {
+		event, round = f.start.Event, f.start.Round // a tournament game's, bound by its start record
+	}
 	tags := []rules.Tag{
-		{Name: "Event", Value: fmt.Sprintf("bottlepost game %d", x.Game.ID)},
+		{Name: "Event", Value: event},
 		{Name: "Site", Value: "bottlepost"},
 		{Name: "Date", Value: x.Records[0].At.UTC().Format("2006.01.02")},
-		{Name: "Round", Value: "-"},
+		{Name: "Round", Value: round},
 		{Name: "White", Value: e.Players[0]},
 		{Name: "Black", Value: e.Players[1]},
 		{Name: "Variant", Value: v.Name()},

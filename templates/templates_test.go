@@ -7,7 +7,7 @@ import (
 )
 
 // kinds lists every kind of mail, each with a .txt and a .html template.
-var kinds = []string{"welcome", "help", "invitation", "challenge", "update", "history", "final", "games", "ratings", "audit", "notice"}
+var kinds = []string{"welcome", "help", "invitation", "challenge", "update", "history", "final", "games", "ratings", "audit", "notice", "tournament"}
 
 // data has every field any template uses, so each kind executes fully.
 type gameInfo struct {
@@ -24,6 +24,7 @@ type data struct {
 	Notices, Errors, Ignored, Commitments, Variants, Record, Openings, Held             []string
 	Games, Report, Ratings                                                              []string
 	Tables                                                                              []table
+	Standing                                                                            string
 }
 
 // table is a pool of the ratings command's answer (game's ratingTable).
