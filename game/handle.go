@@ -223,8 +223,12 @@ func (h *handling) commands() error {
 		return nil
 	}
 	var conditional []Command // registered after the mail's move, whatever their order
+	var says []Command        // relayed once every other command has run (messages.go)
 	for _, c := range cmds {
 		switch {
+		case c.Verb == VerbSay:
+			says = append(says, c)
+			continue
 		case c.Verb == VerbMove && moved:
 			reply.errors = append(reply.errors, fmt.Sprintf("%q was not played: one move per turn, and it is no longer your turn", c.Arg))
 			continue
@@ -242,7 +246,14 @@ func (h *handling) commands() error {
 			return err
 		}
 	}
-	return h.answerConditionals()
+	if err := h.answerConditionals(); err != nil {
+		return err
+	}
+	if len(says) > 0 {
+		h.current = nil
+		return run(says[0], h.relay(says))
+	}
+	return nil
 }
 
 // listed loads a game named in a list (a player's games, the open
@@ -356,6 +367,10 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.adjudicate(c)
 	case VerbRatings:
 		return h.ratings(c)
+	case VerbName:
+		return h.name(c, reply)
+	case VerbMessages:
+		return h.messagesSetting(c, reply)
 	}
 	l, side, err := h.myGame(c)
 	if err != nil {

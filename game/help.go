@@ -13,6 +13,10 @@ func (h *handling) help(c Command) error {
 		d.variantHelp, d.subject = ratingsHelp, "bottlepost: help ratings"
 		return nil
 	}
+	if text, ok := commandHelp[Verb(c.Variant)]; ok {
+		d.variantHelp, d.subject = text, "bottlepost: help "+c.Variant
+		return nil
+	}
 	if c.Variant != "" {
 		v, err := variants.Lookup(c.Variant)
 		if err != nil {
@@ -22,4 +26,36 @@ func (h *handling) help(c Command) error {
 		d.subject = "bottlepost: help " + v.Name()
 	}
 	return nil
+}
+
+// commandHelp is what help COMMAND says of the commands between
+// opponents (issue 33).
+var commandHelp = map[Verb]string{
+	VerbSay: `say TEXT
+
+Passes TEXT to your opponent: with your move (below its news, as
+"Alice says:"), or in a mail of its own when no move goes with it, also
+when the move of the same mail was refused. Several say lines of a mail
+are joined, one line each. Write from the game's address (reply to its
+mail) or from your personal address with the game's tag in the subject.
+At most 1000 characters a mail (a longer text is cut, and you are told)
+and 10 mails with words a day per game. Observers, the web pages and the
+PGN records never show them; a referee's audit lists them. An opponent
+may turn them off (messages off): you are told once.
+`,
+	VerbMessages: `messages off | messages on
+
+messages off: your opponents' words (say …) no longer reach you; each
+who writes some is told once that they were not passed on. messages on:
+they reach you again (the words sent meanwhile are not delivered later).
+`,
+	VerbName: `name NAME | name off | name
+
+name Alice Liddell sets the name your opponents, the web pages, the PGN
+records and the ratings lists show for you instead of the display name
+of your mail: 1 to 40 letters, digits, spaces and . - ' (not "player N").
+name off goes back to your mail's name; name alone says how you are
+shown. Finished games keep the names they ended with. Names are not
+identities: your opponents' mails still show your address.
+`,
 }

@@ -124,6 +124,8 @@ type mailData struct {
 	// pools the ratings command lists.
 	Ratings []string
 	Tables  []ratingTable
+	// Said are the opponent's words the mail passes on (messages.go).
+	Said []saidText
 	// drawing is the board still to draw into Board and BoardHTML
 	// (execute).
 	drawing *drawing

@@ -74,6 +74,11 @@ type gameMeta struct {
 	// ratings existed).
 	Casual bool      `json:"casual,omitempty"`
 	Rated  *ratedEnd `json:"rated,omitempty"`
+	// Said are when each side sent the other words (say …) in the last
+	// 24 hours; Messages counts the game's messages, kept sealed as
+	// settings (messages.go).
+	Said     [2][]time.Time `json:"said,omitzero"`
+	Messages int            `json:"messages,omitempty"`
 }
 
 const gameMetaVersion = 1
@@ -126,6 +131,9 @@ type playerMeta struct {
 	// Ratings is the player's standing in each rating pool they have played
 	// a rated game in (ratings.go), by pool.
 	Ratings map[string]*poolRating `json:"ratings,omitempty"`
+	// Quiet is set while the player has turned their opponents' words off
+	// (messages off, messages.go).
+	Quiet *quiet `json:"quiet,omitempty"`
 }
 
 func decodePlayerMeta(p *store.Player) *playerMeta {

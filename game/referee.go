@@ -106,6 +106,11 @@ func (h *handling) audit(c Command) error {
 	} else {
 		d.report = append(d.report, "hash chain: intact, head "+l.g.Head.String())
 	}
+	said, err := h.auditSaids(l)
+	if err != nil {
+		return err
+	}
+	d.report = append(d.report, said...)
 	if l.meta.Phase == phasePlay {
 		for side := range 2 {
 			set, err := h.conds(l, side)

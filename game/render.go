@@ -199,7 +199,7 @@ func (r *renderer) mailData(d *draft) (mailData, []string, error) {
 	md := mailData{Address: r.s.cfg.Address, Notices: slices.Clip(d.notices), Errors: d.errors, Ignored: d.ignored,
 		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromName, Newcomer: d.newcomer,
 		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp,
-		Variants: variantIDs, Tables: d.tables}
+		Variants: variantIDs, Tables: d.tables, Said: d.said}
 	var refs []string
 	if d.kind == "welcome" {
 		md.Personal = d.replyTo
