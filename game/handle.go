@@ -397,6 +397,8 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.draw(l, side, d)
 	case VerbResign:
 		return h.resign(l, side)
+	case VerbTakeback:
+		return h.takeback(l, side, c, d)
 	}
 	return userf("%s is not available here", c.Verb)
 }

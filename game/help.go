@@ -49,6 +49,17 @@ messages off: your opponents' words (say …) no longer reach you; each
 who writes some is told once that they were not passed on. messages on:
 they reach you again (the words sent meanwhile are not delivered later).
 `,
+	VerbTakeback: `takeback | takeback accept | takeback decline
+
+takeback asks your opponent to let you take back your last move, while
+they have not answered it. They reply takeback accept (the position
+returns to before your move, and you move again) or takeback decline; a
+move of theirs declines it too. Both sides' pending conditional lines
+are dropped when a takeback is accepted. At most 3 takebacks a game and
+side. The record keeps the move and the takeback, each a record of its
+own: bottlepost verify replays them, and the PGN shows the move taken
+back as a comment. Seachess has no takebacks.
+`,
 	VerbName: `name NAME | name off | name
 
 name Alice Liddell sets the name your opponents, the web pages, the PGN

@@ -79,6 +79,10 @@ type gameMeta struct {
 	// settings (messages.go).
 	Said     [2][]time.Time `json:"said,omitzero"`
 	Messages int            `json:"messages,omitempty"`
+	// Takeback is the takeback waiting for the opponent's answer (nil for
+	// none); Takebacks counts each side's takebacks (takeback.go).
+	Takeback  *takebackAsk `json:"takeback,omitempty"`
+	Takebacks [2]int       `json:"takebacks,omitzero"`
 }
 
 const gameMetaVersion = 1

@@ -387,10 +387,7 @@ func (r *renderer) fillRecord(l *loaded, d *draft, md *mailData) error {
 		return nil
 	}
 	var texts []string
-	for _, rec := range log {
-		if rec.Kind != store.KindMove {
-			continue
-		}
+	for _, rec := range standing(log) {
 		text := rec.Public
 		if d.viewer <= rules.ViewBlack {
 			text = rec.Lines[d.viewer]

@@ -143,17 +143,35 @@ func writePGN(w io.Writer, x *store.Export, f *facts) error {
 // pgnMoves is the move text: each move as submitted, a secret move followed by the comment
 // "secret move of SIDE, commitment C, opened with key K"; an event between the start and the
 // end record becomes a comment after the move before it (or, for format 1, pending lists
-// the events before the first move).
+// the events before the first move). A move taken back (a takeback record) leaves the move
+// text, which is the line that stands, and becomes the comment "White's 3. Bc4 taken back by
+// consent" after the move before it (before the first move, for the first).
 func pgnMoves(x *store.Export, sides [2]string, old bool) ([]rules.PGNMove, error) {
 	var moves []rules.PGNMove
+	var standing []int // the records of the moves in moves
+	lead := ""         // the takebacks of the first moves, before the first that stands
 	for i, r := range x.Records {
 		switch r.Kind {
+		case store.KindTakeback:
+			if len(standing) == 0 {
+				return nil, fmt.Errorf("record %d: a takeback with no move to take back", i)
+			}
+			taken := x.Records[standing[len(standing)-1]]
+			moves, standing = moves[:len(moves)-1], standing[:len(standing)-1]
+			note := fmt.Sprintf("%s's %s %s taken back by consent", sides[r.Side], rules.MoveLabel(int(taken.Ply)), pgnToken(taken.Text))
+			if len(moves) == 0 {
+				lead = strings.TrimPrefix(lead+"; "+note, "; ") // before the first move that stands
+				continue
+			}
+			last := &moves[len(moves)-1]
+			last.Comment = strings.TrimPrefix(strings.TrimSpace(last.Comment+"; "+note), "; ")
 		case store.KindMove:
 			m := rules.PGNMove{Text: pgnToken(r.Text)}
 			if r.Secret && r.Commitment != nil && r.Opening != nil {
 				m.Comment = fmt.Sprintf("secret move of %s, commitment %s, opened with key %x", sides[r.Side], *r.Commitment, r.Opening.Key[:])
 			}
 			moves = append(moves, m)
+			standing = append(standing, i)
 		case store.KindEvent:
 			if i == 0 || (!old && i == len(x.Records)-1) {
 				continue // the start and end records: in the tags
@@ -167,6 +185,9 @@ func pgnMoves(x *store.Export, sides [2]string, old bool) ([]rules.PGNMove, erro
 			last := &moves[len(moves)-1]
 			last.Comment = strings.TrimPrefix(strings.TrimSpace(last.Comment+"; "+r.Text), "; ")
 		}
+	}
+	if lead != "" {
+		moves = append([]rules.PGNMove{{Comment: lead}}, moves...)
 	}
 	return moves, nil
 }

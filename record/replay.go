@@ -1,6 +1,10 @@
 package record
 
-import "github.com/bottlepost/bottlepost/rules"
+import (
+	"fmt"
+
+	"github.com/bottlepost/bottlepost/rules"
+)
 
 // Ply is one move of a replayed game, as every viewer records it.
 type Ply struct {
@@ -36,6 +40,54 @@ func Replay(v rules.Variant, opt rules.Options, moves []string) (rules.State, []
 		p.Secret = p.Report.Secret
 		plies = append(plies, p)
 		s = next
+	}
+	return s, plies, nil
+}
+
+// Step is one step of a game's line as its log records it: a move (its text
+// as submitted), or a takeback of the move before it that stands.
+type Step struct {
+	Text     string
+	Takeback bool
+}
+
+// ReplayLine plays a game's line from its start: each move must be legal
+// where it was played, and a takeback returns the game to the position
+// before the move that stood last (there must be one). It returns the final
+// state and the plies that stand (their Index the ply each was played at);
+// a move that does not replay stops the replay with its error in the last
+// Ply; a takeback with no move to take back is an error.
+func ReplayLine(v rules.Variant, opt rules.Options, line []Step) (rules.State, []Ply, error) {
+	s, err := v.New(opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	states := []rules.State{s}
+	var plies []Ply
+	for i, step := range line {
+		if step.Takeback {
+			if len(plies) == 0 {
+				return s, plies, fmt.Errorf("step %d takes back a move, but no move stands", i+1)
+			}
+			plies, states = plies[:len(plies)-1], states[:len(states)-1]
+			s = states[len(states)-1]
+			continue
+		}
+		p := Ply{Index: s.Ply(), Side: s.ToMove(), Text: step.Text}
+		m, err := s.Parse(step.Text)
+		var next rules.State
+		if err == nil {
+			next, p.Report, err = s.Apply(m)
+		}
+		if err != nil {
+			p.Err = err
+			plies = append(plies, p)
+			return s, plies, nil
+		}
+		p.Secret = p.Report.Secret
+		plies = append(plies, p)
+		s = next
+		states = append(states, s)
 	}
 	return s, plies, nil
 }

@@ -30,8 +30,9 @@ type Verification struct {
 	Status      string
 	Result      string
 	Termination string
-	Moves       int
+	Moves       int // the moves that stand
 	Secret      int
+	Takebacks   int // moves taken back by consent (record kind takeback)
 	Records     uint32
 	Head        string
 	// Anchor is the latest receipt given that the file matches (zero Records when none was
@@ -255,17 +256,32 @@ func (res *Verification) checkTerms(x *store.Export, f *facts) (rules.Variant, e
 	return v, nil
 }
 
-// checkRecords checks what lies between the start and the end record (moves only, in
-// format 2), counts the secret moves and returns the moves' texts as submitted.
-func (res *Verification) checkRecords(x *store.Export, f *facts) ([]string, error) {
-	var moves []string
+// checkRecords checks what lies between the start and the end record (moves and
+// takebacks only, in format 2), counts the secret moves and the takebacks, and returns the
+// game's line: the moves' texts as submitted and the takebacks. A takeback must name the
+// move that stands last: its side and its ply.
+func (res *Verification) checkRecords(x *store.Export, f *facts) ([]Step, error) {
+	var moves []Step
+	var standing []store.ExportRecord // the move records that stand
 	for i, rec := range x.Records {
 		switch {
 		case rec.Kind == store.KindMove:
-			moves = append(moves, rec.Text)
+			moves = append(moves, Step{Text: rec.Text})
+			standing = append(standing, rec)
 			if rec.Secret {
 				res.Secret++
 			}
+		case rec.Kind == store.KindTakeback:
+			if len(standing) == 0 {
+				return nil, fmt.Errorf("record %d takes back a move, but no move stands", i)
+			}
+			last := standing[len(standing)-1]
+			if last.Side != rec.Side || last.Ply != rec.Ply {
+				return nil, fmt.Errorf("record %d takes back %s's move at ply %d, but the move that stands last is %s's at ply %d", i, rec.Side, rec.Ply, last.Side, last.Ply)
+			}
+			standing = standing[:len(standing)-1]
+			moves = append(moves, Step{Takeback: true})
+			res.Takebacks++
 		case i > 0 && i < len(x.Records)-1 && !f.old:
 			return nil, fmt.Errorf("record %d is an event between the start and the end: this program writes none", i)
 		}
@@ -273,16 +289,16 @@ func (res *Verification) checkRecords(x *store.Export, f *facts) ([]string, erro
 	if res.Secret > 0 {
 		res.Checks = append(res.Checks, fmt.Sprintf("%d commitments to secret moves open to the moves revealed", res.Secret))
 	}
-	if f.end.Status == store.StatusAborted.String() && len(moves) > 0 {
-		return nil, fmt.Errorf("the game is recorded as aborted, but it has %d moves", len(moves))
+	if f.end.Status == store.StatusAborted.String() && len(standing) > 0 {
+		return nil, fmt.Errorf("the game is recorded as aborted, but it has %d moves", len(standing))
 	}
 	return moves, nil
 }
 
 // checkReplay replays the moves from the start the start record sets up: every one must be
 // legal, and a result the rules reach must be the one the end record gives.
-func (res *Verification) checkReplay(v rules.Variant, f *facts, moves []string) error {
-	final, plies, err := Replay(v, f.start.options(), moves)
+func (res *Verification) checkReplay(v rules.Variant, f *facts, moves []Step) error {
+	final, plies, err := ReplayLine(v, f.start.options(), moves)
 	if err != nil {
 		return err
 	}
@@ -291,7 +307,11 @@ func (res *Verification) checkReplay(v rules.Variant, f *facts, moves []string) 
 		p := plies[n-1]
 		return fmt.Errorf("move %d (%s) is not legal: %w", p.Index+1, p.Text, p.Err)
 	}
-	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves legal on replay from the start", len(plies)))
+	taken := ""
+	if res.Takebacks > 0 {
+		taken = fmt.Sprintf(", after %d taken back by consent, each legal where it was played", res.Takebacks)
+	}
+	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves legal on replay from the start%s", len(plies), taken))
 	o := final.Outcome()
 	if !o.Over() {
 		return nil
