@@ -160,7 +160,7 @@ var verbParsers = map[Verb]func(c *Command, args []string) string{
 	VerbDraw: parseDraw, VerbObserve: parseGameArg, VerbAudit: parseGameArg, VerbPGN: parseGameArg,
 	VerbDigest: parseDigest, VerbTimezone: parseTimezone, VerbIf: parseIf, VerbConditionals: parseConditionals,
 	VerbAdjudicate: parseAdjudicate, VerbRatings: parseRatings, VerbName: parseName, VerbMessages: parseMessages,
-	VerbTakeback: parseTakeback,
+	VerbTakeback: parseTakeback, VerbAddress: parseAddress,
 }
 
 // parseNew reads "new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL] [casual]",

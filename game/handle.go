@@ -82,6 +82,15 @@ func (h *handling) run() error {
 		h.refused = "authentication: " + why
 		return h.unverified()
 	}
+	if gone, err := h.movedAway(); err != nil || gone {
+		return err
+	}
+	if m, name, err := h.movingReply(); err != nil || m != nil {
+		if err != nil {
+			return err
+		}
+		return h.confirmMove(m, name)
+	}
 	token := h.s.tokenOf(h.in.Recipients)
 	held, err := h.heldReply()
 	if err != nil {
@@ -371,6 +380,8 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.name(c, reply)
 	case VerbMessages:
 		return h.messagesSetting(c, reply)
+	case VerbAddress:
+		return h.changeAddress(c, reply)
 	}
 	l, side, err := h.myGame(c)
 	if err != nil {

@@ -60,6 +60,16 @@ side. The record keeps the move and the takeback, each a record of its
 own: bottlepost verify replays them, and the PGN shows the move taken
 back as a comment. Seachess has no takebacks.
 `,
+	VerbAddress: `address NEW
+
+Moves your account — games, ratings, settings, vacations — to the
+address NEW. Send it from your current address; a confirmation goes to
+NEW, and a reply to it from NEW within 3 days moves the account. Your
+games go on from the new address (reply to their mails as before); your
+old address is told, and mail from it no longer acts on your games. An
+address that is another account's cannot be taken; at most one change
+every 7 days.
+`,
 	VerbName: `name NAME | name off | name
 
 name Alice Liddell sets the name your opponents, the web pages, the PGN

@@ -45,6 +45,7 @@ func TestHelpCommands(t *testing.T) {
 		{"help messages", "messages off: your opponents' words"},
 		{"help name", "name Alice Liddell sets the name"},
 		{"help takeback", "takeback asks your opponent to let you take back"},
+		{"help address", "Moves your account"},
 	} {
 		f.send(alice, pa, "help", tt.line)
 		if m := f.last(alice); m.Subject != "bottlepost: "+tt.line {

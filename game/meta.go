@@ -138,6 +138,9 @@ type playerMeta struct {
 	// Quiet is set while the player has turned their opponents' words off
 	// (messages off, messages.go).
 	Quiet *quiet `json:"quiet,omitempty"`
+	// AddressChanged is when the player's account last moved to a new
+	// address (address.go).
+	AddressChanged time.Time `json:"address_changed,omitzero"`
 }
 
 func decodePlayerMeta(p *store.Player) *playerMeta {
