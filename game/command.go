@@ -65,7 +65,11 @@ type Command struct {
 	Time         string
 	Casual       bool // new … casual: not rated
 	// move: the move text; observe/audit/adjudicate: the game
-	Arg  string
+	Arg string
+	// Number is the move number written before a move, as players count
+	// them ("8." or "8...", writtenNumber), "" for none: read past, and
+	// checked against the move's once it is played.
+	Number string
 	Game uint64
 	// vacation
 	Days int
@@ -140,7 +144,7 @@ func parseLine(line string) (c Command, err *ParseError, ok bool) {
 		// Not a command word: perhaps a bare move, possibly numbered ("12. Nf3", "12... Nf6", "12… Nf6").
 		text := rules.TrimMoveNumber(line)
 		if looksLikeMove(text) {
-			return Command{Verb: VerbMove, Line: line, Arg: text}, nil, true
+			return Command{Verb: VerbMove, Line: line, Arg: text, Number: writtenNumber(line)}, nil, true
 		}
 		return Command{}, nil, false
 	}
@@ -279,7 +283,29 @@ func parseMove(c *Command, args []string) string {
 	if c.Arg = rules.TrimMoveNumber(strings.Join(args, " ")); c.Arg == "" {
 		return "write the move after move, e.g. move e4"
 	}
+	c.Number = writtenNumber(strings.Join(args, " "))
 	return ""
+}
+
+// writtenNumber is the move number written before a move, the part
+// rules.TrimMoveNumber reads past, as PGN writes it: "12." for the first
+// mover's move, "12..." for the reply ("12…", "12. ..." and "12.." are
+// replies too); "" for none, or for a number too large to be one.
+func writtenNumber(text string) string {
+	t := strings.TrimSpace(text)
+	num := strings.TrimSpace(strings.TrimSuffix(t, rules.TrimMoveNumber(t)))
+	end := strings.IndexFunc(num, func(r rune) bool { return r < '0' || r > '9' })
+	if end <= 0 {
+		return ""
+	}
+	n, err := strconv.Atoi(num[:end])
+	if err != nil {
+		return ""
+	}
+	if strings.TrimSpace(num[end:]) == "." {
+		return strconv.Itoa(n) + "."
+	}
+	return strconv.Itoa(n) + "..."
 }
 
 // parseHelp reads "help [VARIANT]".

@@ -51,7 +51,9 @@ func TestServiceDocShowsRealMails(t *testing.T) {
 			return block
 		}
 		found[m[1]] = true
-		want := "To: " + mail.To + "\nSubject: " + mail.Subject + "\n\n" + strings.TrimRight(mail.Text, "\n") + "\n"
+		// A 7bit text part keeps the mail's CRLF line ends; the document has LF.
+		text := strings.ReplaceAll(mail.Text, "\r\n", "\n")
+		want := "To: " + mail.To + "\nSubject: " + mail.Subject + "\n\n" + strings.TrimRight(text, "\n") + "\n"
 		if m[2] != want && !*update {
 			t.Errorf("docs/service.md's %s mail is not what the service sends (go test ./game -run TestServiceDocShowsRealMails -update rewrites it):\n%s", m[1], want)
 		}

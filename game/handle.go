@@ -399,7 +399,7 @@ func (h *handling) exec(c Command, reply *draft) error {
 		hd.history = true
 		return nil
 	case VerbMove:
-		return h.move(l, side, c.Arg, d)
+		return h.move(l, side, c.Arg, c.Number, d)
 	case VerbClaim:
 		return h.claim(l, side)
 	case VerbConditionals:

@@ -13,7 +13,10 @@ import (
 	"github.com/bottlepost/bottlepost/timing"
 )
 
-func (h *handling) move(l *loaded, side int, text string, d *draft) error {
+// move plays a player's move, text, written with the move number number
+// ("" for none): a number other than the move's is read past, and the
+// receipt says so.
+func (h *handling) move(l *loaded, side int, text, number string, d *draft) error {
 	if l.meta.Phase != phasePlay {
 		return l.notPlaying()
 	}
@@ -39,7 +42,11 @@ func (h *handling) move(l *loaded, side int, text string, d *draft) error {
 		}
 		return err
 	}
-	return h.play(l, side, rep, next, fmt.Sprintf("Your move %s was accepted.", rep.Text), "")
+	yours := fmt.Sprintf("Your move %s was accepted.", rep.Text)
+	if ply := l.state.Ply(); number != "" && number != rules.MoveLabel(ply) {
+		yours += fmt.Sprintf(" You numbered it %s; it was played as %s %s.", number, rules.MoveLabel(ply), rep.Text)
+	}
+	return h.play(l, side, rep, next, yours, "")
 }
 
 // play records a move the referee accepted (rep, leading to next) for side, charges its

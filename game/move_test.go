@@ -41,3 +41,32 @@ func TestChessGameByMail(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWrongMoveNumberIsSaid: a move number is read past, so a move
+// written with the wrong one is played, but the receipt says so; the right
+// one, or none, says nothing.
+func TestWrongMoveNumberIsSaid(t *testing.T) {
+	f := newFixture(t, Config{})
+	startChess(t, f)
+	tests := []struct {
+		name, who, line, want string
+	}{
+		{"right number", alice, "1. e4", ""},
+		{"no number", bob, "e5", ""},
+		{"a number too far", alice, "8. Nf3", "You numbered it 8.; it was played as 2. Nf3."},
+		{"the first mover's number for the reply", bob, "2. Nc6", "You numbered it 2.; it was played as 2... Nc6."},
+		{"a reply's number for the first mover", alice, "3... Bb5", "You numbered it 3...; it was played as 3. Bb5."},
+		{"right reply number", bob, "3… a6", ""},
+	}
+	for _, tt := range tests {
+		f.reply(tt.who, tt.line)
+		m := f.last(tt.who)
+		f.mustContain(m, "was accepted.")
+		if got := strings.Contains(flat(m.Text), "You numbered it"); got != (tt.want != "") {
+			t.Errorf("%s: the receipt of %q says of its number: %v:\n%s", tt.name, tt.line, got, m.Text)
+		}
+		if tt.want != "" {
+			f.mustContain(m, tt.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bottlepost/bottlepost/record"
+	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -261,7 +262,56 @@ func TestVerifyExampleVector(t *testing.T) {
 		pgn, _, _ := strings.Cut(string(file), "{bottlepost-export/1")
 		return hexRun.ReplaceAllString(pgn, "HEX")
 	}
-	if got, want := movesAndTags(pgn), movesAndTags(vector); got != want {
+	// The vector (and the worked example that quotes it) is in the PGN's form of before
+	// November 2026, which verify still accepts: TimeControl "3d" (its moves have no marks).
+	plain := func(file []byte) string {
+		return strings.Replace(movesAndTags(file), `[TimeControl "?"]`+"\n"+`[TimeControlDays "3d"]`, `[TimeControl "3d"]`, 1)
+	}
+	if got, want := plain(pgn), plain(vector); got != want {
 		t.Errorf("the service writes the example's game otherwise than the vector (go test ./game -run TestVerifyExampleVector -update):\n%s\n--- vector:\n%s", got, want)
+	}
+}
+
+// TestPGNTimeControlAndMarks: the PGN's TimeControl is PGN's own ("?": days per move
+// have no form there) with the control in TimeControlDays, and each move carries the
+// marks its record adds: a Baltic move that scores is written with its +N (B6), as the
+// variant reads it back. Both files verify.
+func TestPGNTimeControlAndMarks(t *testing.T) {
+	f := newFixture(t, Config{})
+	pa := f.personal(alice)
+	f.send(alice, pa, "new game", "new baltic vs "+bob+" as white time 3d")
+	f.reply(bob, "accept")
+	players := [2]string{alice, bob}
+	var scored string
+	for ply := 0; ply < 60 && scored == ""; ply++ {
+		l := loadGame(t, f, 1)
+		if l.meta.Phase != phasePlay {
+			t.Fatal("the game ended before a move scored")
+		}
+		side := l.state.ToMove()
+		moves := l.state.Moves()
+		pick := moves[ply*7%len(moves)]
+		for _, m := range moves {
+			if _, rep, err := l.state.Apply(m); err == nil && rep.Record[rules.ViewPublic] != rep.Text {
+				pick, scored = m, rep.Record[rules.ViewPublic]
+				break
+			}
+		}
+		text := l.state.Format(pick)
+		f.reply(players[side], text)
+		f.mustContain(f.last(players[side]), "was accepted.")
+	}
+	if !regexp.MustCompile(`^[a-h][1-8]x?[a-h][1-8]\+[0-9]+$`).MatchString(scored) {
+		t.Fatalf("no move scored, or its record is %q", scored)
+	}
+	f.reply(alice, "resign")
+	pgn := string(finalPGN(t, f, 1))
+	for _, want := range []string{`[TimeControl "?"]`, `[TimeControlDays "3d"]`, " " + scored + " "} {
+		if !strings.Contains(strings.ReplaceAll(pgn, "\n", " "), want) {
+			t.Errorf("the PGN lacks %q:\n%s", want, pgn)
+		}
+	}
+	if _, err := record.Verify(strings.NewReader(pgn), f.receiptsOf(bob, "bp-1")...); err != nil {
+		t.Errorf("the file does not verify: %v", err)
 	}
 }

@@ -199,7 +199,7 @@ func benchStoreMove(b *testing.B, path string, spec scaleSpec) {
 			if err != nil {
 				return err
 			}
-			if err := h.move(l, m.side, m.text, h.draft(h.from, l, "update")); err != nil {
+			if err := h.move(l, m.side, m.text, "", h.draft(h.from, l, "update")); err != nil {
 				return err
 			}
 			for i, data := range replies {

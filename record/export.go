@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/rules"
@@ -34,8 +35,22 @@ func FinalPGN(tx *store.Tx, id uint64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return render(x)
+	return render(x, formMarked)
 }
+
+// pgnForm is the form of a format 2 game's PGN: the one written now, and the one
+// written before (a file a player kept still verifies).
+type pgnForm int
+
+const (
+	// formMarked: TimeControl as PGN's standard has it ("?" for a correspondence
+	// control, "-" for none) and the control in TimeControlDays; each move with the
+	// marks its record adds (check +, mate #, Baltic's points +N, markedText).
+	formMarked pgnForm = iota
+	// formPlain: TimeControl the control as bottlepost writes it ("3d"), each move
+	// as submitted (files exported before November 2026).
+	formPlain
+)
 
 // facts is what a game's start and end records bind.
 type facts struct {
@@ -74,7 +89,8 @@ func readFacts(x *store.Export) (*facts, error) {
 // opens it, and, in a final comment, the store's export of every record as hashed, so that
 // Verify can check the file without the database or the key. Everything in the PGN is
 // derived from the hashed records; Verify renders it again and refuses any difference.
-func render(x *store.Export) ([]byte, error) {
+// form is the PGN's form (formMarked, or formPlain for files written before it).
+func render(x *store.Export, form pgnForm) ([]byte, error) {
 	f, err := readFacts(x)
 	if err != nil {
 		return nil, fmt.Errorf("record: export: %w", err)
@@ -88,7 +104,7 @@ func render(x *store.Export) ([]byte, error) {
 		named := *x
 		named.Game.Players = f.end.Players
 		x = &named
-		err = writePGN(&b, x, f)
+		err = writePGN(&b, x, f, form)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("record: export: %w", err)
@@ -108,8 +124,8 @@ func render(x *store.Export) ([]byte, error) {
 }
 
 // writePGN writes the PGN of a game whose records are of format 2: every tag, move and
-// comment comes from the hashed records and the chain head.
-func writePGN(w io.Writer, x *store.Export, f *facts) error {
+// comment comes from the hashed records and the chain head, in the given form.
+func writePGN(w io.Writer, x *store.Export, f *facts, form pgnForm) error {
 	v, err := variants.Lookup(f.start.Variant)
 	if err != nil {
 		return err
@@ -127,13 +143,22 @@ func writePGN(w io.Writer, x *store.Export, f *facts) error {
 		{Name: "VariantID", Value: e.Variant},
 		{Name: "Ruleset", Value: e.Ruleset},
 		{Name: "Sides", Value: sides[0] + "/" + sides[1]},
-		{Name: "TimeControl", Value: e.Time},
 		{Name: "Termination", Value: e.Termination},
 		{Name: "Status", Value: e.Status},
 		{Name: "ChainHead", Value: x.Game.Head.String()},
 		{Name: "Receipt", Value: store.Receipt{Records: x.Game.Records, Head: x.Game.Head}.String()},
 	}
-	moves, err := pgnMoves(x, sides, false)
+	switch {
+	case form == formPlain:
+		tags = append(tags, rules.Tag{Name: "TimeControl", Value: e.Time})
+	case e.Time == "":
+		tags = append(tags, rules.Tag{Name: "TimeControl", Value: "-"})
+	default:
+		// PGN's TimeControl counts seconds per session (standard 9.6.1); days per move
+		// or per period have no form there: "?" there, the control in a tag of its own.
+		tags = append(tags, rules.Tag{Name: "TimeControl", Value: "?"}, rules.Tag{Name: "TimeControlDays", Value: e.Time})
+	}
+	moves, err := pgnMoves(x, sides, false, form == formMarked)
 	if err != nil {
 		return err
 	}
@@ -143,10 +168,11 @@ func writePGN(w io.Writer, x *store.Export, f *facts) error {
 // pgnMoves is the move text: each move as submitted, a secret move followed by the comment
 // "secret move of SIDE, commitment C, opened with key K"; an event between the start and the
 // end record becomes a comment after the move before it (or, for format 1, pending lists
-// the events before the first move). A move taken back (a takeback record) leaves the move
-// text, which is the line that stands, and becomes the comment "White's 3. Bc4 taken back by
-// consent" after the move before it (before the first move, for the first).
-func pgnMoves(x *store.Export, sides [2]string, old bool) ([]rules.PGNMove, error) {
+// the events before the first move). With marked, a move has the marks its record adds
+// (markedText). A move taken back (a takeback record) leaves the move text, which is the
+// line that stands, and becomes the comment "White's 3. Bc4 taken back by consent" after the
+// move before it (before the first move, for the first).
+func pgnMoves(x *store.Export, sides [2]string, old, marked bool) ([]rules.PGNMove, error) {
 	var moves []rules.PGNMove
 	var standing []int // the records of the moves in moves
 	lead := ""         // the takebacks of the first moves, before the first that stands
@@ -166,7 +192,11 @@ func pgnMoves(x *store.Export, sides [2]string, old bool) ([]rules.PGNMove, erro
 			last := &moves[len(moves)-1]
 			last.Comment = strings.TrimPrefix(strings.TrimSpace(last.Comment+"; "+note), "; ")
 		case store.KindMove:
-			m := rules.PGNMove{Text: pgnToken(r.Text)}
+			text := r.Text
+			if marked {
+				text = markedText(r)
+			}
+			m := rules.PGNMove{Text: pgnToken(text)}
 			if r.Secret && r.Commitment != nil && r.Opening != nil {
 				m.Comment = fmt.Sprintf("secret move of %s, commitment %s, opened with key %x", sides[r.Side], *r.Commitment, r.Opening.Key[:])
 			}
@@ -219,7 +249,7 @@ func writePGNv1(w io.Writer, x *store.Export) error {
 		{Name: "TimeControl", Value: x.Game.TimeControl},
 		{Name: "ChainHead", Value: x.Game.Head.String()},
 	}
-	moves, err := pgnMoves(x, sides, true)
+	moves, err := pgnMoves(x, sides, true, false)
 	if err != nil {
 		return err
 	}
@@ -236,6 +266,21 @@ func writePGNv1(w io.Writer, x *store.Export) error {
 		tags = append(tags, rules.Tag{Name: "Termination", Value: strings.Join(pending, "; ")})
 	}
 	return rules.WritePGN(w, tags, moves, result)
+}
+
+// marks is what a move's public record may add to the move as submitted: check (+),
+// mate (#), the points a Baltic move scores (+N, B6).
+var marks = regexp.MustCompile(`^(?:[+#]|\+[0-9]+)$`)
+
+// markedText is a move as its record gives it: the move as submitted, with the marks its
+// public record adds to it (check, mate, points), which the variant reads back. A secret
+// move, or a record that adds more than marks (Seachess effects), gives the move as
+// submitted.
+func markedText(r store.ExportRecord) string {
+	if rest, ok := strings.CutPrefix(r.Public, r.Text); ok && !r.Secret && marks.MatchString(rest) {
+		return r.Public
+	}
+	return r.Text
 }
 
 // pgnToken keeps a move a single PGN token.

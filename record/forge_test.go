@@ -132,7 +132,7 @@ func exportOf(t *testing.T, file []byte) *store.Export {
 // forge writes x as bottlepost would: a wholly consistent file.
 func forge(t *testing.T, x *store.Export) []byte {
 	t.Helper()
-	b, err := render(x)
+	b, err := render(x, formMarked)
 	if err != nil {
 		t.Fatalf("forging: %v", err)
 	}

@@ -30,7 +30,7 @@ type Verification struct {
 	Status      string
 	Result      string
 	Termination string
-	Moves       int // the moves that stand
+	Moves       int // plies that stand: each side's move counts once (rules.FullMoves counts as players do)
 	Secret      int
 	Takebacks   int // moves taken back by consent (record kind takeback)
 	Records     uint32
@@ -84,12 +84,25 @@ func Verify(r io.Reader, receipts ...store.Receipt) (*Verification, error) {
 	if pgn == nil {
 		return res, nil // the store's JSON: no PGN to compare
 	}
-	want, err := render(x)
+	want, err := render(x, formMarked)
 	if err != nil {
 		return res, fmt.Errorf("record: verify: %w", err)
 	}
 	if !bytes.Equal(data, want) {
-		return res, fmt.Errorf("record: verify: %w", pgnDifference(string(data), string(want)))
+		// A file written before the PGN's form changed (formPlain) still verifies; a
+		// file in neither form is compared with the one it is written like.
+		before, err := render(x, formPlain)
+		if err != nil {
+			return res, fmt.Errorf("record: verify: %w", err)
+		}
+		if !bytes.Equal(data, before) {
+			if !bytes.Contains(data, []byte("\n[TimeControlDays ")) && !bytes.Contains(data, []byte("\n[TimeControl \"-\"]")) {
+				want = before
+			}
+			return res, fmt.Errorf("record: verify: %w", pgnDifference(string(data), string(want)))
+		}
+		res.Checks = append(res.Checks, "the PGN's tags, moves and comments are exactly the ones the verified record gives, in the form written before November 2026 (TimeControl \"3d\", moves without their marks)")
+		return res, nil
 	}
 	res.Checks = append(res.Checks, "the PGN's tags, moves and comments are exactly the ones the verified record gives")
 	return res, nil
@@ -305,13 +318,13 @@ func (res *Verification) checkReplay(v rules.Variant, f *facts, moves []Step) er
 	res.Moves = len(plies)
 	if n := len(plies); n > 0 && plies[n-1].Err != nil {
 		p := plies[n-1]
-		return fmt.Errorf("move %d (%s) is not legal: %w", p.Index+1, p.Text, p.Err)
+		return fmt.Errorf("move %s (%s) is not legal: %w", rules.MoveLabel(p.Index), p.Text, p.Err)
 	}
 	taken := ""
 	if res.Takebacks > 0 {
 		taken = fmt.Sprintf(", after %d taken back by consent, each legal where it was played", res.Takebacks)
 	}
-	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves legal on replay from the start%s", len(plies), taken))
+	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves legal on replay from the start%s", rules.FullMoves(len(plies)), taken))
 	o := final.Outcome()
 	if !o.Over() {
 		return nil

@@ -35,6 +35,13 @@ func MoveNumber(ply int) (number int, reply bool) {
 	return ply/2 + 1, ply%2 == 1
 }
 
+// FullMoves is how many moves players count in a game of plies plies:
+// the first mover's move and the reply count as one, so 45 plies are 23
+// moves.
+func FullMoves(plies int) int {
+	return (plies + 1) / 2
+}
+
 // MoveLabel is the number written before a move: "12." for the first
 // mover's move, "12..." for the reply.
 func MoveLabel(ply int) string {

@@ -22,6 +22,15 @@ func TestMoveLabel(t *testing.T) {
 	}
 }
 
+func TestFullMoves(t *testing.T) {
+	tests := []struct{ plies, want int }{{0, 0}, {1, 1}, {2, 1}, {3, 2}, {44, 22}, {45, 23}}
+	for _, tt := range tests {
+		if got := FullMoves(tt.plies); got != tt.want {
+			t.Errorf("FullMoves(%d) = %d, want %d", tt.plies, got, tt.want)
+		}
+	}
+}
+
 func TestNumberedMoves(t *testing.T) {
 	tests := []struct {
 		name  string

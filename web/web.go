@@ -85,6 +85,10 @@ type Options struct {
 	// KeepPages is how many drawn game pages are kept and served again
 	// while their game's stamp stays the same; 0 means 128, negative none.
 	KeepPages int
+	// ClientRequests is how many requests one client (an IP address) may
+	// have in the server at once, waiting for a turn or being drawn; more
+	// are answered 429 at once (clients.go). 0 means 4.
+	ClientRequests int
 }
 
 // Server serves the pages. It is an http.Handler.
@@ -95,7 +99,8 @@ type Server struct {
 	tmpl *template.Template
 	mux  *http.ServeMux
 
-	turns chan struct{} // a token per page being drawn (Options.Workers)
+	turns   chan struct{} // a token per page being drawn (Options.Workers)
+	clients *counts       // each client's requests in the server (Options.ClientRequests)
 
 	mu       sync.Mutex
 	finished map[uint64]*game.PublicGame // replayed finished games
@@ -123,8 +128,11 @@ func New(src Source, opt Options) *Server {
 	if opt.KeepPages == 0 {
 		opt.KeepPages = keepPages
 	}
+	if opt.ClientRequests <= 0 {
+		opt.ClientRequests = 4
+	}
 	s := &Server{src: src, opt: opt, log: opt.Logger, finished: map[uint64]*game.PublicGame{}, pages: map[string]drawn{},
-		turns: make(chan struct{}, opt.Workers)}
+		turns: make(chan struct{}, opt.Workers), clients: newCounts(opt.ClientRequests)}
 	s.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 		"time": func(t time.Time) string {
 			if t.IsZero() {
@@ -172,6 +180,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusRequestURITooLong, fmt.Sprintf("The path is longer than %d bytes; no page has one so long.", MaxPath))
 		return
 	}
+	// One client has at most ClientRequests requests in here at once.
+	client := clientOf(r)
+	if !s.clients.take(client) {
+		h.Set("Retry-After", "5")
+		s.fail(w, r, http.StatusTooManyRequests, "Too many requests from your address at once: please wait for the pages you asked for.")
+		return
+	}
+	defer s.clients.give(client)
 	// Wait for a turn: however many visitors come at once, at most
 	// Workers pages are drawn together, and mail handling keeps the rest
 	// of the machine.
@@ -179,7 +195,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer timer.Stop()
 	select {
 	case s.turns <- struct{}{}:
-		defer func() { <-s.turns }()
 	case <-timer.C:
 		h.Set("Retry-After", "5")
 		s.fail(w, r, http.StatusServiceUnavailable, "Too many visitors at once: please try again in a few seconds.")
@@ -187,7 +202,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 		return
 	}
-	s.mux.ServeHTTP(w, r)
+	// The page is drawn into a buffer with the turn, and written to the
+	// connection without it: a client that does not read holds no turn
+	// (clients.go).
+	bw := &bufferedWriter{w: w}
+	func() {
+		defer func() { <-s.turns }()
+		s.mux.ServeHTTP(bw, r)
+	}()
+	bw.flush()
 }
 
 // notFound answers every path no page has.

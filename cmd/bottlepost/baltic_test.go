@@ -39,7 +39,7 @@ func TestBalticMovesTakeTheRecordForm(t *testing.T) {
 	// A wrong point count is refused with the ruling.
 	code, _, stderr = balticRun("moves", "baltic", "--rules", "sc2022", "--seed", "5",
 		"b1-c3", "e8-d6", "c3-b5", "g8-f6", "b5xd6", "c8-d7", "d6-f7", "f6-g4", "f7xh8+2")
-	if code != 1 || !strings.Contains(stderr, "move 9") || !strings.Contains(stderr, "B6") {
+	if code != 1 || !strings.Contains(stderr, "move 5. illegal move") || !strings.Contains(stderr, "B6") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

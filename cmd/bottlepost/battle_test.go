@@ -99,7 +99,7 @@ func TestBattleSampleGameEndsInMate(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 	code, _, stderr = runCLI("moves", "battle", "Sd3-d5", "Gc12!c6")
-	if code != 1 || !strings.Contains(stderr, `move 2 illegal move "Gc12!c6": there is no piece on c6 to shoot (C3.1)`) {
+	if code != 1 || !strings.Contains(stderr, `move 1... illegal move "Gc12!c6": there is no piece on c6 to shoot (C3.1)`) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

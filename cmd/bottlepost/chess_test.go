@@ -31,7 +31,7 @@ func TestChessMovesCommand(t *testing.T) {
 
 func TestChessMovesCommandIllegal(t *testing.T) {
 	_, errs, code := chessRun(t, "moves", "chess", "e4", "e5", "Ke3")
-	if code != 1 || !strings.Contains(errs, `move 3 illegal move "Ke3": the king moves to an adjoining square, or castles (FIDE 3.8.1)`) {
+	if code != 1 || !strings.Contains(errs, `move 2. illegal move "Ke3": the king moves to an adjoining square, or castles (FIDE 3.8.1)`) {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 }
@@ -70,5 +70,28 @@ func TestChessPerftCommand(t *testing.T) {
 	_, errs, code := chessRun(t, "perft", "chess", "1", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1")
 	if code != 2 || !strings.Contains(errs, "White has 0 kings") {
 		t.Errorf("bad FEN: exit %d %s", code, errs)
+	}
+}
+
+// TestCLIMoveNumbersFromAPosition: a refused move is named by its number
+// as players count it, from a position given with --fen too (its side to
+// move and, in chess, its full-move number).
+func TestCLIMoveNumbersFromAPosition(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"from the start", []string{"moves", "chess", "e4", "Ke7"}, `move 1... illegal move "Ke7"`},
+		{"White at move 10", []string{"moves", "chess", "--fen", "4k3/8/8/8/8/8/8/R3K3 w - - 0 10", "Ke3"}, `move 10. illegal move "Ke3"`},
+		{"Black at move 10", []string{"moves", "chess", "--fen", "4k3/8/8/8/8/8/8/R3K3 b - - 0 10", "Kd8", "Kd3"}, `move 11. illegal move "Kd3"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs, code := chessRun(t, tt.args...)
+			if code != 1 || !strings.Contains(errs, tt.want) {
+				t.Errorf("exit %d: %s\nwant %q", code, errs, tt.want)
+			}
+		})
 	}
 }

@@ -45,7 +45,7 @@ func TestMovesAreRefusedWithTheReason(t *testing.T) {
 		want string
 	}{
 		{"a piece letter that is also a file", []string{"moves", "submachine", "e2-e3", "a11-a10", "Cd1-e2", "a10-a9", "C2c3"},
-			`move 5 ambiguous move "C2c3": it could be Ce2-c3 or c2-c3; please write it in full`},
+			`move 3. ambiguous move "C2c3": it could be Ce2-c3 or c2-c3; please write it in full`},
 		{"a promotion without its piece", []string{"moves", "seachess", "--fen", "4k3/2B5/12/12/12/12/12/12/12/12/8/4K3 w - - 0 1", "Be11-e12"},
 			`name the piece it becomes, as in Be11-e12=C (=C, =T, =S, =D or =A) (S2.4)`},
 		{"a Transporter move without its letter", []string{"moves", "transporter", "Dc9-b8", "Fc3-d4", "d8-c7"},

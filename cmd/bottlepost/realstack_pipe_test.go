@@ -89,7 +89,7 @@ func TestRealMailStackDeliverPipe(t *testing.T) {
 	if _, err := alice.Reply("new chess vs bob@" + mailstack.Domain + " as white"); err != nil {
 		t.Fatal(err)
 	}
-	for p, want := range map[*daemon.Player]string{alice: "Your challenge to bob@" + mailstack.Domain, bob: "challenges you to a game of Chess"} {
+	for p, want := range map[*daemon.Player]string{alice: "Your challenge to player 2 <bob@" + mailstack.Domain + ">", bob: "challenges you to a game of Chess"} {
 		if _, err := p.Await(want, within); err != nil {
 			t.Fatal(err)
 		}

@@ -29,6 +29,7 @@ import (
 	"github.com/bottlepost/bottlepost/daemon"
 	"github.com/bottlepost/bottlepost/internal/mailstack"
 	"github.com/bottlepost/bottlepost/mailer/smtpclient"
+	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -345,7 +346,7 @@ func (rs *realStack) chess() *daemon.Received {
 		t.Errorf("serve's log of the welcome: want it called a welcome, not a refusal:\n%s", log)
 	}
 	rs.send(alice, daemon.Mail{To: welcome.ReplyTo, Subject: "new game", Body: "new chess vs bob@" + mailstack.Domain + " as white time 3d\n"})
-	rs.await(alice, "Your challenge to bob@"+mailstack.Domain)
+	rs.await(alice, "Your challenge to player 2 <bob@"+mailstack.Domain+">")
 	rs.await(bob, "challenges you to a game of Chess")
 	rs.reply(bob, "accept")
 	rs.await(alice, "The game has begun")
@@ -357,11 +358,8 @@ func (rs *realStack) chess() *daemon.Received {
 	rs.reply(alice, "g4")
 	rs.await(bob, "White played 2. g4.")
 	rs.reply(bob, "Qh4#")
-	final := rs.await(alice, "Game over: Black wins: checkmate")
-	if !strings.Contains(final.Text(), "Result: 0-1") {
-		t.Errorf("final mail:\n%s", final.Text())
-	}
-	rs.await(bob, "Game over: Black wins: checkmate")
+	rs.await(alice, "Game over: 0-1, Black wins: checkmate")
+	rs.await(bob, "Game over: 0-1, Black wins: checkmate")
 	if rs.st.OpenDKIM {
 		rs.forgeries()
 	}
@@ -454,7 +452,7 @@ func (rs *realStack) seachess(welcome *daemon.Received) (gameNo string, finals [
 	t, alice, bob := rs.t, rs.alice, rs.bob
 	aliceFrom, bobFrom := len(alice.Inbox), len(bob.Inbox)
 	rs.send(alice, daemon.Mail{To: welcome.ReplyTo, Subject: "new game", Body: "new seachess vs bob@" + mailstack.Domain + " as white time 3d\n"})
-	rs.await(alice, "Your challenge to bob@"+mailstack.Domain)
+	rs.await(alice, "Your challenge to player 2 <bob@"+mailstack.Domain+">")
 	rs.await(bob, "challenges you to a game of Seachess")
 	rs.reply(bob, "accept")
 	rs.await(alice, "The game has begun")
@@ -482,7 +480,7 @@ func (rs *realStack) seachess(welcome *daemon.Received) (gameNo string, finals [
 		}
 	}
 	for i, f := range finals {
-		for _, want := range []string{"Game over: Black wins: checkmate", "Result: 0-1", "1. Cc1-M (White's secret move)"} {
+		for _, want := range []string{"Game over: 0-1, Black wins: checkmate", "1. Cc1-M (White's secret move)"} {
 			if !strings.Contains(f.Text(), want) {
 				t.Errorf("the final Seachess mail to %s lacks %q:\n%s", []string{"alice", "bob"}[i], want, f.Text())
 			}
@@ -635,7 +633,7 @@ func (rs *realStack) archivedAndVerified(gameNo string, finals [2]*daemon.Receiv
 	code, out, errOut := runCLI(append([]string{"verify", pgn}, bobReceipts...)...)
 	t.Logf("verify %s with bob's %d receipts:\n%s%s", filepath.Base(pgn), len(bobReceipts), out, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	want := fmt.Sprintf("verified: game %s (Seachess, standard, 3d): alice v bob, %d moves (1 secret), 0-1 (Black wins: checkmate", gameNo, len(seachessPlies))
+	want := fmt.Sprintf("verified: game %s (Seachess, standard, 3d): player 1 v player 2, %d moves (1 secret), 0-1 (Black wins: checkmate", gameNo, rules.FullMoves(len(seachessPlies)))
 	wantLast := "anchored by your receipt " + last + ": all " + records + " records are the ones you were sent"
 	if code != 0 || !strings.Contains(out, want) || lines[len(lines)-1] != wantLast {
 		t.Errorf("verify: exit %d; want 0, a line %q and, last, %q", code, want, wantLast)

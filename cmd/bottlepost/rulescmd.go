@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/variants"
@@ -44,8 +45,9 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // setUp starts a game of the named variant and plays the moves, read as
 // mail reads them: each in the variant's notation, its number before it
 // or as an argument of its own ("1.", "12...", "12…") read past with
-// rules.TrimMoveNumber. It reports problems on stderr and returns the exit
-// status to use when the state is nil.
+// rules.TrimMoveNumber. It reports problems on stderr, naming a move by
+// its number as players count them ("move 12...", firstPly), and returns
+// the exit status to use when the state is nil.
 func setUp(id string, g gameFlags, moves []string, stderr io.Writer) (rules.State, int) {
 	v, err := variants.Lookup(id)
 	if err != nil {
@@ -57,7 +59,7 @@ func setUp(id string, g gameFlags, moves []string, stderr io.Writer) (rules.Stat
 		fmt.Fprintln(stderr, "bottlepost:", err)
 		return nil, 2
 	}
-	i := 0
+	i := firstPly(v, g, s)
 	for _, arg := range moves {
 		text := rules.TrimMoveNumber(arg)
 		if text == "" {
@@ -70,15 +72,36 @@ func setUp(id string, g gameFlags, moves []string, stderr io.Writer) (rules.Stat
 		if err != nil {
 			var me *rules.MoveError
 			if errors.As(err, &me) {
-				fmt.Fprintf(stderr, "move %d %s\n", i+1, me.Kind.String()+" "+me.Player())
+				fmt.Fprintf(stderr, "move %s %s\n", rules.MoveLabel(i), me.Kind.String()+" "+me.Player())
 			} else {
-				fmt.Fprintf(stderr, "move %d %q: %v\n", i+1, text, err)
+				fmt.Fprintf(stderr, "move %s %q: %v\n", rules.MoveLabel(i), text, err)
 			}
 			return nil, 1
 		}
 		i++
 	}
 	return s, 0
+}
+
+// firstPly is the ply (from the game's first move) of the first move
+// played from s, the game set up for the command line: 0 from the start; a
+// position given with --fen may be the reply's turn (its side to move is
+// not the variant's first mover) and, in chess, later in the game (the
+// FEN's full-move number).
+func firstPly(v rules.Variant, g gameFlags, s rules.State) int {
+	if g.fen == "" {
+		return 0
+	}
+	ply := 0
+	if start, err := v.New(rules.Options{Ruleset: g.rules, Seed: g.seed}); err == nil && start.ToMove() != s.ToMove() {
+		ply = 1
+	}
+	if f := strings.Fields(g.fen); v.ID() == "chess" && len(f) == 6 {
+		if n, err := strconv.Atoi(f[5]); err == nil && n > 1 {
+			ply += 2 * (n - 1)
+		}
+	}
+	return ply
 }
 
 func runVariants(args []string, stdout, stderr io.Writer) int {

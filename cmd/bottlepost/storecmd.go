@@ -15,6 +15,7 @@ import (
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/daemon"
 	"github.com/bottlepost/bottlepost/record"
+	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -212,7 +213,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "note: this game was recorded before bottlepost bound %s to its record; they are shown as exported, not verified\n", strings.Join(res.Unbound, ", "))
 	}
 	fmt.Fprintf(stdout, "verified: game %d (%s, %s, %s): %s v %s, %d moves (%d secret), %s (%s)\n",
-		res.Game, res.Variant, res.Ruleset, orNone(res.TimeControl), res.Players[0], res.Players[1], res.Moves, res.Secret, res.Result, orNone(res.Termination))
+		res.Game, res.Variant, res.Ruleset, orNone(res.TimeControl), res.Players[0], res.Players[1], rules.FullMoves(res.Moves), res.Secret, res.Result, orNone(res.Termination))
 	fmt.Fprintln(stdout, res.Anchoring())
 	return 0
 }
@@ -257,7 +258,13 @@ func compareWithDatabase(sf *storeFlags, id uint64, data []byte, stdout io.Write
 			return fmt.Errorf("game %d in the database: %w", id, err)
 		}
 	}
-	if !bytes.Equal(bytes.TrimRight(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), " \t\n"), bytes.TrimRight(held, "\n")) {
+	// The embedded records are compared: Verify found the PGN before them to be the one
+	// they give, in the form of now or of before (a file kept from earlier).
+	records := func(file []byte) []byte {
+		file = bytes.TrimRight(bytes.ReplaceAll(file, []byte("\r\n"), []byte("\n")), " \t\n")
+		return file[max(bytes.Index(file, []byte("\n{"+store.ExportFormat)), 0):]
+	}
+	if !bytes.Equal(records(data), records(held)) {
 		return fmt.Errorf("the file is not game %d as the database holds it", id)
 	}
 	fmt.Fprintf(stdout, "ok: the file is game %d exactly as the database holds it\n", id)

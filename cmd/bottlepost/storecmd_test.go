@@ -75,7 +75,7 @@ func TestCLIExportVerifyBackup(t *testing.T) {
 	}
 	code, out, stderr := runCLI("verify", pgn)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 0 || !strings.Contains(out, "verified: game 1 (Chess, fide, 3d): player 1 v player 2, 4 moves (0 secret), 0-1 (Black wins: checkmate") ||
+	if code != 0 || !strings.Contains(out, "verified: game 1 (Chess, fide, 3d): player 1 v player 2, 2 moves (0 secret), 0-1 (Black wins: checkmate") ||
 		!strings.HasPrefix(lines[len(lines)-1], "only self-consistent: no receipt anchors it") {
 		t.Fatalf("verify: %d %q %q", code, out, stderr)
 	}
@@ -95,6 +95,13 @@ func TestCLIExportVerifyBackup(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "ok: the file is game 1 exactly as the database holds it") ||
 		!strings.HasPrefix(lines[len(lines)-1], "anchored by your receipt "+got[1]+" up to record") {
 		t.Errorf("verify with an early receipt and the database: %d %q", code, out)
+	}
+	// A file kept from before the PGN's form changed (TimeControl "3d") is the same game.
+	before := filepath.Join(t.TempDir(), "before.pgn")
+	os.WriteFile(before, []byte(strings.Replace(mustRead(t, pgn), "[TimeControl \"?\"]\n[TimeControlDays \"3d\"]\n", "[TimeControl \"3d\"]\n", 1)), 0o644)
+	code, out, _ = runCLI("verify", before, "--data", dir)
+	if code != 0 || !strings.Contains(out, "in the form written before") || !strings.Contains(out, "ok: the file is game 1 exactly as the database holds it") {
+		t.Errorf("verify of a file of the earlier form with the database: %d %q", code, out)
 	}
 	cfg := filepath.Join(t.TempDir(), "bp.toml")
 	os.WriteFile(cfg, []byte("[service]\ndata_dir = "+strconv.Quote(dir)+"\n"), 0o600)

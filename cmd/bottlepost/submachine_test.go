@@ -42,7 +42,7 @@ func TestSubmachineCLIMoves(t *testing.T) {
 
 func TestSubmachineCLIIllegalMove(t *testing.T) {
 	code, out, stderr := submachineRun("moves", "submachine", "e2-e3", "Rb12-b8")
-	if code != 1 || out != "" || !strings.Contains(stderr, "move 2 illegal move") || !strings.Contains(stderr, "(M7)") {
+	if code != 1 || out != "" || !strings.Contains(stderr, "move 1... illegal move") || !strings.Contains(stderr, "(M7)") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	code, _, stderr = submachineRun("moves", "submachine", "Rb1-b3")
