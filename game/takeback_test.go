@@ -35,6 +35,9 @@ func TestTakeback(t *testing.T) {
 	f.reply(bob, "takeback")
 	f.reply(alice, "takeback decline")
 	f.mustContain(f.last(bob), "White declined your takeback: your move stands.")
+	f.cfgReferee(ref)
+	f.send(ref, f.personal(ref), "audit", "audit 1")
+	f.mustContain(f.last(ref), "takeback by consent: White's move 1. was taken back", "takeback by consent: White's move 2. was taken back", "4 of 4 moves replay legally")
 	f.reply(alice, "resign")
 	pgn, res := exportGame(t, f, 1)
 	if res.Takebacks != 2 || res.Moves != 4 {
