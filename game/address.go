@@ -7,11 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
-
-	"golang.org/x/crypto/chacha20poly1305"
 
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
@@ -78,7 +75,7 @@ func parseAddress(c *Command, args []string) string {
 	return ""
 }
 
-// keyedName is prefix + DAY + "/" + a keyed hash of s (or prefix + hash
+// keyedName is prefix + DAY + "/" + a keyed hash of v (or prefix + hash
 // without a day).
 func (s *Service) keyedName(prefix, day, v string) string {
 	m := hmac.New(sha256.New, s.heldKey)
@@ -133,7 +130,7 @@ func (h *handling) changeAddress(c Command, reply *draft) error {
 		return err
 	}
 	m := moving{V: movingVersion, Player: h.player.ID, Old: h.from, New: to, Expires: h.now.AddDate(0, 0, confirmDays)}
-	if err := h.seal(h.s.movingName(id), m); err != nil {
+	if err := putSealed(h.tx, h.s.rand, h.s.heldKey, h.s.movingName(id), m); err != nil {
 		return err
 	}
 	d := h.draft(to, nil, "notice")
@@ -157,60 +154,25 @@ func (h *handling) addressTaken(addr string) (bool, error) {
 	return v != nil, err
 }
 
-// seal stores v, sealed under the held commands' key and bound to name.
-func (h *handling) seal(name string, v any) error {
-	plain, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	aead, err := chacha20poly1305.NewX(h.s.heldKey)
-	if err != nil {
-		return err
-	}
-	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(plain)+aead.Overhead())
-	if _, err := io.ReadFull(h.s.rand, nonce); err != nil {
-		return err
-	}
-	return h.tx.PutSetting(name, aead.Seal(nonce, nonce, plain, []byte(name)))
-}
-
 // movingReply finds the change of address a mail confirms: the
 // confirmation it replies to, sent to its sender. It returns nil when the
 // mail confirms none.
 func (h *handling) movingReply() (*moving, string, error) {
-	ids := []string{h.in.InReplyTo}
-	for i := len(h.in.References) - 1; i >= 0 && len(ids) < 8; i-- {
-		ids = append(ids, h.in.References[i])
-	}
-	for _, id := range ids {
+	for _, id := range repliedIDs(h.in) {
 		name := h.s.movingName(strings.Trim(strings.TrimSpace(id), "<>"))
 		if name == "" {
 			continue
 		}
-		sealed, err := h.tx.Setting(name)
-		if err != nil || sealed == nil {
-			if err != nil {
-				return nil, "", err
-			}
-			continue
-		}
-		aead, err := chacha20poly1305.NewX(h.s.heldKey)
+		var m moving
+		found, err := getSealed(h.tx, h.s.heldKey, name, &m)
 		if err != nil {
 			return nil, "", err
 		}
-		if len(sealed) < aead.NonceSize() {
-			return nil, "", fmt.Errorf("game: change of address %s: too short: %w", name, store.ErrCorrupt)
-		}
-		plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(name))
-		if err != nil {
-			return nil, "", fmt.Errorf("game: change of address %s does not open: %w", name, errors.Join(err, store.ErrCorrupt))
-		}
-		var m moving
-		if err := json.Unmarshal(plain, &m); err != nil || m.V != movingVersion {
-			return nil, "", fmt.Errorf("game: change of address %s: unreadable: %w", name, store.ErrCorrupt)
-		}
-		if m.New != h.from {
+		if !found || m.New != h.from {
 			continue // only the address the confirmation went to confirms it
+		}
+		if m.V != movingVersion {
+			return nil, "", fmt.Errorf("game: change of address %s: version %d: %w", name, m.V, store.ErrCorrupt)
 		}
 		return &m, name, nil
 	}
@@ -305,4 +267,16 @@ func (h *handling) movedAway() (bool, error) {
 func pruneMoving(tx *store.Tx, now time.Time) (int, error) {
 	cutoff := now.AddDate(0, 0, -confirmDays-1).Format("20060102")
 	return tx.DeleteSettings(movingPrefix, movingPrefix+cutoff)
+}
+
+// repliedIDs are the Message-IDs a mail replies to, as the service looks
+// for its own welcome or confirmation among them: the message replied to,
+// then the thread from its newest end (such a mail is the last or nearly
+// the last of its thread), at most 8.
+func repliedIDs(in *Incoming) []string {
+	ids := []string{in.InReplyTo}
+	for i := len(in.References) - 1; i >= 0 && len(ids) < 8; i-- {
+		ids = append(ids, in.References[i])
+	}
+	return ids
 }

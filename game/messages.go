@@ -1,17 +1,12 @@
 package game
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/crypto/chacha20poly1305"
 
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
@@ -216,46 +211,21 @@ func messageName(game uint64, n int) string {
 // keepSaid stores a message, sealed under the service's message key and
 // bound to its name.
 func (h *handling) keepSaid(game uint64, n int, said *storedSay) error {
-	plain, err := json.Marshal(said)
-	if err != nil {
-		return err
-	}
-	aead, err := chacha20poly1305.NewX(h.s.saidKey)
-	if err != nil {
-		return err
-	}
-	name := messageName(game, n)
-	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(plain)+aead.Overhead())
-	if _, err := io.ReadFull(h.s.rand, nonce); err != nil {
-		return err
-	}
-	return h.tx.PutSetting(name, aead.Seal(nonce, nonce, plain, []byte(name)))
+	return putSealed(h.tx, h.s.rand, h.s.saidKey, messageName(game, n), said)
 }
 
-// saids reads a game's messages, in order; one that does not open is an
-// error (the store's data is damaged).
+// saids reads a game's messages, in order; one missing or that does not
+// open is an error (the store's data is damaged).
 func (s *Service) saids(tx *store.Tx, l *loaded) ([]storedSay, error) {
-	aead, err := chacha20poly1305.NewX(s.saidKey)
-	if err != nil {
-		return nil, err
-	}
 	var out []storedSay
 	for n := 1; n <= l.meta.Messages; n++ {
-		name := messageName(l.g.ID, n)
-		sealed, err := tx.Setting(name)
+		var m storedSay
+		found, err := getSealed(tx, s.saidKey, messageName(l.g.ID, n), &m)
 		if err != nil {
 			return nil, err
 		}
-		if len(sealed) < aead.NonceSize() {
-			return nil, fmt.Errorf("game: message %s is missing: %w", name, store.ErrCorrupt)
-		}
-		plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(name))
-		if err != nil {
-			return nil, fmt.Errorf("game: message %s does not open: %w", name, errors.Join(err, store.ErrCorrupt))
-		}
-		var m storedSay
-		if err := json.Unmarshal(plain, &m); err != nil {
-			return nil, fmt.Errorf("game: message %s: %w", name, errors.Join(err, store.ErrCorrupt))
+		if !found {
+			return nil, fmt.Errorf("game: message %s is missing: %w", messageName(l.g.ID, n), store.ErrCorrupt)
 		}
 		out = append(out, m)
 	}

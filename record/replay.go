@@ -20,28 +20,11 @@ type Ply struct {
 // with its report; a move that does not replay stops the replay with its error in the last
 // Ply. The error is the rules' own, for a start they cannot set up.
 func Replay(v rules.Variant, opt rules.Options, moves []string) (rules.State, []Ply, error) {
-	s, err := v.New(opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	var plies []Ply
+	line := make([]Step, len(moves))
 	for i, text := range moves {
-		p := Ply{Index: i, Side: s.ToMove(), Text: text}
-		m, err := s.Parse(text)
-		var next rules.State
-		if err == nil {
-			next, p.Report, err = s.Apply(m)
-		}
-		if err != nil {
-			p.Err = err
-			plies = append(plies, p)
-			return s, plies, nil
-		}
-		p.Secret = p.Report.Secret
-		plies = append(plies, p)
-		s = next
+		line[i] = Step{Text: text}
 	}
-	return s, plies, nil
+	return ReplayLine(v, opt, line)
 }
 
 // Step is one step of a game's line as its log records it: a move (its text
@@ -54,7 +37,8 @@ type Step struct {
 // ReplayLine plays a game's line from its start: each move must be legal
 // where it was played, and a takeback returns the game to the position
 // before the move that stood last (there must be one). It returns the final
-// state and the plies that stand (their Index the ply each was played at);
+// state and the plies that stand (their Index the ply each was played at,
+// its place in the line that stands);
 // a move that does not replay stops the replay with its error in the last
 // Ply; a takeback with no move to take back is an error.
 func ReplayLine(v rules.Variant, opt rules.Options, line []Step) (rules.State, []Ply, error) {
@@ -73,7 +57,7 @@ func ReplayLine(v rules.Variant, opt rules.Options, line []Step) (rules.State, [
 			s = states[len(states)-1]
 			continue
 		}
-		p := Ply{Index: s.Ply(), Side: s.ToMove(), Text: step.Text}
+		p := Ply{Index: len(plies), Side: s.ToMove(), Text: step.Text}
 		m, err := s.Parse(step.Text)
 		var next rules.State
 		if err == nil {
