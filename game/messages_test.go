@@ -280,3 +280,16 @@ func FuzzParseSay(f *testing.F) {
 		}
 	})
 }
+
+// TestSayBeforeTheGame: words go only in a game that has begun: an
+// invited stranger gets none with the challenge.
+func TestSayBeforeTheGame(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.send(alice, f.personal(alice), "new", "new chess vs "+bob)
+	nb := len(f.inbox[bob])
+	f.send(alice, f.personalOf(alice), "Re: [bp-1]", "say come and play, click http://evil.test/")
+	f.mustContain(f.last(alice), "your words were not passed on: game 1 has not started")
+	if len(f.inbox[bob]) != nb {
+		t.Errorf("the invited stranger got the words:\n%s", f.last(bob).Text)
+	}
+}
