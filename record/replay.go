@@ -42,16 +42,22 @@ type Step struct {
 // a move that does not replay stops the replay with its error in the last
 // Ply; a takeback with no move to take back is an error.
 func ReplayLine(v rules.Variant, opt rules.Options, line []Step) (rules.State, []Ply, error) {
+	final, plies, _, err := replayLine(v, opt, line)
+	return final, plies, err
+}
+
+// replayLine is ReplayLine that also returns every move's Ply, those taken
+// back too, in the order of the line.
+func replayLine(v rules.Variant, opt rules.Options, line []Step) (final rules.State, plies, all []Ply, err error) {
 	s, err := v.New(opt)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	states := []rules.State{s}
-	var plies []Ply
 	for i, step := range line {
 		if step.Takeback {
 			if len(plies) == 0 {
-				return s, plies, fmt.Errorf("step %d takes back a move, but no move stands", i+1)
+				return s, plies, all, fmt.Errorf("step %d takes back a move, but no move stands", i+1)
 			}
 			plies, states = plies[:len(plies)-1], states[:len(states)-1]
 			s = states[len(states)-1]
@@ -65,13 +71,12 @@ func ReplayLine(v rules.Variant, opt rules.Options, line []Step) (rules.State, [
 		}
 		if err != nil {
 			p.Err = err
-			plies = append(plies, p)
-			return s, plies, nil
+			return s, append(plies, p), append(all, p), nil
 		}
 		p.Secret = p.Report.Secret
-		plies = append(plies, p)
+		plies, all = append(plies, p), append(all, p)
 		s = next
 		states = append(states, s)
 	}
-	return s, plies, nil
+	return s, plies, all, nil
 }

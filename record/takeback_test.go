@@ -45,7 +45,18 @@ func TestVerifyTakebacks(t *testing.T) {
 	end := len(x.Records) - 1
 	last := x.Records[end-1] // Black's last move, before the end record
 	t.Run("the last move taken back replays", func(t *testing.T) {
-		forged := forge(t, withTakeback(t, file, end, last.Side, last.Ply))
+		y := withTakeback(t, file, end, last.Side, last.Ply)
+		// The end record follows the line that stands: at the ply of the
+		// move taken back, its side to move again.
+		e := &y.Records[len(y.Records)-1]
+		r, err := decodeRec(e.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Ply, r.Side = uint64(last.Ply), byte(last.Side)
+		e.Ply, e.Side, e.Record = last.Ply, last.Side, r.encode()
+		rehash(y)
+		forged := forge(t, y)
 		res, err := Verify(bytes.NewReader(forged))
 		if err != nil {
 			t.Fatalf("refused: %v", err)
@@ -57,6 +68,8 @@ func TestVerifyTakebacks(t *testing.T) {
 			t.Errorf("the PGN does not show the move taken back:\n%s", forged)
 		}
 		mustRefuse(t, forged, "the log was rewritten", receipts[len(receipts)-1])
+		// Without the end record moved, the end does not follow the line.
+		mustRefuse(t, forge(t, withTakeback(t, file, end, last.Side, last.Ply)), "the end record is at ply 12, but the game has 11 moves")
 	})
 	t.Run("the wrong side", func(t *testing.T) {
 		mustRefuse(t, forge(t, withTakeback(t, file, end, 1-last.Side, last.Ply)), "takes back white's move at ply 11, but the move that stands last is black's at ply 11")
