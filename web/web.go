@@ -363,6 +363,9 @@ type indexData struct {
 	NextPlay, NextOver string // links to the next pages, "" at the end
 	PlayFrom, OverFrom uint64
 	FirstPage          bool
+	// PlayDamaged and OverDamaged are the games each list left out because their
+	// stored record is damaged (game.GameList.Damaged): the page names them.
+	PlayDamaged, OverDamaged []uint64
 }
 
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
@@ -392,7 +395,8 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		s.systemError(w, r, err)
 		return
 	}
-	d := indexData{Playing: playing.Games, Finished: finished.Games, PlayFrom: from[0], OverFrom: from[1], FirstPage: len(q) == 0}
+	d := indexData{Playing: playing.Games, Finished: finished.Games, PlayFrom: from[0], OverFrom: from[1], FirstPage: len(q) == 0,
+		PlayDamaged: playing.Damaged, OverDamaged: finished.Damaged}
 	link := func(play, over uint64) string {
 		v := url.Values{}
 		if play != 0 {
@@ -411,6 +415,12 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	}
 	cache(w, 10)
 	s.render(w, r, http.StatusOK, "index.html", page{Title: "Games", Data: d}, true)
+}
+
+// damagedGame answers a request for a game whose stored record is damaged (the game
+// service has logged it): that game alone cannot be shown.
+func (s *Server) damagedGame(w http.ResponseWriter, r *http.Request, id uint64) {
+	s.fail(w, r, http.StatusInternalServerError, fmt.Sprintf("Sorry: game %d cannot be shown, because its stored record is damaged. The operator has been told; the other games are not affected.", id))
 }
 
 // systemError logs a failure of the service and apologises.
@@ -506,6 +516,9 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, game.ErrNotPublic):
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no game %d to show: it does not exist, or it is a challenge not yet accepted.", n))
+		return
+	case game.DamagedGame(err) != 0:
+		s.damagedGame(w, r, n)
 		return
 	case err != nil:
 		s.systemError(w, r, err)
@@ -670,6 +683,9 @@ func (s *Server) pgn(w http.ResponseWriter, r *http.Request, id uint64) {
 		return
 	case errors.Is(err, game.ErrNotPublic):
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no finished game %d.", id))
+		return
+	case game.DamagedGame(err) != 0:
+		s.damagedGame(w, r, id)
 		return
 	case err != nil:
 		s.systemError(w, r, err)

@@ -124,6 +124,13 @@ func TestServeStartsReloadsAndStopsCleanly(t *testing.T) {
 	if code, _, stderr := runCLI("export", "1", "--data", filepath.Join(dir, "data")); code != 1 || !strings.Contains(stderr, "not found") {
 		t.Errorf("export while serving: exit %d, %q", code, stderr)
 	}
+	// So do the ratings: the pool's players (none yet) and the recomputation.
+	if code, out, stderr := runCLI("ratings", "chess", "--json", "--data", filepath.Join(dir, "data")); code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Errorf("ratings while serving: exit %d, %q %q", code, out, stderr)
+	}
+	if code, out, stderr := runCLI("ratings", "--rebuild", "--data", filepath.Join(dir, "data")); code != 0 || !strings.Contains(out, "the running service's database: the stored ratings equal their recomputation") {
+		t.Errorf("ratings --rebuild while serving: exit %d, %q %q", code, out, stderr)
+	}
 	stop <- syscall.SIGTERM
 	select {
 	case code := <-done:

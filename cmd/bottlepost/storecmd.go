@@ -16,6 +16,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/daemon"
+	"github.com/bottlepost/bottlepost/game"
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
@@ -79,7 +80,7 @@ func init() {
 	commands["verify"] = command{"verify FILE [RECEIPT...] [--config FILE] [--data DIR]  check an exported game against your receipts (RECORDS:HEAD); -h for its exit statuses", runVerify}
 	commands["compact"] = command{"compact FILE [--config FILE] [--data DIR]  write a compacted copy of the database (swap it in while stopped)", runCompact}
 	commands["backup"] = command{"backup FILE [--config FILE] [--data DIR]  copy the database while the service runs", runBackup}
-	commands["check-store"] = command{"check-store [--config FILE] [--data DIR | --db FILE]  check the database: pages, every game's chain and sealed records, indexes", runCheckStore}
+	commands["check-store"] = command{"check-store [--config FILE] [--data DIR | --db FILE]  check the database: pages, every game's chain and sealed records, every record, indexes, the service's data", runCheckStore}
 }
 
 func runExport(args []string, stdout, stderr io.Writer) int {
@@ -419,9 +420,10 @@ func copyDatabase(verb string, args []string, stdout, stderr io.Writer, write fu
 	return 0
 }
 
-// runCheckStore checks the database: bbolt's consistency check of its pages
-// and the store's own (Store.Verify: every game's chain, sealed records and
-// commitments, the indexes). A running service does it on its open database
+// runCheckStore checks the database: bbolt's consistency check of its pages,
+// the store's own (Store.Verify: every game's chain, sealed records and
+// commitments, every record of every kind, the indexes) and the game
+// service's (game.Check: its data in every game, player and setting). A running service does it on its open database
 // (through the control socket); otherwise the file is opened read-only. One
 // line per problem, naming the game where there is one; exit status 0 when
 // there is none, 1 when there are, 2 when the check could not run.
@@ -465,7 +467,8 @@ func runCheckStore(args []string, stdout, stderr io.Writer) int {
 			}
 			return 2
 		}
-		for _, p := range store.Problems(st.Verify(context.Background())) {
+		ctx := context.Background()
+		for _, p := range append(store.Problems(st.Verify(ctx)), store.Problems(game.Check(ctx, st))...) {
 			problems = append(problems, p.Error())
 		}
 		where = st.Path()
@@ -478,6 +481,6 @@ func runCheckStore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bottlepost: check-store: %s: %d problems; the games named cannot be trusted: restore them from a backup\n", where, len(problems))
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: no problem found (pages, chains, sealed records, indexes)\n", where)
+	fmt.Fprintf(stdout, "%s: no problem found (pages, chains, sealed records, every record, indexes, the service's data)\n", where)
 	return 0
 }
