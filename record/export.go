@@ -186,11 +186,10 @@ func pgnMoves(x *store.Export, sides [2]string, old, marked bool) ([]rules.PGNMo
 			moves, standing = moves[:len(moves)-1], standing[:len(standing)-1]
 			note := fmt.Sprintf("%s's %s %s taken back by consent", sides[r.Side], rules.MoveLabel(int(taken.Ply)), pgnToken(taken.Text))
 			if len(moves) == 0 {
-				lead = strings.TrimPrefix(lead+"; "+note, "; ") // before the first move that stands
+				lead = addComment(lead, note) // before the first move that stands
 				continue
 			}
-			last := &moves[len(moves)-1]
-			last.Comment = strings.TrimPrefix(strings.TrimSpace(last.Comment+"; "+note), "; ")
+			moves[len(moves)-1].Comment = addComment(moves[len(moves)-1].Comment, note)
 		case store.KindMove:
 			text := r.Text
 			if marked {
@@ -212,8 +211,7 @@ func pgnMoves(x *store.Export, sides [2]string, old, marked bool) ([]rules.PGNMo
 				}
 				return nil, fmt.Errorf("record %d: an event before the first move", i)
 			}
-			last := &moves[len(moves)-1]
-			last.Comment = strings.TrimPrefix(strings.TrimSpace(last.Comment+"; "+r.Text), "; ")
+			moves[len(moves)-1].Comment = addComment(moves[len(moves)-1].Comment, r.Text)
 		}
 	}
 	if lead != "" {
@@ -285,3 +283,8 @@ func markedText(r store.ExportRecord) string {
 
 // pgnToken keeps a move a single PGN token.
 func pgnToken(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// addComment is a PGN comment with one more note after it ("; " between).
+func addComment(comment, note string) string {
+	return strings.TrimPrefix(strings.TrimSpace(comment+"; "+note), "; ")
+}
