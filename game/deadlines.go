@@ -216,6 +216,9 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 		if _, err := pruneStrangers(tx, now); err != nil {
 			return err
 		}
+		if _, err := pruneMoving(tx, now); err != nil {
+			return err
+		}
 		_, err := tx.PruneWelcomes(now) // the limit counts today's only
 		return err
 	}); err != nil {

@@ -51,6 +51,8 @@ type draft struct {
 	// which starts the game's thread, and the list of their games
 	// (tournament.go).
 	apart bool
+	// said are the opponent's words the mail passes on (messages.go).
+	said []saidText
 }
 
 // draft returns the draft for (to, game, kind), creating it.
@@ -100,7 +102,7 @@ func (l *loaded) sideOf(addr string) int {
 func (d *draft) empty() bool {
 	switch d.kind {
 	case "notice", "update":
-		return len(d.notices) == 0 && len(d.errors) == 0 && len(d.ignored) == 0 && !d.board && len(d.commitments) == 0
+		return len(d.notices) == 0 && len(d.errors) == 0 && len(d.ignored) == 0 && !d.board && len(d.commitments) == 0 && len(d.said) == 0
 	}
 	return false
 }

@@ -35,6 +35,7 @@ func (h *handling) draw(l *loaded, side int, d *draft) error {
 // a result comes here.
 func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	l.meta.Phase = phaseOver
+	l.meta.Takeback = nil
 	l.meta.Reason = o.Describe(l.sides())
 	l.meta.Outcome = &o
 	l.meta.Finished = h.now

@@ -202,7 +202,7 @@ func (r *renderer) mailData(d *draft) (mailData, []string, error) {
 	md := mailData{Address: r.s.cfg.Address, Notices: slices.Clip(d.notices), Errors: d.errors, Ignored: d.ignored,
 		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromName, Newcomer: d.newcomer,
 		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp,
-		Variants: variantIDs, Tables: d.tables}
+		Variants: variantIDs, Tables: d.tables, Said: d.said}
 	var refs []string
 	if d.kind == "welcome" {
 		md.Personal = d.replyTo
@@ -395,10 +395,7 @@ func (r *renderer) fillRecord(l *loaded, d *draft, md *mailData) error {
 		return nil
 	}
 	var texts []string
-	for _, rec := range log {
-		if rec.Kind != store.KindMove {
-			continue
-		}
+	for _, rec := range standingMoves(log) {
 		text := rec.Public
 		if d.viewer <= rules.ViewBlack {
 			text = rec.Lines[d.viewer]
