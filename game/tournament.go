@@ -60,8 +60,13 @@ type tournament struct {
 	Time    string `json:"time"`
 	Double  bool   `json:"double,omitempty"`
 	Casual  bool   `json:"casual,omitempty"`
-	// Referee is the address of the referee who created it.
-	Referee string    `json:"referee"`
+	// Referee is the address of the referee who created it, as it was
+	// then; RefereeID is their player, whose current address the
+	// tournament's mails go to and whose commands on it are a referee's
+	// wherever the account has moved since (address NEW). A record made
+	// before RefereeID has 0, and the address is used.
+	Referee   string    `json:"referee"`
+	RefereeID uint64    `json:"referee_id,omitempty"`
 	Phase   string    `json:"phase"`
 	Created time.Time `json:"created"`
 	// Starts is the start date the referee set (its 00:00 UTC), zero for
@@ -78,7 +83,11 @@ type tournament struct {
 	Games []tourGame `json:"games,omitempty"`
 }
 
-// tourPlayer is one player of a tournament.
+// tourPlayer is one player of a tournament, known by their player: the
+// tournament's mails go to the player's current address, so that a change
+// of address (address NEW) takes the tournament with the account.
+// Address is the address they were invited at, a copy kept for the
+// record; nothing is sent to it.
 type tourPlayer struct {
 	Player  uint64 `json:"player"`
 	Address string `json:"address"`
@@ -203,7 +212,7 @@ func (h *handling) newTournament(c Command) error {
 		return err
 	}
 	t := &tournament{Name: c.Title, Variant: v.ID(), Ruleset: ruleset, Time: tc.String(), Double: c.Double, Casual: c.Casual,
-		Referee: h.from, Phase: tourInvited, Created: h.now}
+		Referee: h.from, RefereeID: h.player.ID, Phase: tourInvited, Created: h.now}
 	if c.Arg2 != "" {
 		day, err := time.Parse(time.DateOnly, c.Arg2)
 		if err != nil {
@@ -406,7 +415,11 @@ func (h *handling) tournamentAnswer(id uint64, join bool) error {
 	d.subject = fmt.Sprintf("Tournament %d: you %s · %s", t.ID, verb, t.Name)
 	d.notices = append(d.notices, fmt.Sprintf("You %s tournament %d, %s.", verb, t.ID, t.Name))
 	joined, waiting := t.answers()
-	rd := h.tourDraft(t.Referee)
+	ra, err := t.refereeAddress(h.tx)
+	if err != nil {
+		return err
+	}
+	rd := h.tourDraft(ra)
 	rd.subject = fmt.Sprintf("Tournament %d: answers · %s", t.ID, t.Name)
 	rd.notices = append(rd.notices, fmt.Sprintf("%s %s tournament %d: %d joined, %d not yet answered.", nameAndAddress(h.player), verb, t.ID, joined, waiting))
 	if waiting > 0 {
@@ -441,7 +454,7 @@ func (h *handling) tournamentStartNow(id uint64) error {
 	if err != nil {
 		return err
 	}
-	if !h.s.isReferee(h.from) {
+	if !h.refereeOf(t) {
 		return userf("only a referee may start tournament %d", id)
 	}
 	if t.Phase != tourInvited {
@@ -457,7 +470,11 @@ func (h *handling) tournamentStartNow(id uint64) error {
 // and the referee are told.
 func (h *handling) cancelTournament(t *tournament, why string) error {
 	t.Phase, t.Ended = tourCancelled, h.now
-	for _, to := range append(t.addresses(), t.Referee) {
+	to, err := t.participants(h.tx)
+	if err != nil {
+		return err
+	}
+	for _, to := range to {
 		d := h.tourDraft(to)
 		d.subject = fmt.Sprintf("Tournament %d: cancelled · %s", t.ID, t.Name)
 		d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s, is cancelled: %s.", t.ID, t.Name, why))
@@ -465,13 +482,46 @@ func (h *handling) cancelTournament(t *tournament, why string) error {
 	return saveTournament(h.tx, t)
 }
 
-// addresses are the addresses of the tournament's players.
-func (t *tournament) addresses() []string {
-	out := make([]string, len(t.Players))
-	for i, p := range t.Players {
-		out[i] = p.Address
+// participants are the current addresses of the tournament's players,
+// then its referee's.
+func (t *tournament) participants(tx *store.Tx) ([]string, error) {
+	out := make([]string, 0, len(t.Players)+1)
+	for _, tp := range t.Players {
+		p, err := tx.Player(tp.Player)
+		if err != nil {
+			return nil, fmt.Errorf("game: tournament %d: player %d: %w", t.ID, tp.Player, err)
+		}
+		out = append(out, p.Address)
 	}
-	return out
+	ra, err := t.refereeAddress(tx)
+	return append(out, ra), err
+}
+
+// refereeAddress is the current address of the tournament's referee.
+func (t *tournament) refereeAddress(tx *store.Tx) (string, error) {
+	if t.RefereeID == 0 {
+		return t.Referee, nil
+	}
+	p, err := tx.Player(t.RefereeID)
+	if err != nil {
+		return "", fmt.Errorf("game: tournament %d: its referee %d: %w", t.ID, t.RefereeID, err)
+	}
+	return p.Address, nil
+}
+
+// refereeOf says whether the sender may act as tournament t's referee: a
+// configured referee, or the referee who created it, from wherever their
+// account has moved.
+func (h *handling) refereeOf(t *tournament) bool {
+	return h.s.isReferee(h.from) || h.isOwnReferee(t)
+}
+
+// isOwnReferee says whether the sender is the referee who created t.
+func (h *handling) isOwnReferee(t *tournament) bool {
+	if t.RefereeID != 0 {
+		return h.player != nil && h.player.ID == t.RefereeID
+	}
+	return mailfmt.Key(t.Referee) == mailfmt.Key(h.from)
 }
 
 // startTournament starts every game of the section at once, in the
@@ -542,7 +592,11 @@ func (h *handling) startTournament(t *tournament) error {
 			d.report = append(d.report, fmt.Sprintf("Round %2d: game %d, %s v %s", g.Round, g.Game, colour, displayName(seats[opp])))
 		}
 	}
-	rd := h.tourDraft(t.Referee)
+	ra, err := t.refereeAddress(h.tx)
+	if err != nil {
+		return err
+	}
+	rd := h.tourDraft(ra)
 	rd.subject = fmt.Sprintf("Tournament %d: started · %s", t.ID, t.Name)
 	rd.notices = append(rd.notices, fmt.Sprintf("Tournament %d, %s, has begun: %d players, %s started.", t.ID, t.Name, len(players), plural(len(t.Games), "game")))
 	return nil
@@ -682,13 +736,14 @@ func (h *handling) listTournaments() error {
 			return err
 		}
 		i := t.index(h.player.ID)
-		if i < 0 && t.Referee != h.from {
+		own := h.isOwnReferee(t)
+		if i < 0 && !own {
 			continue
 		}
 		line := fmt.Sprintf("Tournament %d, %s (%s): %s", t.ID, t.Name, variantName(t), t.Phase)
 		if i >= 0 && t.Phase != tourInvited && t.Phase != tourCancelled {
 			line += "; " + standingLine("you", len(t.Players), t.tableGames(), i)
-		} else if t.Referee == h.from {
+		} else if own {
 			line += "; you referee it"
 		}
 		d.report = append(d.report, line)
@@ -728,7 +783,11 @@ func (h *handling) tournamentGameEnded(l *loaded) error {
 	}
 	if open == 0 && t.Phase == tourPlaying {
 		t.Phase, t.Ended = tourOver, h.now
-		for _, to := range append(t.addresses(), t.Referee) {
+		to, err := t.participants(h.tx)
+		if err != nil {
+			return err
+		}
+		for _, to := range to {
 			d := h.tourDraft(to)
 			d.apart = true // not in the answer about the last game
 			d.subject = fmt.Sprintf("Tournament %d: final standings · %s", t.ID, t.Name)

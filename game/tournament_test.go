@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -153,8 +154,14 @@ func playFiveTournament(t *testing.T) *fixture {
 // playResults plays the five players' games by mail: the lower draw
 // number wins (the other resigns), but 2 and 3 agree a draw.
 func playResults(t *testing.T, f *fixture, pairs tourPairs) {
+	playResultsAs(t, f, pairs, tournamentPlayers)
+}
+
+// playResultsAs is playResults with the players writing from addrs (by
+// draw number less one).
+func playResultsAs(t *testing.T, f *fixture, pairs tourPairs, addrs []string) {
 	for _, g := range pairs {
-		w, b := tournamentPlayers[g.white-1], tournamentPlayers[g.black-1]
+		w, b := addrs[g.white-1], addrs[g.black-1]
 		switch {
 		case g.white+g.black == 5 && min(g.white, g.black) == 2:
 			f.inGame(w, g.game, "draw")
@@ -174,6 +181,12 @@ func playResults(t *testing.T, f *fixture, pairs tourPairs) {
 // checkFinal checks the final standings every participant received, the
 // last game's standings lines, tournaments, and every line's width.
 func checkFinal(t *testing.T, f *fixture, pairs tourPairs) {
+	checkFinalAs(t, f, pairs, tournamentPlayers, ref)
+}
+
+// checkFinalAs is checkFinal with the players at addrs (by draw number
+// less one) and the referee at referee.
+func checkFinalAs(t *testing.T, f *fixture, pairs tourPairs, addrs []string, referee string) {
 	finalMail := func(p string) *sent {
 		var found *sent
 		for _, m := range f.inbox[p] {
@@ -199,7 +212,7 @@ func checkFinal(t *testing.T, f *fixture, pairs tourPairs) {
   3  0 ½ × 1 1
   4  0 0 0 × 1
   5  0 0 0 0 ×`
-	for _, p := range append(tournamentPlayers, ref) {
+	for _, p := range append(slices.Clone(addrs), referee) {
 		m := finalMail(p)
 		if m == nil {
 			t.Errorf("%s did not receive the final standings", p)
@@ -209,7 +222,7 @@ func checkFinal(t *testing.T, f *fixture, pairs tourPairs) {
 	}
 	last := pairs[len(pairs)-1]
 	for _, p := range []int{last.white, last.black} {
-		ms := f.gameMails(tournamentPlayers[p-1], last.game)
+		ms := f.gameMails(addrs[p-1], last.game)
 		lines := map[int]string{1: "Spring open: 4/4, 1st of 5", 2: "Spring open: 2½/4, =2nd of 5", 3: "Spring open: 2½/4, =2nd of 5",
 			4: "Spring open: 1/4, 4th of 5", 5: "Spring open: 0/4, 5th of 5"}
 		f.mustContain(ms[len(ms)-1], lines[p])

@@ -1,11 +1,12 @@
 package game
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/store"
 )
 
 // Withdrawal from a tournament (docs/tournaments.md): a player's withdraw N,
@@ -76,21 +77,21 @@ func (h *handling) withdraw(c Command) error {
 
 // refereeWithdraw is a referee's tournament N withdraw ADDRESS.
 func (h *handling) refereeWithdraw(c Command) error {
-	if !h.s.isReferee(h.from) {
-		return userf("only a referee may withdraw another player")
-	}
 	t, err := loadTournament(h.tx, c.Game)
 	if err != nil {
 		return err
 	}
+	if !h.refereeOf(t) {
+		return userf("only a referee may withdraw another player")
+	}
 	if t.Phase != tourPlaying {
 		return userf("tournament %d is not being played (it is %s)", t.ID, t.Phase)
 	}
-	i := -1
-	for k, p := range t.Players {
-		if mailfmt.Key(p.Address) == mailfmt.Key(c.Opponent) {
-			i = k
-		}
+	i := -1 // the player of the address, wherever they were invited
+	if p, err := h.tx.PlayerByAddress(c.Opponent); err == nil {
+		i = t.index(p.ID)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
 	}
 	switch {
 	case i < 0:

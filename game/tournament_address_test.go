@@ -1,0 +1,73 @@
+package game
+
+import (
+	"strings"
+	"testing"
+)
+
+// moveAccount moves the account of from to to (address NEW, confirmed by
+// a reply from to) and checks that it moved.
+func moveAccount(t *testing.T, f *fixture, from, to string) {
+	t.Helper()
+	f.send(from, f.personalOf(from), "move", "address "+to)
+	f.mustContain(f.last(from), "A confirmation went to "+to)
+	conf := f.last(to)
+	f.answer(to, conf.ReplyTo, conf, "yes")
+	f.mustContain(f.last(to), "Your bottlepost account moved here from "+from)
+	f.mustContain(f.last(from), "Your bottlepost account moved to "+to)
+}
+
+// TestTournamentAddressChange: a player and the referee move their accounts
+// (address NEW) while the tournament waits for its answers; the moved
+// player joins from the new address, the referee's answers, commands and
+// mails go to and come from theirs, the games are played from the new
+// address, and everyone, at the new addresses, receives the final
+// standings; nothing more goes to the old addresses.
+func TestTournamentAddressChange(t *testing.T) {
+	const newRef = "referee@elsewhere.test"
+	f := createTournament(t, "")
+	moveAccount(t, f, alice, newAlice)
+	moveAccount(t, f, ref, newRef)
+	oldAlice, oldRef := len(f.inbox[alice]), len(f.inbox[ref])
+
+	// The old address is refused; the new one joins (no invitation in its
+	// inbox: it names the tournament).
+	f.send(alice, f.svc.cfg.Address, "Re: Tournament 1: invitation", "join")
+	f.mustContain(f.last(alice), "Nothing was done")
+	oldAlice++
+	f.send(newAlice, f.personalOf(newAlice), "joining", "join 1")
+	f.mustContain(f.last(newAlice), "You joined tournament 1, Spring open.")
+	f.mustContain(f.last(newRef), "Alice <"+newAlice+"> joined tournament 1: 1 joined, 4 not yet answered")
+	f.send(newRef, f.personalOf(newRef), "mine", "tournaments")
+	f.mustContain(f.last(newRef), "Tournament 1, Spring open (Chess): invited; you referee it")
+	// The moved referee's command acts (it is refused only on its merits).
+	f.send(newRef, f.personalOf(newRef), "early", "tournament 1 start")
+	f.mustContain(f.last(newRef), "tournament 1 cannot start: 1 players have joined")
+	players := append([]string{newAlice}, tournamentPlayers[1:]...)
+	for _, p := range players[1:] {
+		f.reply(p, "join")
+	}
+	f.mustContain(f.last(newRef), "Tournament 1, Spring open, has begun: 5 players, 10 games started.")
+	for _, m := range f.inbox[newAlice] {
+		if strings.HasPrefix(m.Subject, "Tournament 1: your games") {
+			f.mustContain(m, "Round  2: game")
+		}
+	}
+	// The referee's withdraw finds the moved player by the new address
+	// only; this one is refused on its merits (she has not withdrawn, and
+	// the referee does not withdraw her: an unknown address is named).
+	f.send(newRef, f.personalOf(newRef), "w", "tournament 1 withdraw "+alice)
+	f.mustContain(f.last(newRef), alice+" does not play in tournament 1")
+
+	pairs := f.tournamentPairs(1)
+	playResultsAs(t, f, pairs, players)
+	checkFinalAs(t, f, pairs, players, newRef)
+	f.send(newAlice, f.personalOf(newAlice), "mine", "tournaments")
+	f.mustContain(f.last(newAlice), "Tournament 1, Spring open (Chess): over; you: 4/4, 1st of 5")
+	if n := len(f.inbox[alice]); n != oldAlice {
+		t.Errorf("%d mails went to alice's old address after the move: %q", n-oldAlice, f.inbox[alice][oldAlice].Subject)
+	}
+	if n := len(f.inbox[ref]); n != oldRef {
+		t.Errorf("%d mails went to the referee's old address after the move: %q", n-oldRef, f.inbox[ref][oldRef].Subject)
+	}
+}
