@@ -67,8 +67,8 @@ type tournament struct {
 	// before RefereeID has 0, and the address is used.
 	Referee   string    `json:"referee"`
 	RefereeID uint64    `json:"referee_id,omitempty"`
-	Phase   string    `json:"phase"`
-	Created time.Time `json:"created"`
+	Phase     string    `json:"phase"`
+	Created   time.Time `json:"created"`
 	// Starts is the start date the referee set (its 00:00 UTC), zero for
 	// none: the sweep starts the games then with those who joined
 	// (startDueTournaments).
