@@ -30,6 +30,16 @@ const strangersPrefix = "strangers/"
 // strangerMail takes one of the UTC day's mails to a stranger; ok is false
 // when they are all taken. It sets h.strangersFull when it takes the last.
 func (h *handling) strangerMail() (ok bool, err error) {
+	return h.strangerMails(1)
+}
+
+// strangerMails takes k of the UTC day's mails to strangers at once (a
+// tournament's invitations), or none when fewer than k are left (ok
+// false). It sets h.strangersFull when it takes the last.
+func (h *handling) strangerMails(k int) (ok bool, err error) {
+	if k == 0 {
+		return true, nil
+	}
 	name := strangersPrefix + h.now.Format("20060102")
 	v, err := h.tx.Setting(name)
 	if err != nil {
@@ -42,11 +52,11 @@ func (h *handling) strangerMail() (ok bool, err error) {
 		}
 	}
 	limit := h.s.cfg.Limits.StrangersPerDay
-	if n >= limit {
+	if n+k > limit {
 		return false, nil
 	}
-	h.strangersFull = n+1 == limit
-	return true, h.tx.PutSetting(name, []byte(strconv.Itoa(n+1)))
+	h.strangersFull = n+k == limit
+	return true, h.tx.PutSetting(name, []byte(strconv.Itoa(n+k)))
 }
 
 // strangersRefused is the refusal of a challenge to a stranger once the
@@ -55,6 +65,18 @@ func strangersRefused(to string) error {
 	return &limitError{"strangers_per_day", fmt.Sprintf(
 		"no new challenge to %s: bottlepost has sent today all the mail it sends in a day to addresses that never wrote to it (limits.strangers_per_day); challenge them tomorrow (from 00:00 UTC), or ask them to write to bottlepost first",
 		to)}
+}
+
+// tournamentStrangersRefused is the refusal of a tournament whose
+// invitations to strangers would pass the day's mails to strangers.
+func tournamentStrangersRefused(k int) error {
+	addrs := "1 address"
+	if k != 1 {
+		addrs = fmt.Sprintf("%d addresses", k)
+	}
+	return &limitError{"strangers_per_day", fmt.Sprintf(
+		"no tournament was created: its invitations would go to %s that never wrote to bottlepost, more than the mail it may still send today to such addresses (limits.strangers_per_day); create it tomorrow (from 00:00 UTC), or ask them to write to bottlepost first",
+		addrs)}
 }
 
 // pruneStrangers forgets the counts of the days before now's.

@@ -223,7 +223,11 @@ func (h *handling) newTournament(c Command) error {
 		}
 		t.Starts = day
 	}
+	// Every check before anything is written: a refused tournament creates
+	// nothing. Each invitation to an address that never wrote takes one of
+	// the day's mails to strangers (strangers.go), all of them or none.
 	seen := map[string]bool{}
+	strangers := 0
 	for _, e := range c.Entrants {
 		key := mailfmt.Key(e.addr)
 		switch {
@@ -233,6 +237,23 @@ func (h *handling) newTournament(c Command) error {
 			return userf("%s is bottlepost's own address: name people", e.addr)
 		}
 		seen[key] = true
+		p, err := h.tx.PlayerByAddress(key)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			strangers++
+		case err != nil:
+			return err
+		case !decodePlayerMeta(p).Wrote:
+			strangers++
+		}
+	}
+	if ok, err := h.strangerMails(strangers); err != nil || !ok {
+		if err == nil {
+			err = tournamentStrangersRefused(strangers)
+		}
+		return err
+	}
+	for _, e := range c.Entrants {
 		p, _, err := h.opponent(Command{Opponent: e.addr, OpponentName: e.name})
 		if err != nil {
 			return err

@@ -1,8 +1,12 @@
 package game
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/bottlepost/bottlepost/store"
 )
 
 // moveAccount moves the account of from to to (address NEW, confirmed by
@@ -70,4 +74,77 @@ func TestTournamentAddressChange(t *testing.T) {
 	if n := len(f.inbox[ref]); n != oldRef {
 		t.Errorf("%d mails went to the referee's old address after the move: %q", n-oldRef, f.inbox[ref][oldRef].Subject)
 	}
+}
+
+// TestTournamentCountsStrangers: each invitation of tournament new to an
+// address that never wrote takes one of the day's mails to strangers
+// (limits.strangers_per_day); when they would not all fit, the tournament
+// is refused with an answer naming the limit, and nothing is created: no
+// tournament, no player, no invitation, no mail to strangers counted.
+func TestTournamentCountsStrangers(t *testing.T) {
+	f := newFixture(t, Config{Referees: []string{ref}, Limits: Limits{StrangersPerDay: 5}})
+	f.send(alice, f.personal(alice), "games", "games") // three welcomes: three of the five
+	f.send(bob, f.personal(bob), "games", "games")
+	pr := f.personal(ref)
+	day := func() string {
+		var v []byte
+		err := f.st.View(func(tx *store.Tx) (err error) {
+			v, err = tx.Setting(strangersPrefix + f.now.Format("20060102"))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(v)
+	}
+	if got := day(); got != "3" {
+		t.Fatalf("the day's mails to strangers are %q before the tournament, want 3", got)
+	}
+	newTour := func() {
+		f.send(ref, pr, "a tournament",
+			`tournament new "Spring open" variant chess time 3d players alice@example.org, bob@example.net,`,
+			`carol@example.com, dave@example.com, erin@example.com`)
+	}
+	before := len(f.all)
+	newTour()
+	f.mustContain(f.last(ref), "no tournament was created: its invitations would go to 3 addresses that never wrote to bottlepost",
+		"limits.strangers_per_day")
+	if n := len(f.all) - before; n != 1 {
+		t.Errorf("the refused tournament sent %d mails, want the answer only", n)
+	}
+	if got := day(); got != "3" {
+		t.Errorf("the refused tournament counted mails to strangers: %q, want 3", got)
+	}
+	err := f.st.View(func(tx *store.Tx) error {
+		if n, err := tournamentCount(tx); err != nil || n != 0 {
+			t.Errorf("the refused tournament was created: %d tournaments (%v)", n, err)
+		}
+		for _, a := range tournamentPlayers[2:] {
+			if _, err := tx.PlayerByAddress(a); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("the refused tournament made a player of %s (%v)", a, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The next UTC day the three fit: created, and counted.
+	f.now = f.now.Add(24 * time.Hour)
+	newTour()
+	f.mustContain(f.last(ref), "Tournament 1, Spring open, is created")
+	if got := day(); got != "3" {
+		t.Errorf("the day's mails to strangers are %q after the tournament, want 3", got)
+	}
+	for _, a := range tournamentPlayers {
+		if !strings.HasPrefix(f.last(a).Subject, "Tournament 1: invitation") {
+			t.Errorf("%s was not invited: %q", a, f.last(a).Subject)
+		}
+	}
+	// The tournament took three of the day's five: two challenges to
+	// strangers go, the third is refused.
+	f.send(alice, f.personalOf(alice), "c", "new chess vs frank@example.com")
+	f.send(bob, f.personalOf(bob), "c", "new chess vs gina@example.com")
+	f.send(alice, f.personalOf(alice), "c", "new chess vs hal@example.com")
+	f.mustContain(f.last(alice), "limits.strangers_per_day")
 }
