@@ -85,7 +85,7 @@ func TestPagesAccessible(t *testing.T) {
 			}
 		}
 	}
-	if page := string(c.get(fmt.Sprintf("/tournaments/%d", finished)).Body.Bytes()); !strings.Contains(page, "final standings") {
+	if page := c.get(fmt.Sprintf("/tournaments/%d", finished)).Body.String(); !strings.Contains(page, "final standings") {
 		t.Fatalf("tournament %d did not finish:\n%s", finished, page)
 	}
 	pages = append(pages, "/tournaments", fmt.Sprintf("/tournaments/%d", running), fmt.Sprintf("/tournaments/%d", finished))
