@@ -2,9 +2,11 @@ package game
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bottlepost/bottlepost/store"
 )
@@ -22,10 +24,11 @@ func moveAccount(t *testing.T, f *fixture, from, to string) {
 }
 
 // TestTournamentAddressChange: a player and the referee move their accounts
-// (address NEW) while the tournament waits for its answers; the moved
-// player joins from the new address, the referee's answers, commands and
-// mails go to and come from theirs, the games are played from the new
-// address, and everyone, at the new addresses, receives the final
+// (address NEW) while the tournament waits for its answers, and another
+// player while it is played; the moved player joins from the new address,
+// the referee's answers, commands and mails go to and come from theirs,
+// the games are played from the new addresses (replying to the threads
+// the player kept), and everyone, at the new addresses, receives the final
 // standings; nothing more goes to the old addresses.
 func TestTournamentAddressChange(t *testing.T) {
 	const newRef = "referee@elsewhere.test"
@@ -64,8 +67,19 @@ func TestTournamentAddressChange(t *testing.T) {
 	f.mustContain(f.last(newRef), alice+" does not play in tournament 1")
 
 	pairs := f.tournamentPairs(1)
-	playResultsAs(t, f, pairs, players)
+	playResultsAs(t, f, pairs[:7], players)
+	// Bob moves with three games still on; his mail client keeps the
+	// threads, and he answers them from the new address.
+	const newBob = "bob@new.example.net"
+	moveAccount(t, f, bob, newBob)
+	oldBob := len(f.inbox[bob])
+	f.inbox[newBob] = append(slices.Clone(f.inbox[bob]), f.inbox[newBob]...)
+	players[1] = newBob
+	playResultsAs(t, f, pairs[7:], players)
 	checkFinalAs(t, f, pairs, players, newRef)
+	if n := len(f.inbox[bob]); n != oldBob {
+		t.Errorf("%d mails went to bob's old address after the move: %q", n-oldBob, f.inbox[bob][oldBob].Subject)
+	}
 	f.send(newAlice, f.personalOf(newAlice), "mine", "tournaments")
 	f.mustContain(f.last(newAlice), "Tournament 1, Spring open (Chess): over; you: 4/4, 1st of 5")
 	if n := len(f.inbox[alice]); n != oldAlice {
@@ -147,4 +161,11 @@ func TestTournamentCountsStrangers(t *testing.T) {
 	f.send(bob, f.personalOf(bob), "c", "new chess vs gina@example.com")
 	f.send(alice, f.personalOf(alice), "c", "new chess vs hal@example.com")
 	f.mustContain(f.last(alice), "limits.strangers_per_day")
+	for _, m := range f.all {
+		for _, line := range strings.Split(m.Text, "\n") {
+			if utf8.RuneCountInString(strings.TrimRight(line, "\r")) > 78 {
+				t.Errorf("mail %q to %s has a line of more than 78 columns: %q", m.Subject, m.To, line)
+			}
+		}
+	}
 }
