@@ -238,7 +238,7 @@ func (h *Hub) Start(imapAddr, smtpAddr string) error {
 	stop := make(chan struct{})
 	h.stopSweep = stop
 	h.wg.Add(3)
-	go func() { defer h.wg.Done(); h.imapSrv.Serve(h.imapLn) }()
+	go func() { defer h.wg.Done(); h.imapSrv.Serve(hubIMAPListener{h.imapLn}) }()
 	go func() { defer h.wg.Done(); h.smtpSrv.Serve(hubSMTPListener{h.smtpLn}) }()
 	go func() { defer h.wg.Done(); h.sweepMoved(stop) }()
 	h.log.Info("mail hub listening", "imap", h.imapLn.Addr().String(), "smtp", h.smtpLn.Addr().String(), "domain", h.Domain)
