@@ -32,8 +32,10 @@ import (
 //
 // The wrapper reads the client's stream command by command before go-imap
 // does and, for a one-line command whose arguments would meet one of those
-// checks, replaces the offending argument with ")", a byte go-imap's
-// decoder refuses at that place, keeping the tag and command: go-imap then
+// checks, replaces the offending argument with "%", a byte go-imap's
+// decoder refuses wherever such an argument may stand (not an atom,
+// astring or number set character, nor "(", ")", a quote or a literal:
+// ")" would close a search key list opened just before), keeping the tag and command: go-imap then
 // answers "TAG BAD [CLIENTBUG] Syntax error: …" itself, so go-imap stays the
 // only writer on the connection. Everything else passes through byte for
 // byte: literals ({N}, {N+}, ~{N} at a line's end) pass unread and the
@@ -164,7 +166,7 @@ func isSTARTTLS(line []byte) bool {
 
 // checkIMAPLine returns line, a whole one-line command ending in LF, as it
 // is, or, when go-imap v2.0.0-beta.8 would answer it SERVERBUG, the line
-// with the offending argument replaced by ")" so that go-imap answers BAD
+// with the offending argument replaced by "%" so that go-imap answers BAD
 // (see hubIMAPListener). It mirrors go-imap's grammar only as far as it
 // reaches those checks and leaves anything else to go-imap.
 func checkIMAPLine(line []byte) []byte {
@@ -175,7 +177,7 @@ func checkIMAPLine(line []byte) []byte {
 	}
 	out := make([]byte, 0, len(line))
 	out = append(out, line[:p.bad]...)
-	out = append(out, ')')
+	out = append(out, '%')
 	return append(out, line[p.badEnd:]...)
 }
 
@@ -393,8 +395,13 @@ func validUTF16B64(b64 string) bool {
 	if b64[len(b64)-1] == '=' {
 		return false
 	}
-	if n := len(b64) % 4; n != 0 {
-		b64 += "=="[:4-n]
+	switch len(b64) % 4 {
+	case 1: // no base64 ends in one character
+		return false
+	case 2:
+		b64 += "=="
+	case 3:
+		b64 += "="
 	}
 	b, err := mUTF7.DecodeString(b64)
 	if err != nil || len(b)%2 == 1 {
