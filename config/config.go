@@ -10,6 +10,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/mail"
@@ -39,6 +40,11 @@ type Web struct {
 	// Listen is the HTTP server's address, such as "127.0.0.1:8025" or
 	// ":80"; empty turns the web view off.
 	Listen string `toml:"listen"`
+	// ConnectionsPerClient and RequestsPerClient bound what one client (an
+	// IP address) holds at once: open connections, and requests waiting
+	// for a page or being drawn (web.LimitListener, web.Options).
+	ConnectionsPerClient int `toml:"connections_per_client"`
+	RequestsPerClient    int `toml:"requests_per_client"`
 }
 
 // Service is the game service's own settings.
@@ -141,7 +147,7 @@ func Defaults() Config {
 		// the game service's own defaults (game.DefaultLimits).
 		Limits:   Limits{MaxMessageBytes: 1 << 20, RepliesPerHour: 30, ProcessedRetention: Duration(90 * 24 * time.Hour), OutboxMaxAttempts: 50, OutboxRetryBackoff: Duration(30 * time.Second), OutboxRetryCeiling: Duration(6 * time.Hour)},
 		Schedule: Schedule{Sweep: "@every 1m", OutageGap: Duration(5 * time.Minute)},
-		Web:      Web{Listen: "127.0.0.1:8025"},
+		Web:      Web{Listen: "127.0.0.1:8025", ConnectionsPerClient: 16, RequestsPerClient: 4},
 	}
 }
 
@@ -291,6 +297,9 @@ func (c *Config) Validate() error {
 		if _, port, err := net.SplitHostPort(c.Web.Listen); err != nil || !validPort(port) {
 			bad("web.listen %q: want HOST:PORT, such as 127.0.0.1:8025 (or \"\" to turn the web view off)", c.Web.Listen)
 		}
+	}
+	if c.Web.ConnectionsPerClient < 1 || c.Web.RequestsPerClient < 1 {
+		bad("web.connections_per_client %d and web.requests_per_client %d: want at least 1 each", c.Web.ConnectionsPerClient, c.Web.RequestsPerClient)
 	}
 	if c.Embedded() {
 		for name, addr := range map[string]string{"hub.imap_listen": c.Hub.IMAPListen, "hub.smtp_listen": c.Hub.SMTPListen} {
@@ -477,7 +486,7 @@ func (s Secret) String() string {
 func (s *Secret) resolve(name string) error {
 	switch {
 	case strings.HasPrefix(s.Source, "file:"):
-		b, err := os.ReadFile(strings.TrimPrefix(s.Source, "file:"))
+		b, err := readSecretFile(strings.TrimPrefix(s.Source, "file:"))
 		if err != nil {
 			return fmt.Errorf("%s: %v", name, err)
 		}
@@ -492,4 +501,24 @@ func (s *Secret) resolve(name string) error {
 		s.Value = s.Source
 	}
 	return nil
+}
+
+// readSecretFile reads a password file, which must be readable by its
+// owner only (issue 35.9: a file others can read gives the password to
+// every local user): one with group or other permissions is refused, with
+// the chmod that fixes it.
+func readSecretFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return nil, fmt.Errorf("the file %s has mode %04o: others can read the password; make it readable by its owner only: chmod 600 %s", path, perm, path)
+	}
+	return io.ReadAll(f)
 }

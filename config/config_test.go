@@ -119,6 +119,8 @@ func TestStrictLoading(t *testing.T) {
 		{"a day below an hour", "[limits]\nchallenges_per_hour = 20\nchallenges_per_day = 5\n", "limits.challenges_per_day 5 is below limits.challenges_per_hour 20"},
 		{"web listen without a port", "[web]\nlisten = \"localhost\"\n", "web.listen \"localhost\": want HOST:PORT"},
 		{"web listen with a bad port", "[web]\nlisten = \"127.0.0.1:http8\"\n", "web.listen"},
+		{"no connection per web client", "[web]\nconnections_per_client = 0\n", "web.connections_per_client 0"},
+		{"no request per web client", "[web]\nrequests_per_client = -1\n", "web.requests_per_client -1"},
 		{"missing secret variable", "[hub]\npassword = \"env:BOTTLEPOST_TEST_UNSET_VARIABLE\"\n", "BOTTLEPOST_TEST_UNSET_VARIABLE is not set"},
 	}
 	for _, tt := range tests {
@@ -222,4 +224,40 @@ func selfSignedPEM(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+}
+
+// TestSecretFileModes checks issue 35.9: a password file that its group or
+// others can read is refused, naming the chmod that fixes it; one readable
+// by its owner only is read.
+func TestSecretFileModes(t *testing.T) {
+	tests := []struct {
+		name string
+		mode os.FileMode
+		want string // "" when it loads
+	}{
+		{"owner only", 0o600, ""},
+		{"owner read only", 0o400, ""},
+		{"group-readable", 0o640, "has mode 0640"},
+		{"world-readable", 0o644, "has mode 0644"},
+		{"group-writable", 0o620, "has mode 0620"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pw := filepath.Join(t.TempDir(), "pw")
+			if err := os.WriteFile(pw, []byte("s3cret\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(pw, tt.mode); err != nil {
+				t.Fatal(err)
+			}
+			c, err := Load(write(t, "[hub]\npassword = \"file:"+pw+"\"\n"))
+			switch {
+			case tt.want == "" && (err != nil || c.Hub.Password.Value != "s3cret"):
+				t.Errorf("got %v, %q; want the password read", err, c.Hub.Password.Value)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "hub.password") ||
+				!strings.Contains(err.Error(), "chmod 600 "+pw)):
+				t.Errorf("got %v; want an error with %q, hub.password and chmod 600 %s", err, tt.want, pw)
+			}
+		})
+	}
 }

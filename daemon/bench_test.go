@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/bottlepost/bottlepost/config"
 )
 
 // BenchmarkMailRoundTrip measures moves through the whole mail path: a
@@ -68,7 +70,11 @@ func webLoad(b *testing.B, addr string, clients, games int, stop chan struct{}) 
 }
 
 func benchRoundTrip(b *testing.B, conc, webClients int) {
-	r := startDaemon(b, nil)
+	// The web clients are many visitors, all on 127.0.0.1: as behind a
+	// reverse proxy, the per-client limits make room for them all.
+	r := startDaemon(b, func(c *config.Config) {
+		c.Web.ConnectionsPerClient, c.Web.RequestsPerClient = 2*webClients+1, 2*webClients+1
+	})
 	hub := r.d.Hub()
 	var mu sync.Mutex
 	arrived := map[string]time.Time{} // move Message-ID → arrival at the service

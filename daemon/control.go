@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/game"
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/store"
 )
@@ -66,8 +67,11 @@ func (d *Daemon) serveControl(ln net.Listener) {
 				fmt.Fprintln(c, "ok")
 			case "check":
 				// One line per problem, then how many: the whole store's check
-				// (bbolt's pages, every game's chain and sealed records, the indexes).
-				problems := store.Problems(d.st.Verify(context.Background()))
+				// (bbolt's pages, every game's chain and sealed records, every record,
+				// the indexes) and the game service's (its data in every game, player
+				// and setting).
+				ctx := context.Background()
+				problems := append(store.Problems(d.st.Verify(ctx)), store.Problems(game.Check(ctx, d.st))...)
 				for _, p := range problems {
 					fmt.Fprintln(c, "problem", strings.ReplaceAll(p.Error(), "\n", " "))
 				}

@@ -4,7 +4,8 @@
 // the deadline sweep on its cron schedule. It owns the lifecycle of one
 // configuration (start in order, a final drain on shutdown); reloading on
 // SIGHUP is cmd/bottlepost's serve, which stops the daemon and starts one
-// with the new configuration (the old one again if the new does not start).
+// with the new configuration (the old one again if the new does not start),
+// the ports kept open between them by Listeners.
 package daemon
 
 import (
@@ -53,13 +54,20 @@ type Daemon struct {
 	ctl     net.Listener // the control socket, bound by Start
 	webLn   net.Listener // the web view's, bound by Start when [web] listen is set
 	webSrv  *http.Server
-	pruned  time.Time // the last pruning of processed message ids (hourly); only tick, never two at once, uses it
+	// listen binds the hub's and the web view's ports: net.Listen, or
+	// Options.Listeners'.
+	listen func(network, addr string) (net.Listener, error)
+	pruned time.Time // the last pruning of processed message ids (hourly); only tick, never two at once, uses it
 }
 
 // Options are the daemon's collaborators; zero values mean the real thing.
 type Options struct {
 	Logger *slog.Logger
 	Clock  func() time.Time
+	// Listeners, if set, keeps the hub's and the web view's listeners open
+	// when this daemon stops, for the next one (serve's reload); nil binds
+	// and closes them with the daemon.
+	Listeners *Listeners
 }
 
 // New opens the store and builds the service; nothing listens yet.
@@ -70,7 +78,10 @@ func New(cfg config.Config, opt Options) (*Daemon, error) {
 	if opt.Clock == nil {
 		opt.Clock = time.Now
 	}
-	d := &Daemon{cfg: cfg, log: opt.Logger, now: opt.Clock, wake: make(chan struct{}, 1)}
+	d := &Daemon{cfg: cfg, log: opt.Logger, now: opt.Clock, wake: make(chan struct{}, 1), listen: net.Listen}
+	if opt.Listeners != nil {
+		d.listen = opt.Listeners.Listen
+	}
 	if err := os.MkdirAll(cfg.Service.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("daemon: data directory: %w", err)
 	}
@@ -78,11 +89,13 @@ func New(cfg config.Config, opt Options) (*Daemon, error) {
 	if keyFile == "" {
 		keyFile = filepath.Join(cfg.Service.DataDir, "bottlepost.key")
 	}
-	st, err := store.Open(filepath.Join(cfg.Service.DataDir, "bottlepost.db"), store.Options{KeyFile: keyFile, Logger: d.log})
+	dbPath := filepath.Join(cfg.Service.DataDir, "bottlepost.db")
+	st, err := store.Open(dbPath, store.Options{KeyFile: keyFile, Logger: d.log})
 	if err != nil {
 		return nil, err
 	}
 	d.st = st
+	d.looseModes(dbPath)
 	svc, err := game.New(game.Config{
 		Address: cfg.Service.Address, Name: cfg.Service.Name, Referees: append([]string(nil), cfg.Service.Referees...),
 		DefaultTime: cfg.Service.DefaultTime, TrustedAuthServ: cfg.Service.TrustedAuthServ,
@@ -105,7 +118,6 @@ func New(cfg config.Config, opt Options) (*Daemon, error) {
 	return d, nil
 }
 
-
 // Hub is the embedded mail hub, or nil when a mail server is configured.
 func (d *Daemon) Hub() *mailer.Hub { return d.hub }
 
@@ -120,15 +132,17 @@ func (d *Daemon) WebAddr() string {
 
 // listenWeb binds the web view's listener and builds its server: bounded
 // header size and timeouts, so that a slow or greedy client holds nothing
-// for long.
+// for long, and per-client limits on connections and requests (Run serves
+// through web.LimitListener), so that one client cannot take it all.
 func (d *Daemon) listenWeb() error {
-	ln, err := net.Listen("tcp", d.cfg.Web.Listen)
+	ln, err := d.listen("tcp", d.cfg.Web.Listen)
 	if err != nil {
 		return fmt.Errorf("daemon: the web view cannot listen on %s (web.listen; \"\" turns it off): %w", d.cfg.Web.Listen, err)
 	}
 	d.webLn = ln
 	d.webSrv = &http.Server{
-		Handler:           web.New(d.svc, web.Options{Logger: d.log, Name: d.cfg.Service.Name, Address: d.cfg.Service.Address}),
+		Handler: web.New(d.svc, web.Options{Logger: d.log, Name: d.cfg.Service.Name, Address: d.cfg.Service.Address,
+			ClientRequests: d.cfg.Web.RequestsPerClient}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -169,6 +183,7 @@ func (d *Daemon) Start() error {
 		// the service's own mailbox still gets one of its own, kept in memory.
 		d.hub = mailer.NewHub(domain, d.cfg.Hub.Password.Value, d.cfg.Limits.MaxMessageBytes, d.log)
 		d.hub.Dir = filepath.Join(d.cfg.Service.DataDir, "hub")
+		d.hub.Listen = d.listen
 		if d.cfg.Hub.Password.Value != "" {
 			var rnd [16]byte
 			rand.Read(rnd[:])
@@ -257,7 +272,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if d.webSrv != nil {
 		srv, ln := d.webSrv, d.webLn
 		wg.Go(func() {
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			if err := srv.Serve(web.LimitListener(ln, d.cfg.Web.ConnectionsPerClient)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				d.log.Error("web view stopped", "err", err)
 			}
 		})

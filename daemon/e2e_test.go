@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"log/slog"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func startDaemon(t testing.TB, edit func(*config.Config)) *running {
 func launch(t testing.TB, edit func(*config.Config), log *slog.Logger, prepare func(*Daemon)) (*Daemon, config.Config, context.CancelFunc, chan error) {
 	t.Helper()
 	cfg := config.Defaults()
-	cfg.Service.DataDir = t.TempDir()
+	cfg.Service.DataDir = filepath.Join(t.TempDir(), "data") // made 0700: no warning of its mode
 	cfg.Hub.IMAPListen, cfg.Hub.SMTPListen = "127.0.0.1:0", "127.0.0.1:0"
 	cfg.Web.Listen = "127.0.0.1:0"
 	cfg.IMAP.PollInterval = config.Duration(50 * time.Millisecond)

@@ -313,7 +313,7 @@ func (h *handling) answer(l *loaded, side int, accept bool, d *draft) error {
 		return h.start(l)
 	}
 	l.meta.Phase = phaseOver
-	l.meta.Reason = "challenge declined"
+	l.meta.Reason = record.DeclinedTermination
 	l.meta.Finished = h.now
 	l.g.Status = store.StatusAborted
 	l.g.Result = ""

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -13,5 +14,5 @@ func (h *handling) claim(l *loaded, side int) error {
 	if l.meta.TimedOut != 1-side {
 		return userf("there is nothing to claim: %s's deadline has not passed", l.sides()[1-side])
 	}
-	return h.finish(l, rules.Outcome{Status: rules.Win, Winner: rules.Side(side), Reason: l.sides()[1-side] + " lost on time (claimed)"})
+	return h.finish(l, record.LostOnTime(l.sides(), rules.Side(1-side), true))
 }

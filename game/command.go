@@ -64,7 +64,7 @@ type Command struct {
 	// them ("8." or "8...", writtenNumber), "" for none: read past, and
 	// checked against the move's once it is played.
 	Number string
-	Game uint64
+	Game   uint64
 	// vacation
 	Days int
 	// adjudicate

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/timing"
@@ -113,7 +114,7 @@ func (h *handling) timeout(l *loaded, side int) error {
 		d2.board = true
 		return h.save(l)
 	}
-	return h.finish(l, rules.Outcome{Status: rules.Win, Winner: rules.Side(1 - side), Reason: sides[side] + " lost on time"})
+	return h.finish(l, record.LostOnTime(sides, rules.Side(side), false))
 }
 
 // TickResult counts what a tick did.

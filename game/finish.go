@@ -17,7 +17,7 @@ func (h *handling) draw(l *loaded, side int, d *draft) error {
 	opp := 1 - side
 	switch l.meta.DrawOffer {
 	case opp:
-		return h.finish(l, rules.Outcome{Status: rules.Draw, Reason: "draw agreed"})
+		return h.finish(l, record.DrawAgreed())
 	case side:
 		return userf("you have offered a draw already; %s has not answered yet", l.sides()[opp])
 	}
@@ -113,6 +113,5 @@ func (h *handling) resign(l *loaded, side int) error {
 	if l.meta.Phase != phasePlay {
 		return l.notPlaying()
 	}
-	winner := 1 - side
-	return h.finish(l, rules.Outcome{Status: rules.Win, Winner: rules.Side(winner), Reason: l.sides()[side] + " resigned"})
+	return h.finish(l, record.Resigned(l.sides(), rules.Side(side)))
 }

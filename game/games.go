@@ -6,12 +6,17 @@ import (
 	"github.com/bottlepost/bottlepost/rules"
 )
 
+// listGames answers the games command: a line for each of the player's games not yet
+// archived; a game that cannot be read because its stored record is damaged is named so.
 func (h *handling) listGames() error {
 	d := h.draft(h.from, nil, "games")
 	d.subject = "bottlepost: your games"
 	for _, id := range h.pmeta.Games {
 		l := h.listed(id)
 		if l == nil {
+			if h.s.isDamaged(id) {
+				d.games = append(d.games, fmt.Sprintf("[bp-%d] cannot be shown: its stored record is damaged; the operator has been told", id))
+			}
 			continue
 		}
 		side := l.side(h.player.ID)

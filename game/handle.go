@@ -248,7 +248,13 @@ func (h *handling) commands() error {
 // listed loads a game named in a list (a player's games, the open
 // challenges) for a command about many games: one that cannot be loaded is
 // logged and left out, so a damaged game does not break the command.
-func (h *handling) listed(id uint64) *loaded {
+func (h *handling) listed(id uint64) (l *loaded) {
+	defer func() {
+		if r := recover(); r != nil { // a damaged page of the game's (bbolt panics)
+			h.s.damaged(id, &store.GameError{Game: id, Err: fmt.Errorf("its pages are damaged (bbolt: %v): %w", r, store.ErrCorrupt)})
+			l = nil
+		}
+	}()
 	l, err := h.game(id)
 	if err != nil {
 		var ue *userError

@@ -49,6 +49,7 @@ func (s *Service) PublicPGN(id uint64) ([]byte, error) {
 		if errors.Is(err, ErrNotPublic) || errors.Is(err, ErrNotFinished) {
 			return nil, err
 		}
+		s.damagedPublic(err)
 		return nil, &SystemError{Err: err}
 	}
 	return out, nil
@@ -82,6 +83,7 @@ func (s *Service) PublicStamp(id uint64) (string, error) {
 		if errors.Is(err, ErrNotPublic) {
 			return "", err
 		}
+		s.damagedPublic(err)
 		return "", &SystemError{Err: err}
 	}
 	return stamp, nil
@@ -138,9 +140,10 @@ type PublicMove struct {
 }
 
 // loadPublic loads a game the public may see: one in play or over; any
-// other (a challenge) or none at all gives ErrNotPublic.
+// other (a challenge) or none at all gives ErrNotPublic; a damaged one an
+// error DamagedGame names it by (as loadSafely).
 func loadPublic(tx *store.Tx, id uint64) (*loaded, error) {
-	l, err := load(tx, id)
+	l, err := loadSafely(tx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrNotPublic
 	}
@@ -210,6 +213,7 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 		if errors.Is(err, ErrNotPublic) {
 			return nil, err
 		}
+		s.damagedPublic(err)
 		return nil, &SystemError{Err: err}
 	}
 	return pg, nil
@@ -353,6 +357,9 @@ type GameList struct {
 	Games []GameSummary
 	// Next is the cursor of the following page, 0 when this is the last.
 	Next uint64
+	// Damaged are the games of the page's range that could not be read because their
+	// stored record is damaged (store.DamagedGame): left out, and logged once.
+	Damaged []uint64
 }
 
 // MaxListPage is the most games one page of a list holds.
@@ -361,7 +368,8 @@ const MaxListPage = 50
 // PublicGames lists games for the public: those in play in ascending
 // number after the cursor from (over false), or the finished ones, newest
 // first, before the cursor from (over true; from 0 starts at the newest).
-// Challenges and games that never started are skipped. At most limit games
+// Challenges and games that never started are skipped, and so are damaged games
+// (GameList.Damaged names them). At most limit games
 // (at most MaxListPage) are returned, and at most 4×limit games are read.
 func (s *Service) PublicGames(over bool, from uint64, limit int) (*GameList, error) {
 	if limit <= 0 || limit > MaxListPage {
@@ -385,7 +393,15 @@ func (s *Service) PublicGames(over bool, from uint64, limit int) (*GameList, err
 				}
 				read++
 				cursor = id
-				l, err := load(tx, id)
+				l, err := loadSafely(tx, id)
+				if gid := store.DamagedGame(err); gid != 0 {
+					s.damaged(gid, err) // logged once; the rest of the list is served
+					list.Damaged = append(list.Damaged, id)
+					continue
+				}
+				if errors.Is(err, store.ErrNotFound) {
+					continue
+				}
 				if err != nil {
 					return err
 				}
@@ -426,4 +442,16 @@ func summary(l *loaded, c *clocks) GameSummary {
 		sum.Number = rules.MoveLabel(n - 1)
 	}
 	return sum
+}
+
+// DamagedGame says which game an error of the public reads (PublicGame, PublicStamp,
+// PublicPGN) is about when it means that game's stored record is damaged; 0 for any other
+// error. The damage is logged once, with what to do.
+func DamagedGame(err error) uint64 { return store.DamagedGame(err) }
+
+// damagedPublic logs, once, the game a public read found damaged.
+func (s *Service) damagedPublic(err error) {
+	if gid := store.DamagedGame(err); gid != 0 {
+		s.damaged(gid, err)
+	}
 }

@@ -13,7 +13,8 @@ import (
 
 // The lists of the rating pools: the ratings command's answer, the web's
 // leaderboards (names only) and the command line's (bottlepost ratings,
-// with addresses). Each reads every player once (store.Tx.EachPlayer).
+// with addresses). Each reads every player once (store.Tx.EachDecodedPlayer: a damaged
+// player, which check-store names, is left out rather than failing the list).
 
 // Standing is a player's place in a rating pool, as bottlepost ratings
 // prints it: the Glicko-2 values unrounded, as stored.
@@ -42,7 +43,7 @@ func (s Standing) Shown() string {
 // player id. Only players with a rated game in a pool are in it.
 func poolStandings(tx *store.Tx, want func(pool string) bool) (map[string][]Standing, error) {
 	out := map[string][]Standing{}
-	err := tx.EachPlayer(func(p *store.Player) error {
+	err := tx.EachDecodedPlayer(func(p *store.Player) error {
 		m := decodePlayerMeta(p)
 		for pool, r := range m.Ratings {
 			if r == nil || r.Games == 0 || !want(pool) {

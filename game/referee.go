@@ -129,15 +129,7 @@ func (h *handling) adjudicate(c Command) error {
 	if l.meta.Phase != phasePlay {
 		return l.notPlaying()
 	}
-	o := rules.Outcome{Reason: "adjudicated by the referee: " + c.Reason}
-	switch c.Result {
-	case "1-0":
-		o.Status, o.Winner = rules.Win, rules.White
-	case "0-1":
-		o.Status, o.Winner = rules.Win, rules.Black
-	default:
-		o.Status = rules.Draw
-	}
+	o := record.Adjudicated(c.Result, c.Reason)
 	d := h.draft(h.from, l, "notice")
 	d.notices = append(d.notices, fmt.Sprintf("Game %d adjudicated %s; both players have been told.", l.g.ID, c.Result))
 	return h.finish(l, o)

@@ -73,6 +73,54 @@ func TestNonInterferenceByMail(t *testing.T) {
 	}
 }
 
+// TestRatingMailNonInterference: how a Seachess game changes the ratings is
+// the same whatever either side's secret moves were. Two games differ only
+// in White's hidden moves (as in TestNonInterferenceByMail) and end alike,
+// Black resigning; the lines of both players' final mails about the
+// ratings (text and HTML), and both players' answers to ratings seachess
+// afterwards, are byte for byte the same in both.
+func TestRatingMailNonInterference(t *testing.T) {
+	type seen struct{ final, ratings [2]*sent }
+	play := func(dive, underwater string) seen {
+		f, _ := seachessGame(t, dive, underwater)
+		f.reply(bob, "resign")
+		var s seen
+		for i, who := range []string{alice, bob} {
+			s.final[i] = f.last(who)
+			f.mustContain(s.final[i], "Game over: 1-0, White wins: Black resigned.", "Your rating: 1500? → ")
+			f.send(who, f.personal(who), "r", "ratings seachess")
+			s.ratings[i] = f.last(who)
+		}
+		return s
+	}
+	a, b := play("Sd1v-e3", "sSe3-f5"), play("Sd1v-c3", "sSc3-d5")
+	ratingLines := func(m *sent) (txt, html string) {
+		for _, line := range strings.Split(m.Text, "\n") {
+			if strings.Contains(line, "→") {
+				txt += line + "\n"
+			}
+		}
+		if i := strings.Index(m.HTML, "Your rating"); i >= 0 {
+			start := strings.LastIndex(m.HTML[:i], "<p>")
+			html = m.HTML[start : start+strings.Index(m.HTML[start:], "</p>")]
+		}
+		return txt, html
+	}
+	for i, who := range []string{alice, bob} {
+		at, ah := ratingLines(a.final[i])
+		bt, bh := ratingLines(b.final[i])
+		if at == "" || ah == "" {
+			t.Fatalf("%s's final mail has no rating lines:\n%s", who, a.final[i].Text)
+		}
+		if at != bt || ah != bh {
+			t.Errorf("%s's rating lines depend on White's secret moves:\n%s%s\n--- other history\n%s%s", who, at, ah, bt, bh)
+		}
+		if a.ratings[i].Text != b.ratings[i].Text || a.ratings[i].HTML != b.ratings[i].HTML {
+			t.Errorf("%s's ratings answer depends on White's secret moves:\n%s\n--- other history\n%s", who, a.ratings[i].Text, b.ratings[i].Text)
+		}
+	}
+}
+
 func TestSecretMovesRevealedAndVerified(t *testing.T) {
 	f, black := seachessGame(t, "Sd1v-e3", "sSe3-f5")
 	for _, m := range black {

@@ -465,6 +465,12 @@ func (s *Service) damaged(game uint64, err error) {
 	}
 }
 
+// isDamaged says whether game was found damaged (damaged was called for it).
+func (s *Service) isDamaged(game uint64) bool {
+	_, ok := s.damagedGames.Load(game)
+	return ok
+}
+
 // apologize answers a mail that ran into a damaged game: the sender is told
 // (within the reply allowance) that nothing was done, the mail is marked
 // processed so that it is not tried again forever, and the damage is logged

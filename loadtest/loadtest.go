@@ -2,7 +2,9 @@
 // thousands of players would, and says what it withstood: moves per second,
 // the latency of the replies, the daemon's memory, and — after the daemon
 // was killed at random moments, and junk was mixed into the stream — whether
-// every move was applied exactly once and every reply arrived.
+// every move was applied exactly once and every reply arrived, and (with
+// games ended by resignation, Config.Resign) whether the ratings the
+// daemon stored equal their recomputation from its archive.
 //
 // The daemon runs as a separate process (Config.Spawn), configured for an
 // external mail server: the embedded mail hub of this package, which outlives
@@ -60,13 +62,26 @@ type Config struct {
 	Spawn func(configPath string) *exec.Cmd
 	// Kills is how many times the daemon is killed with SIGKILL, at random
 	// moments while moves are under way, and started again. A game that ends
-	// before the last kill is followed by a new one (set up by mail, as the
-	// first), so the kills always fall on a daemon under load; a run that
+	// before the last kill is followed by a new one of the same two players
+	// (set up by mail, as the first), so the kills always fall on a daemon under load; a run that
 	// could not do them all fails.
 	Kills int
 	// Junk is how many junk, oversized, malformed and spoofed mails are
 	// mixed into the stream while the moves are played.
 	Junk int
+	// Resign, when positive, ends each game after that many moves by the
+	// resignation of the side to move (a game that ends on the board
+	// earlier ends there). With Kills, the two players of a game that ended
+	// play the next one together, so that their ratings go on from game to
+	// game.
+	Resign int
+	// CheckRatings, if set, is the last part of the final check: it
+	// recomputes the ratings from the archive of the stopped daemon's data
+	// directory and returns how many rated games it replayed and every
+	// difference from the stored ratings (bottlepost ratings --rebuild;
+	// the load test does not import the service, so the command supplies
+	// it).
+	CheckRatings func(dataDir string) (games int, differences []string, err error)
 	// Senders is how many SMTP connections submit the players' mail (default 8).
 	Senders int
 	// Timeout is the longest wait for one reply (default one minute).
@@ -120,6 +135,10 @@ type Report struct {
 	// Checked is how many games' stored moves and positions were compared
 	// with the ones played (all of them), and found equal.
 	Checked int
+	// Ended is how many games ended (by resignation or on the board);
+	// RatedGames how many rated games the ratings' recomputation replayed
+	// (Config.CheckRatings), its result equal to the stored ratings.
+	Ended, RatedGames int
 	// Played is every game set up, as its players played it.
 	Played []Played
 }
@@ -149,6 +168,9 @@ func (r *Report) String() string {
 		fmt.Fprintf(&b, "junk mails %d, answers to them %d\n", r.Junk, r.JunkAnswers)
 	}
 	fmt.Fprintf(&b, "every game's stored moves and position equal those played: %d of %d games checked\n", r.Checked, r.Games)
+	if r.Ended > 0 || r.RatedGames > 0 {
+		fmt.Fprintf(&b, "games ended: %d; the stored ratings equal their recomputation from the archive: %d rated games replayed\n", r.Ended, r.RatedGames)
+	}
 	return b.String()
 }
 
@@ -174,7 +196,6 @@ type run struct {
 	// gamesMu guards games, every game set up (more than Games with kills).
 	gamesMu sync.Mutex
 	games   []*game
-	extra   atomic.Int64 // games set up after the first Games
 	lat     []time.Duration
 	latMu   sync.Mutex
 	// pace hands out the right to send a move (Rate); nil when unpaced.
@@ -283,6 +304,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Games = len(games)
 	for _, g := range games {
 		rep.Played = append(rep.Played, Played{ID: g.id, Moves: slices.Clone(g.moves)})
+		if g.over() {
+			rep.Ended++
+		}
 	}
 	if err == nil && rep.Kills < cfg.Kills {
 		err = fmt.Errorf("loadtest: the daemon was killed %d times of the %d asked", rep.Kills, cfg.Kills)
@@ -326,20 +350,33 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.JunkAnswers += n
 	}
 	rep.Checked, err = CheckStore(filepath.Join(cfg.Dir, "data"), cfg.Variant, rep.Played)
-	return rep, err
+	if err != nil || cfg.CheckRatings == nil {
+		return rep, err
+	}
+	rated, diffs, err := cfg.CheckRatings(filepath.Join(cfg.Dir, "data"))
+	if err != nil {
+		return rep, fmt.Errorf("loadtest: the ratings' recomputation: %w", err)
+	}
+	if len(diffs) > 0 {
+		return rep, fmt.Errorf("loadtest: %d differences between the stored ratings and their recomputation from %d rated games:\n%s",
+			len(diffs), rated, strings.Join(diffs[:min(5, len(diffs))], "\n"))
+	}
+	rep.RatedGames = rated
+	return rep, nil
 }
 
-// playOn plays g, and while kills remain to be done a new game after each
-// one that ends, so that the daemon is under load at every kill.
+// playOn plays g, and while kills remain to be done a new game of the same
+// two players after each one that ends (rematch), so that the daemon is
+// under load at every kill.
 func (r *run) playOn(ctx context.Context, g *game) error {
 	for {
 		if err := r.play(g); err != nil {
 			return err
 		}
-		if r.cfg.Kills == 0 || r.killsDone.Load() || ctx.Err() != nil || !g.state.Outcome().Over() {
+		if r.cfg.Kills == 0 || r.killsDone.Load() || ctx.Err() != nil || !g.over() {
 			return nil
 		}
-		next, err := r.setUp(int(r.extra.Add(1)) + 1_000_000) // addresses no first game uses
+		next, err := r.rematch(g)
 		if err != nil {
 			return err
 		}
@@ -421,7 +458,8 @@ func pacer(ctx context.Context, rate float64) <-chan struct{} {
 
 // writeConfig writes the daemon's configuration: the hub as its external
 // IMAP and SMTP server (sent to with BDAT, as docs/deploy has it for
-// Postfix), rate limits out of the way of players who move every second, a
+// Postfix), rate limits out of the way of players who move every second (and
+// challenge each other again after every game), a
 // short outbox retry so a restart resends promptly.
 func writeConfig(dir string, hub *mailer.Hub, imapServer *IMAPServer) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -462,6 +500,8 @@ listen = ""
 
 [limits]
 replies_per_hour = 100000
+challenges_per_hour = 10000
+challenges_per_day = 10000
 # Every game's players are new addresses: their welcomes and invitations are
 # mails to strangers, thousands of them.
 strangers_per_day = 1000000

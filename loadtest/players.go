@@ -368,65 +368,87 @@ func (s *submitter) raw(from, to string, msg []byte) error {
 
 // game is one game as its two players know it.
 type game struct {
-	i     int
-	id    uint64
-	addr  [2]string // white's and black's addresses
-	token [2]string // where each side sends its moves
-	state rules.State
-	moves []string // the moves played, as sent
-	rnd   *mrand.Rand
+	i        int
+	id       uint64
+	addr     [2]string // white's and black's addresses
+	personal string    // white's personal address, which her challenges go to
+	token    [2]string // where each side sends its moves
+	state    rules.State
+	moves    []string // the moves played, as sent
+	resigned bool     // the game ended by resignation (Config.Resign)
+	rnd      *mrand.Rand
 }
+
+// over reports whether the game has ended.
+func (g *game) over() bool { return g.resigned || g.state.Outcome().Over() }
 
 // setUp creates game i by mail, as two people would: white asks for her
 // personal address, challenges black, black accepts.
 func (r *run) setUp(i int) (*game, error) {
 	g := &game{i: i, addr: [2]string{fmt.Sprintf("w%d@%s", i, domain), fmt.Sprintf("b%d@%s", i, domain)},
 		rnd: mrand.New(mrand.NewPCG(r.cfg.Seed, uint64(i)))}
-	t := r.cfg.Timeout
 	id, err := r.subs.send(g.addr[0], service, "hello", "", "help")
 	if err != nil {
 		return nil, err
 	}
-	welcome, err := r.router.await(g.addr[0], t, "welcome", func(d *delivery) bool { return d.inReplyTo == id })
+	welcome, err := r.router.await(g.addr[0], r.cfg.Timeout, "welcome", func(d *delivery) bool { return d.inReplyTo == id })
 	if err != nil {
 		return nil, err
 	}
-	id, err = r.subs.send(g.addr[0], welcome.replyTo, "new game", "", fmt.Sprintf("new %s vs %s as white time 30d", r.v.ID(), g.addr[1]))
+	g.personal = welcome.replyTo
+	return g, r.challenge(g, 0)
+}
+
+// rematch sets up the next game of the players of g, who has just ended:
+// the same two, white challenging again, so that their ratings go on from
+// the last game's.
+func (r *run) rematch(g *game) (*game, error) {
+	next := &game{i: g.i, addr: g.addr, personal: g.personal, rnd: g.rnd}
+	return next, r.challenge(next, g.id)
+}
+
+// challenge starts g by mail: white challenges black from her personal
+// address, black accepts. The invitation is the first mail to black about a
+// game after the game prev (0 for none) that the two played before.
+func (r *run) challenge(g *game, prev uint64) error {
+	t := r.cfg.Timeout
+	id, err := r.subs.send(g.addr[0], g.personal, "new game", "", fmt.Sprintf("new %s vs %s as white time 30d", r.v.ID(), g.addr[1]))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	invitation, err := r.router.await(g.addr[1], t, "invitation", func(d *delivery) bool { return d.game != 0 })
+	invitation, err := r.router.await(g.addr[1], t, "invitation", func(d *delivery) bool { return d.game > prev })
 	if err != nil {
-		return nil, err
+		return err
 	}
 	g.id = invitation.game
 	if _, err := r.router.await(g.addr[0], t, "challenge receipt", func(d *delivery) bool { return d.inReplyTo == id }); err != nil {
-		return nil, err
+		return err
 	}
 	id, err = r.subs.send(g.addr[1], invitation.replyTo, "Re: "+invitation.subject, "", "accept")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for side := range 2 {
 		begun, err := r.router.await(g.addr[side], t, "start of the game", func(d *delivery) bool { return d.game == g.id })
 		if err != nil {
-			return nil, err
+			return err
 		}
 		g.token[side] = begun.replyTo
 	}
 	if g.token[0] == "" || g.token[1] == "" {
-		return nil, fmt.Errorf("loadtest: game %d began without reply addresses", g.id)
+		return fmt.Errorf("loadtest: game %d began without reply addresses", g.id)
 	}
-	if g.state, err = r.v.New(rules.Options{}); err != nil {
-		return nil, err
-	}
-	return g, nil
+	g.state, err = r.v.New(rules.Options{})
+	return err
 }
 
 // play moves in g, one side then the other, until the budget of moves is
 // spent or the game is over. Each move waits for its two replies.
 func (r *run) play(g *game) error {
-	for !g.state.Outcome().Over() {
+	for !g.over() {
+		if r.cfg.Resign > 0 && len(g.moves) >= r.cfg.Resign {
+			return r.resign(g)
+		}
 		if r.budget.Add(-1) < 0 {
 			return nil
 		}
@@ -473,6 +495,24 @@ func (r *run) play(g *game) error {
 		g.moves = append(g.moves, text)
 		r.played.Add(1)
 	}
+	return nil
+}
+
+// resign ends g: the side to move resigns, and both players get the final
+// mail.
+func (r *run) resign(g *game) error {
+	mover := int(g.state.ToMove())
+	id, err := r.subs.send(g.addr[mover], g.token[mover], fmt.Sprintf("Re: %s move", mailfmt.FormatTag(g.id)), "", "resign")
+	if err != nil {
+		return err
+	}
+	if _, err := r.router.await(g.addr[mover], r.cfg.Timeout, "receipt for the resignation", func(d *delivery) bool { return d.inReplyTo == id }); err != nil {
+		return err
+	}
+	if _, err := r.router.await(g.addr[1-mover], r.cfg.Timeout, "news of the resignation", func(d *delivery) bool { return d.game == g.id }); err != nil {
+		return err
+	}
+	g.resigned = true
 	return nil
 }
 

@@ -55,6 +55,10 @@ type Hub struct {
 	// keeps it all. Set both before Start.
 	MovedMax   int64
 	MovedGrace time.Duration
+	// Listen, if set before Start, gives the hub its listeners instead of
+	// net.Listen: serve keeps them open across a reload (daemon.Listeners),
+	// so that the ports are never free for another program to take.
+	Listen func(network, addr string) (net.Listener, error)
 
 	password string
 	log      *slog.Logger
@@ -210,10 +214,14 @@ func (h *Hub) Start(imapAddr, smtpAddr string) error {
 			h.log.Info("mail hub: mail kept on disk is back in the INBOXes", "messages", n, "dir", h.Dir)
 		}
 	}
-	if h.imapLn, err = net.Listen("tcp", imapAddr); err != nil {
+	listen := h.Listen
+	if listen == nil {
+		listen = net.Listen
+	}
+	if h.imapLn, err = listen("tcp", imapAddr); err != nil {
 		return fmt.Errorf("mailer: hub: imap: %w", err)
 	}
-	if h.smtpLn, err = net.Listen("tcp", smtpAddr); err != nil {
+	if h.smtpLn, err = listen("tcp", smtpAddr); err != nil {
 		h.imapLn.Close()
 		return fmt.Errorf("mailer: hub: smtp: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -111,6 +112,59 @@ func rehash(x *store.Export) {
 	}
 	x.Game.Head = head
 	x.Game.Records = uint32(len(x.Records))
+}
+
+// restate makes a rewritten record agree with the rules again, as a forger who knows them
+// would: every move record's public line and lines become the rules' report of it on
+// replay (a sealed line stays sealed: only the export shows it), and the end record moves
+// to the ply and side after the last move. The chain is left for rehash.
+func restate(t *testing.T, x *store.Export) {
+	t.Helper()
+	start, err := parseStart(x.Records[0].Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, r := range x.Records {
+		if r.Kind == store.KindMove {
+			texts = append(texts, r.Text)
+		}
+	}
+	final, plies, err := Replay(variantOf(t, x.Game.Variant), start.options(), texts)
+	if err != nil || (len(plies) > 0 && plies[len(plies)-1].Err != nil) {
+		t.Fatalf("restate: the moves do not replay: %v %+v", err, plies)
+	}
+	ply := 0
+	for i := range x.Records {
+		rec := &x.Records[i]
+		raw, err := decodeRec(rec.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case rec.Kind == store.KindMove:
+			rep := plies[ply].Report
+			ply++
+			rec.Public = rep.Record[rules.ViewPublic]
+			rec.Lines = [2]string{rep.Record[rules.ViewWhite], rep.Record[rules.ViewBlack]}
+			raw.Public = rec.Public
+			for side, line := range rec.Lines {
+				same := byte(4 << side)
+				raw.Flags &^= same
+				raw.Lines[side] = ""
+				switch {
+				case line == rec.Public:
+					raw.Flags |= same
+				case raw.Flags&2 == 0: // in the clear
+					raw.Lines[side] = line
+				}
+			}
+		case i == len(x.Records)-1:
+			raw.Ply, raw.Side = uint64(len(plies)), byte(final.ToMove())
+			rec.Ply, rec.Side = uint32(raw.Ply), store.Side(raw.Side)
+		}
+		rec.Record = raw.encode()
+	}
 }
 
 // exportOf reads the embedded export of a file.

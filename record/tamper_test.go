@@ -233,6 +233,7 @@ func TestVerifyRefusesSwappedSecretMove(t *testing.T) {
 	}
 	rec.Record = bytes.Replace(rec.Record, rec.Commitment[:], c[:], 1)
 	rec.Commitment, rec.Opening, rec.Text = &c, &o, swap
+	restate(t, x) // the lines the rules give the new move, and what follows from it
 	rehash(x)
 	forged := forge(t, x)
 	res, err := Verify(bytes.NewReader(forged))
@@ -264,6 +265,7 @@ func TestVerifyRefusesTruncatedLog(t *testing.T) {
 	r.Index--
 	end.Record, end.Index = r.encode(), uint32(r.Index)
 	x.Records = append(x.Records[:n-2], end)
+	restate(t, x) // the end record after the last move left
 	rehash(x)
 	forged := forge(t, x)
 	if _, err := Verify(bytes.NewReader(forged)); err != nil {

@@ -37,9 +37,19 @@ type Verification struct {
 	// Anchor is the latest receipt given that the file matches (zero Records when none was
 	// given): the records up to it are the ones its holder was sent.
 	Anchor store.Receipt
+	// Ruling is the rules' ending at the last position ("checkmate (FIDE 5.1.1)" as the
+	// termination says it), when they end the game there; empty otherwise.
+	Ruling string
+	// ServersWord is the kind of ending when the rules do not end the game at its last
+	// position: a resignation, an agreement, time, a referee's decision or a declined
+	// challenge, which the record binds but cannot prove. Zero when Ruling is set.
+	ServersWord ServerEnding
 	// Unbound names what a file of record format 1 shows that no record binds.
 	Unbound []string
 	Checks  []string // one line per check that passed
+	// Notes say what the checks cannot prove: what a format 1 record leaves unbound, an
+	// ending that is the server's word.
+	Notes []string
 }
 
 // Anchoring says, in one line, how far the file is anchored by the receipts given.
@@ -59,10 +69,14 @@ func (v *Verification) Anchoring() string {
 // every receipt given (any order); every commitment to a secret move opens to the move
 // revealed; every readable field agrees with the hashed record; the start and end records
 // bind the variant, ruleset, setup, time control, players, status, result and termination,
-// and the export's game fields agree with them; every move is legal when the game is
-// replayed from its start and a result the rules reach is the one recorded; and the PGN
-// (tags, move text, comments) is exactly the one the verified record gives, with nothing
-// after it. receipts are heads a player was sent ("RECORDS:HEAD" in every mail).
+// and the export's game fields agree with them; replayed from its start with the rules'
+// reports, every move is legal, at its ply, the side to move's, spelled as the rules spell
+// it, secret exactly when they hide it, and told to the public and to each side exactly as
+// they report it; the end record follows the last move, and its ending is the rules' when
+// they end the game there, else one of the endings that are the server's word (noted as
+// such); and the PGN (tags, move text, comments) is exactly the one the verified record
+// gives, with nothing after it. receipts are heads a player was sent ("RECORDS:HEAD" in
+// every mail, or a head alone as older mails quoted it).
 func Verify(r io.Reader, receipts ...store.Receipt) (*Verification, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxExport+1))
 	if err != nil {
@@ -109,11 +123,16 @@ func Verify(r io.Reader, receipts ...store.Receipt) (*Verification, error) {
 
 var blockStart = []byte("{" + store.ExportFormat)
 
+// afterBlock are the bytes that may follow the export block's closing brace, in any number
+// (none included): what saving a file from a mail may leave there.
+const afterBlock = " \t\r\n"
+
 // normalizeFile undoes what saving a file from a mail may do to it: CRLF line ends become
-// LF, and blank lines after the record go.
+// LF, and what follows the block's closing brace (blank lines, or no final line feed at
+// all) becomes the one line feed bottlepost writes.
 func normalizeFile(data []byte) []byte {
 	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
-	if t := bytes.TrimRight(data, " \t\n"); len(t) > 0 && t[len(t)-1] == '}' {
+	if t := bytes.TrimRight(data, afterBlock); len(t) > 0 && t[len(t)-1] == '}' {
 		data = append(t, '\n')
 	}
 	return data
@@ -138,8 +157,8 @@ func readExport(data []byte) (*store.Export, []byte, error) {
 	if n < 0 {
 		return nil, nil, errors.New("the " + store.ExportFormat + " block has no end: the file was cut short")
 	}
-	if rest := data[i+n+1:]; len(bytes.TrimSpace(rest)) > 0 {
-		return nil, nil, fmt.Errorf("text after the record (%d bytes, beginning %q): a file holds one game and nothing after its record", len(rest), clip(string(bytes.TrimSpace(rest)), 40))
+	if rest := bytes.TrimLeft(data[i+n+1:], afterBlock); len(rest) > 0 {
+		return nil, nil, fmt.Errorf("text after the record (%d bytes, beginning %q): a file holds one game and nothing after its record", len(rest), clip(string(rest), 40))
 	}
 	raw, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(string(data[i+len(blockStart):i+n])), ""))
 	if err != nil {
@@ -187,11 +206,10 @@ func verifyExport(x *store.Export, receipts []store.Receipt) (*Verification, err
 	if err != nil {
 		return res, err
 	}
-	moves, err := res.checkRecords(x, f)
-	if err != nil {
+	if err := res.checkRecords(x, f); err != nil {
 		return res, err
 	}
-	return res, res.checkReplay(v, f, moves)
+	return res, res.checkReplay(v, x, f)
 }
 
 // checkChain checks the hash chain against the game's head and every receipt, and every
@@ -202,6 +220,9 @@ func (res *Verification) checkChain(x *store.Export, receipts []store.Receipt) e
 		return err
 	}
 	for _, rc := range receipts {
+		if rc.Uncounted {
+			rc.Records = covered(x, rc.Head) // store.VerifyExport found it on the chain
+		}
 		if rc.Records > res.Anchor.Records {
 			res.Anchor = rc
 		}
@@ -211,6 +232,17 @@ func (res *Verification) checkChain(x *store.Export, receipts []store.Receipt) e
 		res.Checks = append(res.Checks, fmt.Sprintf("%d receipt(s) match the chain, the latest after %d records", len(receipts), res.Anchor.Records))
 	}
 	return nil
+}
+
+// covered is how many records the chain head h covers: the head after them (0: the
+// chain's start).
+func covered(x *store.Export, h store.Digest) uint32 {
+	for i, r := range x.Records {
+		if r.Hash == h {
+			return uint32(i + 1)
+		}
+	}
+	return 0
 }
 
 // boundField is one of the export's game fields beside what the hashed records bind.
@@ -245,6 +277,7 @@ func (res *Verification) checkTerms(x *store.Export, f *facts) (rules.Variant, e
 	if f.old {
 		res.TimeControl, res.Players, res.Status = g.TimeControl, g.Players, g.Status
 		res.Unbound = []string{"players", "status", "time_control", "variant"}
+		res.Notes = append(res.Notes, "this game was recorded before bottlepost bound "+strings.Join(res.Unbound, ", ")+" to its record; they are shown as exported, not verified")
 	} else {
 		res.TimeControl, res.Players, res.Status = s.Time, e.Players, e.Status
 		fields = append(fields,
@@ -269,53 +302,149 @@ func (res *Verification) checkTerms(x *store.Export, f *facts) (rules.Variant, e
 }
 
 // checkRecords checks what lies between the start and the end record (moves only, in
-// format 2), counts the secret moves and returns the moves' texts as submitted.
-func (res *Verification) checkRecords(x *store.Export, f *facts) ([]string, error) {
-	var moves []string
+// format 2) and counts the secret moves.
+func (res *Verification) checkRecords(x *store.Export, f *facts) error {
+	moves := 0
 	for i, rec := range x.Records {
 		switch {
 		case rec.Kind == store.KindMove:
-			moves = append(moves, rec.Text)
+			moves++
 			if rec.Secret {
 				res.Secret++
 			}
 		case i > 0 && i < len(x.Records)-1 && !f.old:
-			return nil, fmt.Errorf("record %d is an event between the start and the end: this program writes none", i)
+			return fmt.Errorf("record %d is an event between the start and the end: this program writes none", i)
 		}
 	}
 	if res.Secret > 0 {
 		res.Checks = append(res.Checks, fmt.Sprintf("%d commitments to secret moves open to the moves revealed", res.Secret))
 	}
-	if f.end.Status == store.StatusAborted.String() && len(moves) > 0 {
-		return nil, fmt.Errorf("the game is recorded as aborted, but it has %d moves", len(moves))
+	if f.end.Status == store.StatusAborted.String() && moves > 0 {
+		return fmt.Errorf("the game is recorded as aborted, but it has %d moves", moves)
 	}
-	return moves, nil
+	if start := x.Records[0]; start.Ply != 0 {
+		return fmt.Errorf("the start record is at ply %d, not 0", start.Ply)
+	}
+	return nil
 }
 
-// checkReplay replays the moves from the start the start record sets up: every one must be
-// legal, and a result the rules reach must be the one the end record gives.
-func (res *Verification) checkReplay(v rules.Variant, f *facts, moves []string) error {
-	final, plies, err := Replay(v, f.start.options(), moves)
+// checkReplay replays the moves from the start the start record sets up, with the rules'
+// reports, and holds every record to them: each move is legal, the side to move's, at its
+// ply, written as the rules write it, secret exactly when the rules hide it, and its public
+// line and both sides' lines are the ones the rules report; the end record follows the last
+// move (checkEnd), and says how the game ended as the rules do when they end it there
+// (checkEnding).
+func (res *Verification) checkReplay(v rules.Variant, x *store.Export, f *facts) error {
+	var moves []store.ExportRecord
+	var texts []string
+	for _, rec := range x.Records {
+		if rec.Kind == store.KindMove {
+			moves = append(moves, rec)
+			texts = append(texts, rec.Text)
+		}
+	}
+	final, plies, err := Replay(v, f.start.options(), texts)
 	if err != nil {
 		return err
 	}
-	res.Moves = len(plies)
-	if n := len(plies); n > 0 && plies[n-1].Err != nil {
-		p := plies[n-1]
-		return fmt.Errorf("move %s (%s) is not legal: %w", rules.MoveLabel(p.Index), p.Text, p.Err)
+	sides := v.Sides()
+	for i, p := range plies {
+		rec := moves[i]
+		if p.Err != nil {
+			return fmt.Errorf("record %d, move %s %s of %s, is not legal: %w", rec.Index, rules.MoveLabel(i), rec.Text, sides[p.Side], p.Err)
+		}
+		if err := checkMove(rec, p, sides); err != nil {
+			return fmt.Errorf("record %d, move %s %s of %s: %w", rec.Index, rules.MoveLabel(i), rec.Text, sides[p.Side], err)
+		}
 	}
-	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves legal on replay from the start", rules.FullMoves(len(plies))))
+	res.Moves = len(plies)
+	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves (%d plies) legal on replay from the start, each the side to move's at its ply, written as the rules write it", rules.FullMoves(len(plies)), len(plies)),
+		"every move's public line and both sides' lines are the ones the rules report")
+	if err := res.checkEnd(x.Records[len(x.Records)-1], final, sides, len(plies)); err != nil {
+		return err
+	}
+	return res.checkEnding(final, f.end, sides, f.old)
+}
+
+// checkMove holds one move record to the rules' report of it (p).
+func checkMove(rec store.ExportRecord, p Ply, sides [2]string) error {
+	r := p.Report
+	switch {
+	case int(rec.Ply) != p.Index:
+		return fmt.Errorf("the record says ply %d, but it is ply %d", rec.Ply, p.Index)
+	case rules.Side(rec.Side) != p.Side:
+		return fmt.Errorf("the record says it is %s's move, but %s is to move", sideName(sides, rec.Side), sides[p.Side])
+	case rec.Text != r.Text:
+		return fmt.Errorf("the record writes it %q, but the rules write that move %q (a move has one spelling)", rec.Text, r.Text)
+	case rec.Secret && !r.Secret:
+		return errors.New("the record says it is secret, but the rules make it public")
+	case !rec.Secret && r.Secret:
+		return errors.New("the record shows it in the clear, but the rules make it secret")
+	}
+	for _, l := range []struct {
+		whose     string
+		got, want string
+	}{
+		{"the public line", rec.Public, r.Record[rules.ViewPublic]},
+		{sides[0] + "'s line", rec.Lines[0], r.Record[rules.ViewWhite]},
+		{sides[1] + "'s line", rec.Lines[1], r.Record[rules.ViewBlack]},
+	} {
+		if l.got != l.want {
+			return fmt.Errorf("%s is %q, but the rules report %q", l.whose, l.got, l.want)
+		}
+	}
+	return nil
+}
+
+func sideName(sides [2]string, s store.Side) string {
+	if int(s) < len(sides) {
+		return sides[s]
+	}
+	return fmt.Sprintf("side %d", s)
+}
+
+// checkEnd binds the end record to the last move: its ply is the number of moves and its
+// side the side to move after them, the position its ending is judged at.
+func (res *Verification) checkEnd(end store.ExportRecord, final rules.State, sides [2]string, moves int) error {
+	if int(end.Ply) != moves {
+		return fmt.Errorf("the end record is at ply %d, but the game has %d moves: the end does not follow the last move", end.Ply, moves)
+	}
+	if rules.Side(end.Side) != final.ToMove() {
+		return fmt.Errorf("the end record is %s's, but after the last move %s is to move", sideName(sides, end.Side), sides[final.ToMove()])
+	}
+	res.Checks = append(res.Checks, fmt.Sprintf("the end record follows the last move (ply %d, %s to move)", moves, sides[final.ToMove()]))
+	return nil
+}
+
+// checkEnding holds the end record's result and termination to the rules at the last
+// position: when the rules end the game there, exactly their outcome (naming the ruling);
+// when they do not, one of the endings that are the server's word (serversWord), which the
+// verification notes as such. A record of format 1 (old) is held to the rules' result only,
+// as verify always held it: its termination was written in the words of its day, which later
+// programs may say otherwise (a ruling renumbered).
+func (res *Verification) checkEnding(final rules.State, e End, sides [2]string, old bool) error {
 	o := final.Outcome()
-	if !o.Over() {
+	if o.Over() {
+		want := o.Describe(sides)
+		if old && o.Result() == e.Result && want != e.Termination {
+			res.Ruling = want
+			res.Notes = append(res.Notes, fmt.Sprintf("the rules end the game at the last position with its result, %s %s; its record of format 1 says it in the words of its day, %q", o.Result(), want, e.Termination))
+			return nil
+		}
+		if o.Result() != e.Result || want != e.Termination {
+			return fmt.Errorf("the rules end the game at the last position: %s %s, but the end record says %s %q", o.Result(), want, e.Result, e.Termination)
+		}
+		res.Ruling = want
+		res.Checks = append(res.Checks, fmt.Sprintf("the rules end the game at the last position as the end record says: %s %s", o.Result(), want))
 		return nil
 	}
-	if o.Result() != f.end.Result {
-		return fmt.Errorf("the moves end in %s (%s), but the recorded result is %q", o.Result(), o.Reason, f.end.Result)
+	kind, err := serversWord(e, sides, final.ToMove())
+	if err != nil {
+		return fmt.Errorf("the rules do not end the game at the last position; %w", err)
 	}
-	if d := o.Describe(v.Sides()); !f.old && d != f.end.Termination {
-		return fmt.Errorf("the moves end the game (%s), but the end record says %q", d, f.end.Termination)
-	}
-	res.Checks = append(res.Checks, "the rules end the game with the recorded result")
+	res.ServersWord = kind
+	res.Notes = append(res.Notes, fmt.Sprintf("the game ended by %s (%s %s): that is the server's word, which no record can prove (the rules do not end the game at the last position); compare your final receipt with your opponent's",
+		kind, e.Result, e.Termination))
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -43,20 +44,34 @@ type Link struct {
 type Receipt struct {
 	Records uint32 // how many records the head covers
 	Head    Digest // the head quoted
+	// Uncounted marks a head quoted without its record count, as the mails did before they
+	// quoted RECORDS:HEAD ("Record chain head: HEAD (keep it as your receipt)"). VerifyChain
+	// ignores Records then (ParseReceipt leaves it 0): the receipt holds when Head is the
+	// chain's head after any number of records (none included), and covers that many.
+	Uncounted bool
 }
 
 // String is the receipt as the mails quote it and verify takes it: RECORDS:HEAD, the
-// record count in decimal and the head in 64 lowercase hex digits.
+// record count in decimal and the head in 64 lowercase hex digits; an uncounted receipt is
+// the head alone.
 func (r Receipt) String() string {
+	if r.Uncounted {
+		return r.Head.String()
+	}
 	return strconv.FormatUint(uint64(r.Records), 10) + ":" + r.Head.String()
 }
 
-// ParseReceipt reads a receipt as String writes it (RECORDS:HEAD); surrounding spaces and
-// upper-case hex digits are accepted.
+// ParseReceipt reads a receipt as String writes it (RECORDS:HEAD), or a head alone (64 hex
+// digits) as the mails quoted it before they gave the record count (Uncounted); surrounding
+// spaces and upper-case hex digits are accepted.
 func ParseReceipt(s string) (Receipt, error) {
-	n, head, ok := strings.Cut(strings.TrimSpace(s), ":")
+	t := strings.TrimSpace(s)
+	n, head, ok := strings.Cut(t, ":")
 	if !ok {
-		return Receipt{}, fmt.Errorf("store: receipt %q: want RECORDS:HEAD, as quoted in the mails: %w", s, ErrInvalid)
+		if d, err := ParseDigest(t); err == nil {
+			return Receipt{Head: d, Uncounted: true}, nil
+		}
+		return Receipt{}, fmt.Errorf("store: receipt %q: want RECORDS:HEAD, as quoted in the mails (or the 64 hex digits of a head alone, as older mails quoted it): %w", s, ErrInvalid)
 	}
 	recs, err := strconv.ParseUint(n, 10, 32)
 	if err != nil || n == "" || n[0] == '+' || (len(n) > 1 && n[0] == '0') {
@@ -102,7 +117,7 @@ func walkChain(game uint64, n int, record func(i int) (body, check []byte), rece
 		return nil, e
 	}
 	for _, rc := range receipts {
-		if rc.Records == 0 && rc.Head != head {
+		if rc.Records == 0 && !rc.Uncounted && rc.Head != head {
 			return fail(0, nil, "a receipt quotes %s before the first record, but the game's chain starts at %s",
 				rc.Head.Short(), head.Short())
 		}
@@ -123,7 +138,7 @@ func walkChain(game uint64, n int, record func(i int) (body, check []byte), rece
 		}
 		heads = append(heads, head)
 		for _, rc := range receipts {
-			if int(rc.Records) == i+1 && rc.Head != head {
+			if int(rc.Records) == i+1 && !rc.Uncounted && rc.Head != head {
 				return fail(i, r, "the head after %d records is %s but a receipt quotes %s: the log was rewritten",
 					i+1, head.Short(), rc.Head.Short())
 			}
@@ -132,6 +147,10 @@ func walkChain(game uint64, n int, record func(i int) (body, check []byte), rece
 	for _, rc := range receipts {
 		if int(rc.Records) > n {
 			return fail(n, nil, "the log ends after %d records but a receipt quotes %d: records were removed", n, rc.Records)
+		}
+		if rc.Uncounted && rc.Head != ChainStart(game) && !slices.Contains(heads, rc.Head) {
+			return fail(n, nil, "a receipt quotes the head %s, which is the head after none of the game's %d records: the log was rewritten (or the receipt is another game's)",
+				rc.Head.Short(), n)
 		}
 	}
 	return heads, nil

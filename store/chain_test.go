@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -87,7 +88,7 @@ func rehash(game uint64, links []Link) {
 
 func TestChainTampering(t *testing.T) {
 	st, g, links := chainGame(t, 8)
-	if head, err := VerifyChain(g.ID, links, Receipt{g.Records, g.Head}); err != nil || head != g.Head {
+	if head, err := VerifyChain(g.ID, links, Receipt{Records: g.Records, Head: g.Head}); err != nil || head != g.Head {
 		t.Fatalf("untouched chain: head %s, %v", head.Short(), err)
 	}
 	// Plies equal indexes in this game.
@@ -146,7 +147,7 @@ func TestChainTampering(t *testing.T) {
 				ls[i] = Link{Body: bytes.Clone(l.Body), Hash: l.Hash}
 			}
 			ls = tc.tamper(ls)
-			receipts := append([]Receipt{{g.Records, g.Head}}, tc.receipts...)
+			receipts := append([]Receipt{{Records: g.Records, Head: g.Head}}, tc.receipts...)
 			_, err := VerifyChain(g.ID, ls, receipts...)
 			var ce *ChainError
 			if !errors.As(err, &ce) || !errors.Is(err, ErrTampered) {
@@ -181,5 +182,42 @@ func TestChainOtherGame(t *testing.T) {
 	var ce *ChainError
 	if !errors.As(err, &ce) || ce.Index != 0 {
 		t.Errorf("a log checked as another game's: %v", err)
+	}
+}
+
+// TestUncountedReceipt: a head quoted alone, as the mails quoted it before they gave the
+// record count, is taken (ParseReceipt) and holds wherever it is on the chain, the start
+// included; a head that is nowhere on it is refused as a rewritten log.
+func TestUncountedReceipt(t *testing.T) {
+	_, g, links := chainGame(t, 8)
+	own := Receipt{Records: g.Records, Head: g.Head}
+	for _, tc := range []struct {
+		name, text string
+		holds      bool
+	}{
+		{"after record 3", links[2].Hash.String(), true},
+		{"in upper case, with spaces", " " + strings.ToUpper(links[5].Hash.String()) + "\t", true},
+		{"the chain's start", ChainStart(g.ID).String(), true},
+		{"the game's head", g.Head.String(), true},
+		{"another game's start", ChainStart(g.ID + 1).String(), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rc, err := ParseReceipt(tc.text)
+			if err != nil || !rc.Uncounted || rc.String() != strings.ToLower(strings.TrimSpace(tc.text)) {
+				t.Fatalf("ParseReceipt(%q) = %+v, %v", tc.text, rc, err)
+			}
+			_, err = VerifyChain(g.ID, links, own, rc)
+			switch {
+			case tc.holds && err != nil:
+				t.Errorf("refused: %v", err)
+			case !tc.holds && (!errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), "the head after none of the game's 8 records")):
+				t.Errorf("got %v, want it refused as the head after none of the records", err)
+			}
+		})
+	}
+	for _, bad := range []string{"", strings.Repeat("a", 63), strings.Repeat("g", 64), ":" + strings.Repeat("a", 64)} {
+		if rc, err := ParseReceipt(bad); err == nil {
+			t.Errorf("ParseReceipt(%q) = %+v", bad, rc)
+		}
 	}
 }

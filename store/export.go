@@ -128,8 +128,19 @@ func VerifyExport(x *Export, receipts ...Receipt) error {
 		if raw.Sealed == nil && (r.Text != raw.Text || r.Lines != raw.lines()) {
 			bad("the text or lines differ from the hashed record")
 		}
+		for i, same := range raw.SamePublic {
+			if raw.Sealed != nil && same && r.Lines[i] != raw.Public {
+				bad("the hashed record gives side %d the public line, but the export shows it another", i)
+			}
+		}
 		if raw.Secret {
 			switch {
+			case raw.Text != "":
+				bad("a secret move's record holds the text %q in the clear (a secret move's text is sealed)", raw.Text)
+			case raw.Kind != KindMove:
+				bad("a record that is not a move is marked secret")
+			case raw.Sealed == nil:
+				bad("a secret move's record has no sealed part")
 			case r.Opening == nil:
 				bad("secret move without an opening")
 			case !VerifyCommitment(id, raw.Ply, raw.Side, raw.Commitment, *r.Opening):

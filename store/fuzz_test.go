@@ -77,6 +77,7 @@ func FuzzParseReceipt(f *testing.F) {
 	f.Add(" 0:" + strings.Repeat("0", 64) + " ")
 	f.Add("4294967296:" + strings.Repeat("f", 64))
 	f.Add("01:" + strings.Repeat("A", 64))
+	f.Add(strings.Repeat("C", 64)) // a head alone, as older mails quoted it
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := ParseReceipt(s)
 		if err != nil {

@@ -51,3 +51,15 @@ func (tx *Tx) DeleteSettings(from, to string) (int, error) {
 	}
 	return len(keys), nil
 }
+
+// EachSetting calls fn with the name and value of every setting, in name order, until fn
+// returns an error, which it returns: for a check of every value the game service keeps
+// here (game.Check).
+func (tx *Tx) EachSetting(fn func(name string, value []byte) error) error {
+	return tx.bucket(bucketSettings).ForEach(func(k, v []byte) error {
+		if v == nil {
+			return nil // a nested bucket: Verify names it
+		}
+		return fn(string(k), append([]byte(nil), v...))
+	})
+}

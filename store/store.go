@@ -796,10 +796,14 @@ func globEscape(s string) string {
 }
 
 // Verify checks the whole database: bbolt's page consistency check, every game's record,
-// sealed parts, commitments and hash chain (see Tx.VerifyGame), and that the deadline index
-// holds exactly the active games' deadlines, the match index exactly their match keys and
-// the player deadline index exactly the players' deadlines, and that every side's
-// conditional moves belong to a game in play and open.
+// sealed parts, commitments and hash chain (see Tx.VerifyGame) and its seats' players, and
+// that the deadline index holds exactly the active games' deadlines, the match index exactly
+// their match keys and the player deadline index exactly the players' deadlines, and that
+// every side's conditional moves belong to a game in play and open; and it decodes every
+// other record (players and the address index, reply tokens, outbox mails, which must open,
+// processed message ids, welcomes, log entries, which must belong to a game). The values
+// the store keeps for the game service unread (a game's and a player's service data and
+// state in the clear, the settings) are the game service's to check (game.Check).
 // It returns the problems found, joined;
 // ErrCorrupt or ErrTampered match them.
 //
@@ -832,6 +836,7 @@ func (s *Store) Verify(ctx context.Context) (err error) {
 				if err != nil {
 					return nil
 				}
+				errs = append(errs, tx.verifySeats(g)...)
 				for _, dl := range g.Deadlines {
 					deadlines[string(deadlineKey(id, dl))] = true
 				}
@@ -859,6 +864,7 @@ func (s *Store) Verify(ctx context.Context) (err error) {
 		}
 		errs = append(errs, tx.verifyIndexes(matches)...)
 		errs = append(errs, tx.verifyConditionals()...)
+		errs = append(errs, tx.verifyRecords()...)
 		return errors.Join(errs...)
 	})
 }

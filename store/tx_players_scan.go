@@ -18,3 +18,20 @@ func (tx *Tx) EachPlayer(fn func(*Player) error) error {
 		return fn(p)
 	})
 }
+
+// EachDecodedPlayer is EachPlayer for what must go on past one damaged player: the check
+// of every player's service data (game.Check) and the rating lists a page or a mail shows.
+// A player whose record does not decode is passed over (Verify names it, and check-store
+// reports it), not the end of the walk.
+func (tx *Tx) EachDecodedPlayer(fn func(*Player) error) error {
+	return tx.bucket(bucketPlayers).ForEach(func(_, v []byte) error {
+		if v == nil {
+			return nil
+		}
+		p, err := decodePlayer(v)
+		if err != nil {
+			return nil
+		}
+		return fn(p)
+	})
+}

@@ -14,7 +14,8 @@ import (
 )
 
 // TestScreenshots serves a club with a game in play of every variant, a
-// finished Seachess game, a variant's rules and the front page, and looks at each page in
+// finished Seachess game (rated), a variant's rules, the front page and the
+// Seachess leaderboard, and looks at each page in
 // headless Chromium: the picture has the window's size, is not blank, and
 // shows the board's light and dark squares (Seachess: its sea too). Set
 // BOTTLEPOST_SCREENSHOTS=DIR to keep the pictures (docs/web holds them).
@@ -50,7 +51,8 @@ func TestScreenshots(t *testing.T) {
 	c.move0(id, alice, "resign")
 	shots = append(shots, shot{"finished-seachess", fmt.Sprintf("/games/%d", id), sea},
 		shot{"variant-battle", "/variants/battle", board},
-		shot{"index", "/", nil})
+		shot{"index", "/", nil},
+		shot{"ratings-seachess", "/ratings/seachess", nil})
 	srv := httptest.NewServer(c.srv)
 	defer srv.Close()
 	keep := os.Getenv("BOTTLEPOST_SCREENSHOTS")

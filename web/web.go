@@ -85,6 +85,10 @@ type Options struct {
 	// KeepPages is how many drawn game pages are kept and served again
 	// while their game's stamp stays the same; 0 means 128, negative none.
 	KeepPages int
+	// ClientRequests is how many requests one client (an IP address) may
+	// have in the server at once, waiting for a turn or being drawn; more
+	// are answered 429 at once (clients.go). 0 means 4.
+	ClientRequests int
 }
 
 // Server serves the pages. It is an http.Handler.
@@ -95,7 +99,8 @@ type Server struct {
 	tmpl *template.Template
 	mux  *http.ServeMux
 
-	turns chan struct{} // a token per page being drawn (Options.Workers)
+	turns   chan struct{} // a token per page being drawn (Options.Workers)
+	clients *counts       // each client's requests in the server (Options.ClientRequests)
 
 	mu       sync.Mutex
 	finished map[uint64]*game.PublicGame // replayed finished games
@@ -123,8 +128,11 @@ func New(src Source, opt Options) *Server {
 	if opt.KeepPages == 0 {
 		opt.KeepPages = keepPages
 	}
+	if opt.ClientRequests <= 0 {
+		opt.ClientRequests = 4
+	}
 	s := &Server{src: src, opt: opt, log: opt.Logger, finished: map[uint64]*game.PublicGame{}, pages: map[string]drawn{},
-		turns: make(chan struct{}, opt.Workers)}
+		turns: make(chan struct{}, opt.Workers), clients: newCounts(opt.ClientRequests)}
 	s.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 		"time": func(t time.Time) string {
 			if t.IsZero() {
@@ -172,6 +180,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusRequestURITooLong, fmt.Sprintf("The path is longer than %d bytes; no page has one so long.", MaxPath))
 		return
 	}
+	// One client has at most ClientRequests requests in here at once.
+	client := clientOf(r)
+	if !s.clients.take(client) {
+		h.Set("Retry-After", "5")
+		s.fail(w, r, http.StatusTooManyRequests, "Too many requests from your address at once: please wait for the pages you asked for.")
+		return
+	}
+	defer s.clients.give(client)
 	// Wait for a turn: however many visitors come at once, at most
 	// Workers pages are drawn together, and mail handling keeps the rest
 	// of the machine.
@@ -179,7 +195,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer timer.Stop()
 	select {
 	case s.turns <- struct{}{}:
-		defer func() { <-s.turns }()
 	case <-timer.C:
 		h.Set("Retry-After", "5")
 		s.fail(w, r, http.StatusServiceUnavailable, "Too many visitors at once: please try again in a few seconds.")
@@ -187,7 +202,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 		return
 	}
-	s.mux.ServeHTTP(w, r)
+	// The page is drawn into a buffer with the turn, and written to the
+	// connection without it: a client that does not read holds no turn
+	// (clients.go).
+	bw := &bufferedWriter{w: w}
+	func() {
+		defer func() { <-s.turns }()
+		s.mux.ServeHTTP(bw, r)
+	}()
+	bw.flush()
 }
 
 // notFound answers every path no page has.
@@ -340,6 +363,9 @@ type indexData struct {
 	NextPlay, NextOver string // links to the next pages, "" at the end
 	PlayFrom, OverFrom uint64
 	FirstPage          bool
+	// PlayDamaged and OverDamaged are the games each list left out because their
+	// stored record is damaged (game.GameList.Damaged): the page names them.
+	PlayDamaged, OverDamaged []uint64
 }
 
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
@@ -369,7 +395,8 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		s.systemError(w, r, err)
 		return
 	}
-	d := indexData{Playing: playing.Games, Finished: finished.Games, PlayFrom: from[0], OverFrom: from[1], FirstPage: len(q) == 0}
+	d := indexData{Playing: playing.Games, Finished: finished.Games, PlayFrom: from[0], OverFrom: from[1], FirstPage: len(q) == 0,
+		PlayDamaged: playing.Damaged, OverDamaged: finished.Damaged}
 	link := func(play, over uint64) string {
 		v := url.Values{}
 		if play != 0 {
@@ -388,6 +415,12 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	}
 	cache(w, 10)
 	s.render(w, r, http.StatusOK, "index.html", page{Title: "Games", Data: d}, true)
+}
+
+// damagedGame answers a request for a game whose stored record is damaged (the game
+// service has logged it): that game alone cannot be shown.
+func (s *Server) damagedGame(w http.ResponseWriter, r *http.Request, id uint64) {
+	s.fail(w, r, http.StatusInternalServerError, fmt.Sprintf("Sorry: game %d cannot be shown, because its stored record is damaged. The operator has been told; the other games are not affected.", id))
 }
 
 // systemError logs a failure of the service and apologises.
@@ -483,6 +516,9 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, game.ErrNotPublic):
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no game %d to show: it does not exist, or it is a challenge not yet accepted.", n))
+		return
+	case game.DamagedGame(err) != 0:
+		s.damagedGame(w, r, n)
 		return
 	case err != nil:
 		s.systemError(w, r, err)
@@ -647,6 +683,9 @@ func (s *Server) pgn(w http.ResponseWriter, r *http.Request, id uint64) {
 		return
 	case errors.Is(err, game.ErrNotPublic):
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("There is no finished game %d.", id))
+		return
+	case game.DamagedGame(err) != 0:
+		s.damagedGame(w, r, id)
 		return
 	case err != nil:
 		s.systemError(w, r, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/game"
 	"github.com/bottlepost/bottlepost/record"
+	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/web"
 )
 
@@ -101,6 +102,15 @@ func TestRoutes(t *testing.T) {
 		{"a variant", "GET", "/variants/seachess", 200, []string{"<h1>Seachess</h1>", "Ce5-M", "new seachess vs ADDRESS", "games@bottlepost.test"}, nil},
 		{"a variant with a query", "GET", "/variants/chess?x=1", 400, []string{"takes no query parameters"}, nil},
 		{"an unknown variant", "GET", "/variants/go", 404, []string{`There is no variant &#34;go&#34;`, "chess, seachess"}, nil},
+		{"rating pools", "GET", "/ratings", 200, []string{"<h1>Ratings</h1>", `<a href="/ratings/chess">Chess</a></td><td>2</td><td>Alice Liddell (1662?), Bob (1338?)</td>`, `<a href="/ratings/seachess">Seachess</a></td><td>2</td><td>player 3 (1662?), Alice Liddell (1338?)</td>`, `href="/ratings/baltic/sc2022"`, "no rated game yet"}, nil},
+		{"rating pools, trailing slash", "GET", "/ratings/", 200, []string{"<h1>Ratings</h1>", `href="/ratings/transporter"`}, nil},
+		{"rating pools with a query", "GET", "/ratings?x=1", 400, []string{"takes no query parameters"}, nil},
+		{"a pool's leaderboard", "GET", "/ratings/chess", 200, []string{"<h1>Ratings: Chess</h1>", "2 rated players", "<td>1</td><td>Alice Liddell</td><td>1662?</td><td>290</td><td>1</td><td>1</td><td>0</td><td>0</td>", "<td>2</td><td>Bob</td><td>1338?</td>"}, []string{"player 3"}},
+		{"a pool with a nameless player", "GET", "/ratings/seachess", 200, []string{"<td>1</td><td>player 3</td><td>1662?</td>", "<td>2</td><td>Alice Liddell</td><td>1338?</td>"}, nil},
+		{"a ruleset's pool, empty", "GET", "/ratings/baltic/sc2022", 200, []string{"<h1>Ratings: Baltic Sea Chess, sc2022</h1>", "No rated game has been played in this pool yet."}, nil},
+		{"a pool with a query", "GET", "/ratings/chess?x=1", 400, []string{"takes no query parameters"}, nil},
+		{"an unknown pool", "GET", "/ratings/go", 404, []string{"There is no rating pool &#34;go&#34;", "chess, seachess, submachine, baltic, baltic/sc2022, battle, transporter"}, nil},
+		{"a pool path too deep", "GET", "/ratings/chess/x", 404, []string{"There is no rating pool"}, nil},
 		{"an unknown page", "GET", "/admin", 404, []string{"There is no page /admin here."}, nil},
 	}
 	for _, tc := range tests {
@@ -327,5 +337,43 @@ func TestKeptPageFollowsTheGame(t *testing.T) {
 	deadline := regexp.MustCompile(`deadline ([^.]*UTC)`)
 	if d0, d1 := deadline.FindStringSubmatch(before), deadline.FindStringSubmatch(after); d0 == nil || d1 == nil || d0[1] == d1[1] {
 		t.Errorf("deadline before %v, after %v: want a later one", d0, d1)
+	}
+}
+
+// TestIndexSkipsADamagedGame: a game whose stored record is damaged is left
+// out of the index, which names it, and the other games are listed as ever;
+// before issue 38 the one damaged game made the index an HTTP 500 for
+// everyone.
+func TestIndexSkipsADamagedGame(t *testing.T) {
+	c := newClub(t)
+	c.start("chess", alice, bob)
+	c.start("chess", carol, bob)
+	if err := c.st.Update(func(tx *store.Tx) error {
+		g, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		g.Meta = g.Meta[:len(g.Meta)/2]
+		return tx.PutGame(g)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rec := c.get("/")
+	body := rec.Body.String()
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d:\n%s", rec.Code, body)
+	}
+	if !strings.Contains(body, "Game 1 cannot be shown: its stored record is damaged.") || !strings.Contains(body, `href="/games/2"`) {
+		t.Errorf("the damaged game is not named, or the sound one not listed:\n%s", body)
+	}
+	if strings.Contains(body, `href="/games/1"`) {
+		t.Errorf("the damaged game is linked:\n%s", body)
+	}
+	// Its own page says what is wrong with it; the other game's is served.
+	if rec := c.get("/games/1"); rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "game 1 cannot be shown, because its stored record is damaged") {
+		t.Errorf("/games/1: %d\n%s", rec.Code, rec.Body.String())
+	}
+	if rec := c.get("/games/2"); rec.Code != http.StatusOK {
+		t.Errorf("/games/2: %d\n%s", rec.Code, rec.Body.String())
 	}
 }

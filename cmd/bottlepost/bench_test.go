@@ -133,6 +133,12 @@ func TestBenchWithDovecot(t *testing.T) {
 // outbox's mark window of 16, plus the one mail whose answer was under
 // way, per SMTP session, 4 sessions), and the junk got
 // no more answers than one welcome per junk sender that could earn one.
+// Games end by resignation after 8 moves (and their players play again
+// while kills remain), so rating updates are under way at the kills too: at
+// the end the stored ratings equal their recomputation from the archive
+// (bottlepost ratings --rebuild), every ended game rated. Longer chains of
+// one pair's games under kills: bottlepost bench --games 4 --moves 400
+// --kills 100 --resign-after 2 (docs/reliability.md).
 //
 // 20 kills by default; BOTTLEPOST_LONG=1 runs the 200 of issue 11, -short
 // 3 kills of a smaller run with the same checks.
@@ -145,8 +151,8 @@ func TestCrashLoop(t *testing.T) {
 		kills, games, moves, junk = 3, 10, 80, 200
 	}
 	rep, err := loadtest.Run(context.Background(), loadtest.Config{
-		Games: games, Moves: moves, Kills: kills, Junk: junk, Seed: 7,
-		Dir: t.TempDir(), Spawn: testDaemon, Progress: testWriter{t},
+		Games: games, Moves: moves, Kills: kills, Junk: junk, Seed: 7, Resign: 8,
+		Dir: t.TempDir(), Spawn: testDaemon, Progress: testWriter{t}, CheckRatings: rebuildRatings,
 	})
 	if rep != nil {
 		t.Logf("\n%s\nanswers by kind of junk: %v", rep, rep.JunkAnswersByKind)
@@ -159,6 +165,9 @@ func TestCrashLoop(t *testing.T) {
 	}
 	if rep.Checked != rep.Games {
 		t.Errorf("%d of %d games checked", rep.Checked, rep.Games)
+	}
+	if rep.Ended == 0 || rep.RatedGames != rep.Ended {
+		t.Errorf("%d games ended, %d rated games replayed: want every ended game rated, and some", rep.Ended, rep.RatedGames)
 	}
 	if limit := rep.Kills * 4 * (2*16 + 1); rep.Duplicates > limit {
 		t.Errorf("%d replies delivered twice after %d kills; the outbox allows at most %d", rep.Duplicates, rep.Kills, limit)

@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	commands["bench"] = command{"bench [--games N] [--moves M] [--rate R] [--kills K] [--junk J] [--imap-server ADDR [--lmtp-server ADDR]] [--dir DIR]  load-test the service through real mail", runBench}
+	commands["bench"] = command{"bench [--games N] [--moves M] [--rate R] [--kills K] [--junk J] [--resign-after N] [--imap-server ADDR [--lmtp-server ADDR]] [--dir DIR]  load-test the service through real mail", runBench}
 }
 
 // daemonCommand runs `bottlepost serve --config PATH` with this very
@@ -39,6 +39,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&cfg.Rate, "rate", 0, "moves per second offered at most (0: each game moves as soon as answered)")
 	fs.IntVar(&cfg.Kills, "kills", 0, "kill the daemon with SIGKILL this many times at random moments")
 	fs.IntVar(&cfg.Junk, "junk", 0, "junk, oversized, malformed and spoofed mails mixed into the stream")
+	fs.IntVar(&cfg.Resign, "resign-after", 0, "end each game by resignation after this many moves (with --kills the two players then play again); the final check then compares the ratings with their recomputation")
 	fs.StringVar(&cfg.Variant, "variant", "chess", "the variant played (open variants only)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the players' moves")
 	fs.IntVar(&cfg.Senders, "senders", 8, "SMTP connections the players submit through")
@@ -80,6 +81,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		cfg.Dir = d
 	}
 	cfg.Spawn = daemonCommand
+	cfg.CheckRatings = rebuildRatings
 	if *profile != "" {
 		abs, _ := filepath.Abs(*profile)
 		cfg.Spawn = func(path string) *exec.Cmd {

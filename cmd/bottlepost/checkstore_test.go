@@ -86,6 +86,22 @@ func TestCheckStore(t *testing.T) {
 			t.Errorf("exit %d, %q %q", code, out, stderr)
 		}
 	})
+	t.Run("damaged service data, offline", func(t *testing.T) {
+		dir := finishedGame(t)
+		st, err := store.Open(filepath.Join(dir, "bottlepost.db"), store.Options{KeyFile: filepath.Join(dir, "bottlepost.key")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = st.Update(func(tx *store.Tx) error { return tx.PutSetting("heartbeat", []byte("2026-11-2T09:00:00Z")) })
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, stderr := runCLI("check-store", "--data", dir)
+		if code != 1 || !strings.Contains(out, `game: setting "heartbeat"`) {
+			t.Errorf("exit %d, %q %q", code, out, stderr)
+		}
+	})
 	dir := damagedData(t)
 	t.Run("damaged database, offline", func(t *testing.T) {
 		code, out, stderr := runCLI("check-store", "--data", dir)

@@ -113,6 +113,26 @@ func ratingsList(sf *storeFlags, pool string) ([]game.Standing, error) {
 	return list, err
 }
 
+// rebuildRatings is the bench's final check of the ratings
+// (loadtest.Config.CheckRatings): game.RebuildRatings on the database the
+// stopped daemon left in dataDir.
+func rebuildRatings(dataDir string) (games int, diffs []string, err error) {
+	sf := storeFlags{data: dataDir}
+	st, err := sf.open(true)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer st.Close()
+	err = st.View(func(tx *store.Tx) error {
+		res, err := game.RebuildRatings(tx)
+		if err == nil {
+			games, diffs = res.Games, res.Differences
+		}
+		return err
+	})
+	return games, diffs, err
+}
+
 // ratingsRebuild recomputes the pools (game.RebuildRatings) in the running
 // service or on the database opened read-only, and prints each difference.
 func ratingsRebuild(sf *storeFlags, stdout, stderr io.Writer) int {

@@ -87,8 +87,13 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	stop, reload, release := signals()
 	defer release()
 	var previous *config.Config // the configuration that ran before a reload
+	// The hub's and the web view's ports stay open across a reload: the
+	// next daemon takes the listeners of the addresses it keeps, so no other
+	// program can bind them in between (issue 35.6).
+	kept := daemon.NewListeners()
+	defer kept.Close()
 	for {
-		d, err := daemon.New(cfg, daemon.Options{Logger: log})
+		d, err := daemon.New(cfg, daemon.Options{Logger: log, Listeners: kept})
 		if err == nil {
 			if err = d.Start(); err != nil {
 				d.Close()
@@ -104,6 +109,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			cfg, previous = *previous, nil
 			continue
 		}
+		kept.Release() // the ports of addresses the configuration no longer names
 		banner(stdout, cfg, d.Hub(), d.WebAddr())
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)

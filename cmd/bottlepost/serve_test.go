@@ -49,17 +49,25 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// startServe runs serve with cfgPath and signals sent on stop and reload;
+// done gets its exit code.
+func startServe(t *testing.T, cfgPath string) (stop, reload chan<- os.Signal, done <-chan int, out, errb *syncBuffer) {
+	t.Helper()
+	s, r := make(chan os.Signal, 1), make(chan os.Signal, 1)
+	old := signals
+	signals = func() (<-chan os.Signal, <-chan os.Signal, func()) { return s, r, func() {} }
+	t.Cleanup(func() { signals = old })
+	out, errb = new(syncBuffer), new(syncBuffer)
+	d := make(chan int, 1)
+	go func() { d <- run([]string{"serve", "--config", cfgPath}, out, errb) }()
+	return s, r, d, out, errb
+}
+
 func TestServeStartsReloadsAndStopsCleanly(t *testing.T) {
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "bp.toml")
 	os.WriteFile(cfgPath, []byte("[service]\ndata_dir = \""+filepath.Join(dir, "data")+"\"\n[hub]\nimap_listen = \"127.0.0.1:0\"\nsmtp_listen = \"127.0.0.1:0\"\n[web]\nlisten = \"127.0.0.1:0\"\n"), 0o600)
-	stop, reload := make(chan os.Signal, 1), make(chan os.Signal, 1)
-	old := signals
-	signals = func() (<-chan os.Signal, <-chan os.Signal, func()) { return stop, reload, func() {} }
-	defer func() { signals = old }()
-	var out, errb syncBuffer
-	done := make(chan int, 1)
-	go func() { done <- run([]string{"serve", "--config", cfgPath}, &out, &errb) }()
+	stop, reload, done, out, errb := startServe(t, cfgPath)
 	waitFor := func(buf *syncBuffer, want string, n int) {
 		t.Helper()
 		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
@@ -69,7 +77,7 @@ func TestServeStartsReloadsAndStopsCleanly(t *testing.T) {
 		}
 		t.Fatalf("no %q after 10s:\n%s\n%s", want, out.String(), errb.String())
 	}
-	waitFor(&out, "Point any mail client at it", 1)
+	waitFor(out, "Point any mail client at it", 1)
 	if !strings.Contains(out.String(), "alice@localhost") || !strings.Contains(out.String(), "IMAP 127.0.0.1:") {
 		t.Errorf("banner:\n%s", out.String())
 	}
@@ -90,16 +98,16 @@ func TestServeStartsReloadsAndStopsCleanly(t *testing.T) {
 	// A broken file on reload keeps the old configuration running.
 	os.WriteFile(cfgPath, []byte("[service]\nnonsense = 1\n"), 0o600)
 	reload <- syscall.SIGHUP
-	waitFor(&errb, "reload refused", 1)
+	waitFor(errb, "reload refused", 1)
 	os.WriteFile(cfgPath, []byte("[service]\nlog_level = \"debug\"\ndata_dir = \""+filepath.Join(dir, "data")+"\"\n[hub]\nimap_listen = \"127.0.0.1:0\"\nsmtp_listen = \"127.0.0.1:0\"\n"), 0o600)
 	reload <- syscall.SIGHUP
-	waitFor(&out, "Point any mail client at it", 2)
+	waitFor(out, "Point any mail client at it", 2)
 	// A valid configuration that cannot start (its data directory cannot be
 	// made) leaves the previous one running.
 	os.WriteFile(cfgPath, []byte("[service]\ndata_dir = \"/proc/bottlepost-cannot-be-here\"\n[hub]\nimap_listen = \"127.0.0.1:0\"\nsmtp_listen = \"127.0.0.1:0\"\n"), 0o600)
 	reload <- syscall.SIGHUP
-	waitFor(&errb, "reload failed; running the previous configuration again", 1)
-	waitFor(&out, "Point any mail client at it", 3)
+	waitFor(errb, "reload failed; running the previous configuration again", 1)
+	waitFor(out, "Point any mail client at it", 3)
 	// Online backup: the running service holds the database and writes the copy.
 	copyPath := filepath.Join(dir, "copy.db")
 	if code, out, stderr := runCLI("backup", copyPath, "--data", filepath.Join(dir, "data")); code != 0 || !strings.Contains(out, "running service") {
@@ -115,6 +123,13 @@ func TestServeStartsReloadsAndStopsCleanly(t *testing.T) {
 	// service's own answer comes back, not a lock timeout).
 	if code, _, stderr := runCLI("export", "1", "--data", filepath.Join(dir, "data")); code != 1 || !strings.Contains(stderr, "not found") {
 		t.Errorf("export while serving: exit %d, %q", code, stderr)
+	}
+	// So do the ratings: the pool's players (none yet) and the recomputation.
+	if code, out, stderr := runCLI("ratings", "chess", "--json", "--data", filepath.Join(dir, "data")); code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Errorf("ratings while serving: exit %d, %q %q", code, out, stderr)
+	}
+	if code, out, stderr := runCLI("ratings", "--rebuild", "--data", filepath.Join(dir, "data")); code != 0 || !strings.Contains(out, "the running service's database: the stored ratings equal their recomputation") {
+		t.Errorf("ratings --rebuild while serving: exit %d, %q %q", code, out, stderr)
 	}
 	stop <- syscall.SIGTERM
 	select {

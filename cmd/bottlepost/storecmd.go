@@ -11,9 +11,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/daemon"
+	"github.com/bottlepost/bottlepost/game"
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
@@ -74,10 +77,10 @@ func (s *storeFlags) open(readOnly bool) (*store.Store, error) {
 
 func init() {
 	commands["export"] = command{"export GAME [--config FILE] [--data DIR] [-o FILE]  write a finished game as PGN with its proofs", runExport}
-	commands["verify"] = command{"verify FILE [RECEIPT...] [--config FILE] [--data DIR]  check an exported game against your receipts (RECORDS:HEAD)", runVerify}
+	commands["verify"] = command{"verify FILE [RECEIPT...] [--config FILE] [--data DIR]  check an exported game against your receipts (RECORDS:HEAD); -h for its exit statuses", runVerify}
 	commands["compact"] = command{"compact FILE [--config FILE] [--data DIR]  write a compacted copy of the database (swap it in while stopped)", runCompact}
 	commands["backup"] = command{"backup FILE [--config FILE] [--data DIR]  copy the database while the service runs", runBackup}
-	commands["check-store"] = command{"check-store [--config FILE] [--data DIR | --db FILE]  check the database: pages, every game's chain and sealed records, indexes", runCheckStore}
+	commands["check-store"] = command{"check-store [--config FILE] [--data DIR | --db FILE]  check the database: pages, every game's chain and sealed records, every record, indexes, the service's data", runCheckStore}
 }
 
 func runExport(args []string, stdout, stderr io.Writer) int {
@@ -167,55 +170,131 @@ func exportViaDaemon(dataDir string, id uint64, out string, stdout, stderr io.Wr
 	return 0, true
 }
 
+// Exit statuses of bottlepost verify (docs/verify.md, "Exit statuses").
+const (
+	verifyAnchored = 0 // verified, and a receipt given covers every record
+	verifyRefused  = 1 // refused: the file, a receipt or the database disagrees
+	verifyUsage    = 2 // bad arguments, or the file cannot be read
+	verifyPartly   = 3 // verified, but the latest receipt given covers only the first records
+	verifyUnproved = 4 // verified, but no receipt was given: only self-consistent
+)
+
+// verifyHelp is what bottlepost verify -h prints after the usage line.
+const verifyHelp = `Checks a game's record (bp-N.pgn, from the final mail, "pgn N" or bottlepost export)
+offline: the hash chain, every receipt given, the commitments to secret moves, the start
+and end records, every move, line and the ending on replay with the rules, and the file
+byte for byte. RECEIPT is RECORDS:HEAD as the game's mails quote it (or the head alone, as
+mails before RECORDS:HEAD quoted it); give every one you kept, in any order. With --config,
+--data, --db or --key the file is also compared with the game in that database.
+Text taken from the file is printed with control characters escaped (\x1b, \u202e).
+See docs/verify.md.
+
+Exit status:
+  0  verified, and anchored by a receipt covering the whole file (the final receipt)
+  1  refused: the file, a receipt, or the database disagrees (the FAILED: line says where)
+  2  bad arguments, or the file cannot be read
+  3  verified, but anchored only up to the latest receipt given, which does not cover
+     the whole file
+  4  verified, but only self-consistent: no receipt given
+`
+
 func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var sf storeFlags
 	sf.register(fs)
+	const usage = "usage: bottlepost verify FILE [RECEIPT...] [--config FILE] [--data DIR]"
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), usage)
+		fmt.Fprint(fs.Output(), verifyHelp)
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
 	pos, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
 	if err != nil {
-		return 2
+		return verifyUsage
 	}
 	if len(pos) < 1 {
-		fmt.Fprintln(stderr, "usage: bottlepost verify FILE [RECEIPT...] [--config FILE] [--data DIR]")
+		fmt.Fprintln(stderr, usage)
 		fmt.Fprintln(stderr, "  RECEIPT is RECORDS:HEAD as quoted in the game's mails; give every one you kept, in any order.")
 		fmt.Fprintln(stderr, "  With --config, --data, --db or --key the file is also compared with the game in that database.")
-		return 2
+		fmt.Fprintln(stderr, "  bottlepost verify -h says more, and what its exit statuses mean.")
+		return verifyUsage
 	}
 	var receipts []store.Receipt
 	for _, a := range pos[1:] {
 		rc, err := store.ParseReceipt(a)
 		if err != nil {
-			fmt.Fprintf(stderr, "bottlepost: verify: %q is not a receipt: write it as the mails quote it, RECORDS:HEAD (e.g. 14:%s)\n", a, strings.Repeat("0", 64))
-			return 2
+			fmt.Fprintf(stderr, "bottlepost: verify: %s is not a receipt: write it as the mails quote it, RECORDS:HEAD (e.g. 14:%s)\n", printable(strconv.Quote(a)), strings.Repeat("0", 64))
+			return verifyUsage
 		}
 		receipts = append(receipts, rc)
 	}
 	data, err := os.ReadFile(pos[0])
 	if err != nil {
-		fmt.Fprintln(stderr, "bottlepost: verify:", err)
-		return 2
+		fmt.Fprintln(stderr, "bottlepost: verify:", printable(err.Error()))
+		return verifyUsage
 	}
 	res, err := record.Verify(bytes.NewReader(data), receipts...)
 	if res != nil {
 		for _, c := range res.Checks {
-			fmt.Fprintln(stdout, "ok:", c)
+			say(stdout, "ok: %s", c)
 		}
 	}
 	if err == nil && sf.given() {
 		err = compareWithDatabase(&sf, res.Game, data, stdout)
 	}
 	if err != nil {
-		fmt.Fprintln(stdout, "FAILED:", strings.TrimPrefix(err.Error(), "record: verify: "))
-		return 1
+		// errors.Join puts one problem a line; file text in them is escaped, line ends too.
+		for _, line := range strings.Split(strings.TrimPrefix(err.Error(), "record: verify: "), "\n") {
+			say(stdout, "FAILED: %s", line)
+		}
+		return verifyRefused
 	}
-	if len(res.Unbound) > 0 {
-		fmt.Fprintf(stdout, "note: this game was recorded before bottlepost bound %s to its record; they are shown as exported, not verified\n", strings.Join(res.Unbound, ", "))
+	for _, n := range res.Notes {
+		say(stdout, "note: %s", n)
 	}
-	fmt.Fprintf(stdout, "verified: game %d (%s, %s, %s): %s v %s, %d moves (%d secret), %s (%s)\n",
+	say(stdout, "verified: game %d (%s, %s, %s): %s v %s, %d moves (%d secret), %s (%s)",
 		res.Game, res.Variant, res.Ruleset, orNone(res.TimeControl), res.Players[0], res.Players[1], rules.FullMoves(res.Moves), res.Secret, res.Result, orNone(res.Termination))
-	fmt.Fprintln(stdout, res.Anchoring())
-	return 0
+	say(stdout, "%s", res.Anchoring())
+	switch {
+	case res.Anchor.Records >= res.Records:
+		return verifyAnchored
+	case res.Anchor.Records > 0:
+		return verifyPartly
+	}
+	return verifyUnproved
+}
+
+// say writes one line of verify's output, its control characters escaped: the file's
+// text must not move the cursor, clear a line, recolour or reorder what verify says, nor
+// begin a line of its own.
+func say(w io.Writer, format string, args ...any) {
+	fmt.Fprintln(w, printable(fmt.Sprintf(format, args...)))
+}
+
+// printable escapes what a terminal would act on instead of showing: C0 and C1 control
+// characters (tabs and line ends included), DEL, the format characters (the bidirectional
+// controls U+061C, U+200E, U+200F, U+202A–U+202E and U+2066–U+2069 among them), the line
+// and paragraph separators U+2028 and U+2029, and bytes that are not UTF-8. Each is written
+// as Go writes it in a quoted string (\x1b, \n, \u202e).
+func printable(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case !unicode.IsControl(r) && !unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+	}
+	return b.String()
 }
 
 func orNone(s string) string {
@@ -341,9 +420,10 @@ func copyDatabase(verb string, args []string, stdout, stderr io.Writer, write fu
 	return 0
 }
 
-// runCheckStore checks the database: bbolt's consistency check of its pages
-// and the store's own (Store.Verify: every game's chain, sealed records and
-// commitments, the indexes). A running service does it on its open database
+// runCheckStore checks the database: bbolt's consistency check of its pages,
+// the store's own (Store.Verify: every game's chain, sealed records and
+// commitments, every record of every kind, the indexes) and the game
+// service's (game.Check: its data in every game, player and setting). A running service does it on its open database
 // (through the control socket); otherwise the file is opened read-only. One
 // line per problem, naming the game where there is one; exit status 0 when
 // there is none, 1 when there are, 2 when the check could not run.
@@ -387,7 +467,8 @@ func runCheckStore(args []string, stdout, stderr io.Writer) int {
 			}
 			return 2
 		}
-		for _, p := range store.Problems(st.Verify(context.Background())) {
+		ctx := context.Background()
+		for _, p := range append(store.Problems(st.Verify(ctx)), store.Problems(game.Check(ctx, st))...) {
 			problems = append(problems, p.Error())
 		}
 		where = st.Path()
@@ -400,6 +481,6 @@ func runCheckStore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bottlepost: check-store: %s: %d problems; the games named cannot be trusted: restore them from a backup\n", where, len(problems))
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: no problem found (pages, chains, sealed records, indexes)\n", where)
+	fmt.Fprintf(stdout, "%s: no problem found (pages, chains, sealed records, every record, indexes, the service's data)\n", where)
 	return 0
 }
