@@ -388,3 +388,39 @@ func FuzzCheckIMAPLine(f *testing.F) {
 		}
 	})
 }
+
+// TestHubIMAPConnStream: the wrapped connection's stream, piece by piece:
+// literals (announced at the end of a line longer than the read buffer,
+// too) pass unread, the command's line after a literal is not checked, and
+// the next command is.
+func TestHubIMAPConnStream(t *testing.T) {
+	long := "a1 APPEND INBOX (\\Seen) \"" + strings.Repeat("x", 40<<10) + "\" {14}\r\n"
+	body := "x SEARCH FOO\r\n"
+	tests := []struct{ name, in, want string }{
+		{"literal after a long line", long + body + " FOO\r\nb SEARCH FOO\r\n", long + body + " FOO\r\nb SEARCH %\r\n"},
+		{"non-synchronizing literal", "a APPEND INBOX {14+}\r\n" + body + "\r\nb FETCH 0 (UID)\r\n", "a APPEND INBOX {14+}\r\n" + body + "\r\nb FETCH % (UID)\r\n"},
+		{"literal then more of the command", "a RENAME {4}\r\n&Jjo &Jjo\r\nb SELECT &Jjo\r\n", "a RENAME {4}\r\n&Jjo &Jjo\r\nb SELECT %\r\n"},
+		{"after STARTTLS", "a STARTTLS\r\nb SEARCH FOO\r\n", "a STARTTLS\r\nb SEARCH FOO\r\n"},
+		{"unfinished line", "a SEARCH FOO", "a SEARCH FOO"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client, server := net.Pipe()
+			defer server.Close()
+			go func() {
+				for _, chunk := range []string{tt.in[:len(tt.in)/3], tt.in[len(tt.in)/3:]} {
+					io.WriteString(client, chunk)
+				}
+				client.Close()
+			}()
+			c := &hubIMAPConn{Conn: server, r: bufio.NewReaderSize(server, 16<<10)}
+			got, err := io.ReadAll(c)
+			if err != nil || string(got) != tt.want {
+				t.Errorf("read %.80q… (%d bytes), %v; want %.80q… (%d bytes)", got, len(got), err, tt.want, len(tt.want))
+				if len(got) > 100 && len(tt.want) > 100 {
+					t.Errorf("ends %q, want %q", got[len(got)-100:], tt.want[len(tt.want)-100:])
+				}
+			}
+		})
+	}
+}
