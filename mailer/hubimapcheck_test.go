@@ -394,11 +394,11 @@ func FuzzCheckIMAPLine(f *testing.F) {
 // too) pass unread, the command's line after a literal is not checked, and
 // the next command is.
 func TestHubIMAPConnStream(t *testing.T) {
-	long := "a1 APPEND INBOX (\\Seen) \"" + strings.Repeat("x", 40<<10) + "\" {14}\r\n"
-	body := "x SEARCH FOO\r\n"
+	long := "a1 APPEND INBOX (\\Seen) \"" + strings.Repeat("x", 40<<10) + "\" {31}\r\n"
+	body := "x SEARCH FOO\r\ny FETCH 0 (UID)\r\n"
 	tests := []struct{ name, in, want string }{
 		{"literal after a long line", long + body + " FOO\r\nb SEARCH FOO\r\n", long + body + " FOO\r\nb SEARCH %\r\n"},
-		{"non-synchronizing literal", "a APPEND INBOX {14+}\r\n" + body + "\r\nb FETCH 0 (UID)\r\n", "a APPEND INBOX {14+}\r\n" + body + "\r\nb FETCH % (UID)\r\n"},
+		{"non-synchronizing literal", "a APPEND INBOX {31+}\r\n" + body + "\r\nb FETCH 0 (UID)\r\n", "a APPEND INBOX {31+}\r\n" + body + "\r\nb FETCH % (UID)\r\n"},
 		{"literal then more of the command", "a RENAME {4}\r\n&Jjo &Jjo\r\nb SELECT &Jjo\r\n", "a RENAME {4}\r\n&Jjo &Jjo\r\nb SELECT %\r\n"},
 		{"after STARTTLS", "a STARTTLS\r\nb SEARCH FOO\r\n", "a STARTTLS\r\nb SEARCH FOO\r\n"},
 		{"unfinished line", "a SEARCH FOO", "a SEARCH FOO"},
