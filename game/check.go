@@ -139,10 +139,13 @@ func checkSetting(name string, v []byte) error {
 		}
 		_, err := strconv.Atoi(string(v))
 		return err
-	case strings.HasPrefix(name, heldPrefix):
+	case strings.HasPrefix(name, heldPrefix), strings.HasPrefix(name, saidPrefix), strings.HasPrefix(name, movingPrefix):
 		if len(v) < chacha20poly1305.NonceSizeX+chacha20poly1305.Overhead {
-			return fmt.Errorf("sealed held commands of %d bytes are too short", len(v))
+			return fmt.Errorf("a sealed value of %d bytes is too short", len(v))
 		}
+	case strings.HasPrefix(name, movedPrefix):
+		var m moved
+		return json.Unmarshal(v, &m)
 	}
 	return nil
 }

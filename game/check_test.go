@@ -163,6 +163,9 @@ func TestCheckFindsEveryKindOfDamage(t *testing.T) {
 		{"outages", setting(settingOutages, `[{"start":"2026`), `setting "outages"`},
 		{"strangers counted", setting(strangersPrefix+"20261121", "1x"), `setting "strangers/20261121"`},
 		{"held commands", setting(heldPrefix+"20261121/00", "abc"), `setting "held/20261121/00"`},
+		{"a message between opponents", setting(messageName(2, 1), "abc"), `setting "said/00000000000000000002/000001"`},
+		{"a pending change of address", setting(movingPrefix+"20261121/00", "abc"), `setting "moving/20261121/00"`},
+		{"an address moved away from", setting(movedPrefix+"00", `{"player":`), `setting "moved/00"`},
 		{"rating sequence", setting(settingRatingSeq, "1234"), `setting "game.rating-seq"`},
 		{"welcomes counted from", setting(settingWelcomesFrom, "2026-13-01"), `setting "game.welcomes-counted-from"`},
 	}

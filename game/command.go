@@ -41,6 +41,12 @@ const (
 	// VerbRatings asks for a rating pool's leaders and the sender's rating
 	// (ratings [VARIANT]).
 	VerbRatings Verb = "ratings"
+	// VerbName sets the sender's shown name (name NAME | name off);
+	// VerbSay passes words to the opponent (say TEXT); VerbMessages turns
+	// the words of opponents off or on (messages off|on): messages.go.
+	VerbName     Verb = "name"
+	VerbSay      Verb = "say"
+	VerbMessages Verb = "messages"
 )
 
 // Command is one line of a player's mail, parsed.
@@ -72,6 +78,12 @@ type Command struct {
 	Reason string
 	// if: the conditional line's pairs
 	Cond []CondPair
+	// tournament new: its name, double round robin, the players
+	// (tournament_cmd.go)
+	Title    string
+	Double   bool
+	Entrants []entrant
+	Arg2     string // tournament new: the start date as written
 }
 
 // ParseError is a user error about a command line: phrased for the player.
@@ -93,9 +105,19 @@ var (
 // returned in ignored so the reply can say what was not understood.
 // Malformed commands give a ParseError each, in order.
 func ParseCommands(lines []string) (cmds []Command, errs []*ParseError, ignored []string) {
-	for _, raw := range lines {
+	for _, raw := range joinTournamentLines(lines) {
 		line := strings.Join(strings.Fields(raw), " ")
 		if line == "" {
+			continue
+		}
+		if c, err, ok := parseSay(raw); ok {
+			// Words for the opponent, read from the line as written (however
+			// long: cut where they are relayed, messages.go).
+			if err != nil {
+				errs = append(errs, err)
+			} else {
+				cmds = append(cmds, c)
+			}
 			continue
 		}
 		if tooLong(line) {
@@ -147,7 +169,8 @@ var verbParsers = map[Verb]func(c *Command, args []string) string{
 	VerbResign: parseGameOnly, VerbGames: parseGameOnly, VerbClaim: parseGameOnly,
 	VerbDraw: parseDraw, VerbObserve: parseGameArg, VerbAudit: parseGameArg, VerbPGN: parseGameArg,
 	VerbDigest: parseDigest, VerbTimezone: parseTimezone, VerbIf: parseIf, VerbConditionals: parseConditionals,
-	VerbAdjudicate: parseAdjudicate, VerbRatings: parseRatings,
+	VerbAdjudicate: parseAdjudicate, VerbRatings: parseRatings, VerbName: parseName, VerbMessages: parseMessages,
+	VerbTakeback: parseTakeback, VerbAddress: parseAddress,
 }
 
 // parseNew reads "new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL] [casual]",

@@ -120,6 +120,9 @@ func (h *handling) timeout(l *loaded, side int) error {
 // TickResult counts what a tick did.
 type TickResult struct {
 	Reminders, Timeouts, Digests, Games int
+	// Tournaments counts the tournaments started or cancelled on their
+	// start date (tournament.go).
+	Tournaments int
 	// Failed counts games that could not be handled (logged).
 	Failed int
 	// Outage is the jump of the clock found before the sweep (zero when
@@ -203,11 +206,17 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 	if err != nil {
 		return res, err
 	}
+	if res.Tournaments, err = s.startDueTournaments(now); err != nil {
+		return res, err
+	}
 	if err := s.st.Update(func(tx *store.Tx) error {
 		if _, err := pruneHeld(tx, now); err != nil {
 			return err
 		}
 		if _, err := pruneStrangers(tx, now); err != nil {
+			return err
+		}
+		if _, err := pruneMoving(tx, now); err != nil {
 			return err
 		}
 		_, err := tx.PruneWelcomes(now) // the limit counts today's only

@@ -46,6 +46,13 @@ type draft struct {
 	// needs marks a mail a game needs that no other field shows: a game's
 	// start, the apology for a damaged game (needed).
 	needs bool
+	// apart sends a draft to the sender of the incoming mail as a mail of
+	// its own, not in the one answer: a tournament game's start mail,
+	// which starts the game's thread, and the list of their games
+	// (tournament.go).
+	apart bool
+	// said are the opponent's words the mail passes on (messages.go).
+	said []saidText
 }
 
 // draft returns the draft for (to, game, kind), creating it.
@@ -95,7 +102,7 @@ func (l *loaded) sideOf(addr string) int {
 func (d *draft) empty() bool {
 	switch d.kind {
 	case "notice", "update":
-		return len(d.notices) == 0 && len(d.errors) == 0 && len(d.ignored) == 0 && !d.board && len(d.commitments) == 0
+		return len(d.notices) == 0 && len(d.errors) == 0 && len(d.ignored) == 0 && !d.board && len(d.commitments) == 0 && len(d.said) == 0
 	}
 	return false
 }
@@ -124,7 +131,7 @@ func (h *handling) flush() (int, error) {
 		if d.empty() {
 			continue
 		}
-		if k.to == h.from {
+		if k.to == h.from && !d.apart {
 			mine = append(mine, d)
 			continue
 		}

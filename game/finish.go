@@ -35,12 +35,16 @@ func (h *handling) draw(l *loaded, side int, d *draft) error {
 // a result comes here.
 func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	l.meta.Phase = phaseOver
+	l.meta.Takeback = nil
 	l.meta.Reason = o.Describe(l.sides())
 	l.meta.Outcome = &o
 	l.meta.Finished = h.now
 	l.g.Status = store.StatusFinished
 	l.g.Result = o.Result()
 	if err := h.rate(l); err != nil {
+		return err
+	}
+	if err := h.tournamentGameEnded(l); err != nil {
 		return err
 	}
 	if err := h.appendEnding(l, o.Result()); err != nil {

@@ -224,13 +224,7 @@ func (h *handling) hold(id string, m heldMail) error {
 // to, whose commands are held for its sender. It returns them and deletes
 // them (they are carried out once), or nil.
 func (h *handling) heldReply() (*heldMail, error) {
-	// The message replied to, then the thread from its newest end: a
-	// welcome is the last or nearly the last of its thread.
-	ids := []string{h.in.InReplyTo}
-	for i := len(h.in.References) - 1; i >= 0 && len(ids) < 8; i-- {
-		ids = append(ids, h.in.References[i])
-	}
-	for _, id := range ids {
+	for _, id := range repliedIDs(h.in) {
 		name := h.s.heldName(strings.Trim(strings.TrimSpace(id), "<>"))
 		if name == "" {
 			continue

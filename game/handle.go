@@ -82,6 +82,15 @@ func (h *handling) run() error {
 		h.refused = "authentication: " + why
 		return h.unverified()
 	}
+	if gone, err := h.movedAway(); err != nil || gone {
+		return err
+	}
+	if m, name, err := h.movingReply(); err != nil || m != nil {
+		if err != nil {
+			return err
+		}
+		return h.confirmMove(m, name)
+	}
 	token := h.s.tokenOf(h.in.Recipients)
 	held, err := h.heldReply()
 	if err != nil {
@@ -223,8 +232,12 @@ func (h *handling) commands() error {
 		return nil
 	}
 	var conditional []Command // registered after the mail's move, whatever their order
+	var says []Command        // relayed once every other command has run (messages.go)
 	for _, c := range cmds {
 		switch {
+		case c.Verb == VerbSay:
+			says = append(says, c)
+			continue
 		case c.Verb == VerbMove && moved:
 			reply.errors = append(reply.errors, fmt.Sprintf("%q was not played: one move per turn, and it is no longer your turn", c.Arg))
 			continue
@@ -242,7 +255,14 @@ func (h *handling) commands() error {
 			return err
 		}
 	}
-	return h.answerConditionals()
+	if err := h.answerConditionals(); err != nil {
+		return err
+	}
+	if len(says) > 0 {
+		h.current = nil
+		return run(says[0], h.relay(says))
+	}
+	return nil
 }
 
 // listed loads a game named in a list (a player's games, the open
@@ -362,6 +382,24 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.adjudicate(c)
 	case VerbRatings:
 		return h.ratings(c)
+	case VerbTournament:
+		return h.tournamentCmd(c)
+	case VerbTournaments:
+		return h.listTournaments()
+	case VerbJoin:
+		return h.tournamentAnswer(c.Game, true)
+	case VerbWithdraw:
+		return h.withdraw(c)
+	case VerbDecline:
+		if id := subjectTournament(h.in.Subject); c.Game == 0 && h.seat == nil && id != 0 {
+			return h.tournamentAnswer(id, false) // a reply to a tournament's invitation
+		}
+	case VerbName:
+		return h.name(c, reply)
+	case VerbMessages:
+		return h.messagesSetting(c, reply)
+	case VerbAddress:
+		return h.changeAddress(c, reply)
 	}
 	l, side, err := h.myGame(c)
 	if err != nil {
@@ -388,6 +426,8 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.draw(l, side, d)
 	case VerbResign:
 		return h.resign(l, side)
+	case VerbTakeback:
+		return h.takeback(l, side, c, d)
 	}
 	return userf("%s is not available here", c.Verb)
 }

@@ -13,6 +13,14 @@ func (h *handling) help(c Command) error {
 		d.variantHelp, d.subject = ratingsHelp, "bottlepost: help ratings"
 		return nil
 	}
+	if c.Variant == string(VerbTournaments) || c.Variant == string(VerbTournament) {
+		d.variantHelp, d.subject = tournamentHelp, "bottlepost: help tournaments"
+		return nil
+	}
+	if text, ok := commandHelp[Verb(c.Variant)]; ok {
+		d.variantHelp, d.subject = text, "bottlepost: help "+c.Variant
+		return nil
+	}
 	if c.Variant != "" {
 		v, err := variants.Lookup(c.Variant)
 		if err != nil {
@@ -22,4 +30,57 @@ func (h *handling) help(c Command) error {
 		d.subject = "bottlepost: help " + v.Name()
 	}
 	return nil
+}
+
+// commandHelp is what help COMMAND says of the commands between
+// opponents (issue 33).
+var commandHelp = map[Verb]string{
+	VerbSay: `say TEXT
+
+Passes TEXT to your opponent: with your move (below its news, as
+"Alice says:"), or in a mail of its own when no move goes with it, also
+when the move of the same mail was refused. Several say lines of a mail
+are joined, one line each. Write from the game's address (reply to its
+mail) or from your personal address with the game's tag in the subject.
+At most 1000 characters a mail (a longer text is cut, and you are told)
+and 10 mails with words a day per game. Observers, the web pages and the
+PGN records never show them; a referee's audit lists them. An opponent
+may turn them off (messages off): you are told once.
+`,
+	VerbMessages: `messages off | messages on
+
+messages off: your opponents' words (say …) no longer reach you; each
+who writes some is told once that they were not passed on. messages on:
+they reach you again (the words sent meanwhile are not delivered later).
+`,
+	VerbTakeback: `takeback | takeback accept | takeback decline
+
+takeback asks your opponent to let you take back your last move, while
+they have not answered it. They reply takeback accept (the position
+returns to before your move, and you move again) or takeback decline; a
+move of theirs declines it too. Both sides' pending conditional lines
+are dropped when a takeback is accepted. At most 3 takebacks a game and
+side. The record keeps the move and the takeback, each a record of its
+own: bottlepost verify replays them, and the PGN shows the move taken
+back as a comment. Seachess has no takebacks.
+`,
+	VerbAddress: `address NEW
+
+Moves your account — games, ratings, settings, vacations — to the
+address NEW. Send it from your current address; a confirmation goes to
+NEW, and a reply to it from NEW within 3 days moves the account. Your
+games go on from the new address (reply to their mails as before); your
+old address is told, and mail from it no longer acts on your games. An
+address that is another account's cannot be taken; at most one change
+every 7 days.
+`,
+	VerbName: `name NAME | name off | name
+
+name Alice Liddell sets the name your opponents, the web pages, the PGN
+records and the ratings lists show for you instead of the display name
+of your mail: 1 to 40 letters, digits, spaces and . - ' (not "player N").
+name off goes back to your mail's name; name alone says how you are
+shown. Finished games keep the names they ended with. Names are not
+identities: your opponents' mails still show your address.
+`,
 }

@@ -32,3 +32,25 @@ func TestHelp(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpCommands: help lists the commands between opponents, and help
+// COMMAND explains each.
+func TestHelpCommands(t *testing.T) {
+	f := newFixture(t, Config{})
+	pa := f.personal(alice)
+	f.send(alice, pa, "help", "help")
+	f.mustContain(f.last(alice), "takeback", "say TEXT", "messages off / on", "name NAME")
+	for _, tt := range []struct{ line, want string }{
+		{"help say", "Passes TEXT to your opponent"},
+		{"help messages", "messages off: your opponents' words"},
+		{"help name", "name Alice Liddell sets the name"},
+		{"help takeback", "takeback asks your opponent to let you take back"},
+		{"help address", "Moves your account"},
+	} {
+		f.send(alice, pa, "help", tt.line)
+		if m := f.last(alice); m.Subject != "bottlepost: "+tt.line {
+			t.Errorf("%s: subject %q", tt.line, m.Subject)
+		}
+		f.mustContain(f.last(alice), tt.want)
+	}
+}

@@ -192,7 +192,12 @@ func (h *handling) countChallenge(stranger bool) {
 }
 
 // tooLong says whether a line is too long to be a command.
-func tooLong(line string) bool { return len(line) > maxCommandLine }
+func tooLong(line string) bool {
+	if isTournamentNew(line) {
+		return len(line) > maxTournamentLine
+	}
+	return len(line) > maxCommandLine
+}
 
 // commandsCut is the line of an answer to a mail with more commands than
 // the limit.

@@ -124,6 +124,11 @@ type mailData struct {
 	// pools the ratings command lists.
 	Ratings []string
 	Tables  []ratingTable
+	// Standing is the standings line ending a tournament game's mail to a
+	// player (tournament.go).
+	Standing string
+	// Said are the opponent's words the mail passes on (messages.go).
+	Said []saidText
 	// drawing is the board still to draw into Board and BoardHTML
 	// (execute).
 	drawing *drawing

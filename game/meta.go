@@ -74,6 +74,22 @@ type gameMeta struct {
 	// ratings existed).
 	Casual bool      `json:"casual,omitempty"`
 	Rated  *ratedEnd `json:"rated,omitempty"`
+	// Tournament is the tournament the game belongs to (tournament.go),
+	// 0 for none; Round its round in the Berger table.
+	Tournament uint64 `json:"tournament,omitempty"`
+	Round      int    `json:"round,omitempty"`
+	// Forfeit marks a tournament game lost by forfeit (a withdrawal):
+	// scored, not rated.
+	Forfeit bool `json:"forfeit,omitempty"`
+	// Said are when each side sent the other words (say …) in the last
+	// 24 hours; Messages counts the game's messages, kept sealed as
+	// settings (messages.go).
+	Said     [2][]time.Time `json:"said,omitzero"`
+	Messages int            `json:"messages,omitempty"`
+	// Takeback is the takeback waiting for the opponent's answer (nil for
+	// none); Takebacks counts each side's takebacks (takeback.go).
+	Takeback  *takebackAsk `json:"takeback,omitempty"`
+	Takebacks [2]int       `json:"takebacks,omitzero"`
 }
 
 const gameMetaVersion = 1
@@ -126,6 +142,12 @@ type playerMeta struct {
 	// Ratings is the player's standing in each rating pool they have played
 	// a rated game in (ratings.go), by pool.
 	Ratings map[string]*poolRating `json:"ratings,omitempty"`
+	// Quiet is set while the player has turned their opponents' words off
+	// (messages off, messages.go).
+	Quiet *quiet `json:"quiet,omitempty"`
+	// AddressChanged is when the player's account last moved to a new
+	// address (address.go).
+	AddressChanged time.Time `json:"address_changed,omitzero"`
 }
 
 func decodePlayerMeta(p *store.Player) *playerMeta {

@@ -100,6 +100,7 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 		od.notices = append(od.notices, fmt.Sprintf("%s declined your draw offer by moving.", l.sides()[side]))
 	}
 	od.board, od.lastMoves = true, true
+	h.takebackDeclinedByMove(l, side, d, od)
 	drafts := []*draft{d, od}
 	for _, o := range l.meta.Observers {
 		obs := h.draft(o, l, kind)

@@ -69,3 +69,83 @@ func plainName(s string) string {
 	}
 	return s
 }
+
+// chosenName reads the name a player chooses with the name command: 1 to
+// maxNameRunes characters, each a letter, a digit, a space or one of
+// .-' (issue 33), and not in the form of a fallback name ("player 12").
+// It returns the name (its runs of spaces single) or why it is refused,
+// phrased for the player.
+func chosenName(s string) (string, string) {
+	s = strings.Join(strings.Fields(s), " ")
+	switch n := len([]rune(s)); {
+	case n == 0:
+		return "", "write the name after name, e.g. name Alice Liddell (or name off)"
+	case n > maxNameRunes:
+		return "", fmt.Sprintf("a name has at most %d characters; %q has %d", maxNameRunes, s, n)
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' && !strings.ContainsRune(".-'", r) {
+			return "", fmt.Sprintf("a name is made of letters, digits, spaces and . - ' only; %q is not allowed in it", string(r))
+		}
+	}
+	if fallbackName.MatchString(s) {
+		return "", fmt.Sprintf("%q is the form of the names bottlepost gives players without one: choose another", s)
+	}
+	return s, ""
+}
+
+// parseName reads "name NAME", "name off", or "name" alone (which says
+// the sender's shown name).
+func parseName(c *Command, args []string) string {
+	switch {
+	case len(args) == 0:
+		return ""
+	case len(args) == 1 && strings.EqualFold(args[0], "off"):
+		c.Arg = "off"
+		return ""
+	}
+	name, why := chosenName(strings.Join(args, " "))
+	if why != "" {
+		return why
+	}
+	c.Arg = name
+	return ""
+}
+
+// name sets, clears or tells the sender's chosen name (playerMeta.Name),
+// which displayName shows before their mail's display name. Games already
+// over keep the names their end record bound.
+func (h *handling) name(c Command, reply *draft) error {
+	switch c.Arg {
+	case "":
+		how := "the display name of your mail"
+		if plainName(h.pmeta.Name) != "" {
+			how = "the name you chose"
+		} else if plainName(h.player.Name) == "" {
+			how = "your mail showed no name"
+		}
+		reply.notices = append(reply.notices, fmt.Sprintf("Your opponents, the web pages and the PGN records name you %s (%s). Choose a name with: name Alice Liddell", displayName(h.player), how))
+		return nil
+	case "off":
+		h.pmeta.Name = ""
+	default:
+		h.pmeta.Name = c.Arg
+	}
+	if err := h.savePlayer(); err != nil {
+		return err
+	}
+	for _, l := range h.games {
+		// The games this mail already loaded show the new name too.
+		for i, p := range l.seats {
+			if p != nil && p.ID == h.player.ID {
+				l.seats[i] = h.player
+			}
+		}
+	}
+	if c.Arg == "off" {
+		reply.notices = append(reply.notices, fmt.Sprintf("You no longer have a name of your own: you are shown as %s, from your mail.", displayName(h.player)))
+		return nil
+	}
+	reply.notices = append(reply.notices, fmt.Sprintf("You are now shown as %s to your opponents, on the web, in PGN records and in the ratings lists (finished games keep the names they ended with). Names are not identities: your opponents' mails still show your address.", displayName(h.player)))
+	return nil
+}

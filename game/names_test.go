@@ -139,3 +139,81 @@ func TestOneNamePerPlayer(t *testing.T) {
 		t.Errorf("the web names %v (%v)", pg.Players, err)
 	}
 }
+
+func TestNameCommand(t *testing.T) {
+	tests := []struct {
+		name, line, want string
+		shown            string // displayName afterwards; "" when unchanged
+	}{
+		{"a name", "name Alice Liddell", "You are now shown as Alice Liddell", "Alice Liddell"},
+		{"spaces made single", "name   Mary-Jane  O'Neil Jr.", "shown as Mary-Jane O'Neil Jr.", "Mary-Jane O'Neil Jr."},
+		{"letters of any script", "name Zoë Ærøskøbing 3", "shown as Zoë Ærøskøbing 3", "Zoë Ærøskøbing 3"},
+		{"forty characters", "name " + strings.Repeat("a", 40), "shown as " + strings.Repeat("a", 40), strings.Repeat("a", 40)},
+		{"forty-one", "name " + strings.Repeat("a", 41), "a name has at most 40 characters", ""},
+		{"an address", "name alice@example.org", `"@" is not allowed`, ""},
+		{"markup", "name <b>Alice</b>", `"<" is not allowed`, ""},
+		{"quotes", `name "Alice"`, `"\"" is not allowed`, ""},
+		{"a fallback name", "name player 2", "the form of the names bottlepost gives", ""},
+		{"off", "name off", "You no longer have a name of your own: you are shown as Alice", "Alice"},
+		{"alone", "name", "name you Alice (the display name of your mail)", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, Config{})
+			f.names = map[string]string{alice: "Alice"}
+			pa := f.personal(alice)
+			f.send(alice, pa, "name", tt.line)
+			f.mustContain(f.last(alice), tt.want)
+			want := tt.shown
+			if want == "" {
+				want = "Alice"
+			}
+			if err := f.st.View(func(tx *store.Tx) error {
+				p, err := tx.PlayerByAddress(alice)
+				if err == nil && displayName(p) != want {
+					t.Errorf("shown as %q, want %q", displayName(p), want)
+				}
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestChosenNameEverywhere: a chosen name is what the opponent's mails,
+// the PGN's White and Black tags and the public game show; the mails
+// still show the address; name off goes back to the mail's name for the
+// next game, and a finished game keeps the name it ended with.
+func TestChosenNameEverywhere(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.names = map[string]string{alice: "Alice", bob: "Bob"}
+	startChess(t, f)
+	f.reply(alice, "name Alice Liddell", "e4")
+	f.mustContain(f.last(bob), "Alice Liddell <"+alice+"> (as White)")
+	if !strings.Contains(f.last(bob).Subject, "Chess v Alice Liddell") {
+		t.Errorf("bob's subject %q lacks the chosen name", f.last(bob).Subject)
+	}
+	f.reply(bob, "resign")
+	pgn := finalPGN(t, f, 1)
+	for _, tag := range []string{`[White "Alice Liddell"]`, `[Black "Bob"]`} {
+		if !bytes.Contains(pgn, []byte(tag)) {
+			t.Errorf("the PGN lacks %s:\n%s", tag, pgn)
+		}
+	}
+	if bytes.Contains(pgn, []byte(alice)) {
+		t.Errorf("the PGN shows an address")
+	}
+	f.send(alice, f.personalOf(alice), "name", "name off")
+	pgn = finalPGN(t, f, 1)
+	if !bytes.Contains(pgn, []byte(`[White "Alice Liddell"]`)) {
+		t.Errorf("the finished game lost the name it ended with:\n%s", pgn)
+	}
+	pub, err := f.svc.PublicGame(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pub.Players[0] != "Alice Liddell" {
+		t.Errorf("the public game names White %q", pub.Players[0])
+	}
+}

@@ -171,12 +171,7 @@ func (s *Service) PublicGame(id uint64) (*PublicGame, error) {
 			return err
 		}
 		pg = publicGame(l, s.readClocks(tx))
-		var moves []store.Record
-		for _, r := range log {
-			if r.Kind == store.KindMove {
-				moves = append(moves, r)
-			}
-		}
+		moves := standingMoves(log) // the web shows the line that stands
 		for i, r := range moves {
 			m := PublicMove{Ply: int(r.Ply), Side: rules.Side(r.Side), Number: rules.MoveLabel(i), Text: r.Public, Secret: r.Secret}
 			if r.Secret {

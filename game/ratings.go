@@ -98,6 +98,8 @@ func unrated(l *loaded) string {
 	switch {
 	case l.meta.Casual:
 		return whyCasual
+	case l.meta.Forfeit:
+		return whyForfeit
 	case l.g.Status != store.StatusFinished:
 		return whyNotPlayed
 	case l.g.Seats[0].Player == l.g.Seats[1].Player:

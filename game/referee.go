@@ -22,20 +22,53 @@ func recordLines(plies []record.Ply, v rules.Viewer) []string {
 	return rules.RecordLines(0, texts, textWidth-2)
 }
 
-// moveTexts returns the submitted texts of a game's move records.
+// moveTexts returns the submitted texts of a game's move records that
+// stand (standing).
 func moveTexts(log []store.Record) []string {
-	var out []string
+	moves := standingMoves(log)
+	out := make([]string, len(moves))
+	for i, r := range moves {
+		out[i] = r.Text
+	}
+	return out
+}
+
+// standingMoves returns a game's move records that stand: every move but those
+// a takeback record took back (takeback.go).
+func standingMoves(log []store.Record) []store.Record {
+	var out []store.Record
 	for _, r := range log {
-		if r.Kind == store.KindMove {
-			out = append(out, r.Text)
+		switch r.Kind {
+		case store.KindMove:
+			out = append(out, r)
+		case store.KindTakeback:
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
 		}
 	}
 	return out
 }
 
-// replay replays a game's log from its start (record.Replay).
+// gameLine is a game's log as record.ReplayLine replays it: every move,
+// the taken back ones too, and the takebacks.
+func gameLine(log []store.Record) []record.Step {
+	var out []record.Step
+	for _, r := range log {
+		switch r.Kind {
+		case store.KindMove:
+			out = append(out, record.Step{Text: r.Text})
+		case store.KindTakeback:
+			out = append(out, record.Step{Takeback: true})
+		}
+	}
+	return out
+}
+
+// replay replays a game's log from its start (record.ReplayLine) and
+// returns the plies that stand.
 func replay(l *loaded, log []store.Record) ([]record.Ply, error) {
-	_, plies, err := record.Replay(l.v, rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed}, moveTexts(log))
+	_, plies, err := record.ReplayLine(l.v, rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed}, gameLine(log))
 	return plies, err
 }
 
@@ -87,6 +120,11 @@ func (h *handling) audit(c Command) error {
 	}
 	d.report = append(d.report, fmt.Sprintf("%d of %d moves replay legally from the start.", legal, len(moveTexts(log))))
 	for _, r := range log {
+		if r.Kind == store.KindTakeback {
+			d.report = append(d.report, fmt.Sprintf("takeback by consent: %s's move %s was taken back (record %d)", l.sides()[r.Side], rules.MoveLabel(int(r.Ply)), r.Index))
+		}
+	}
+	for _, r := range log {
 		if !r.Secret || r.Opening == nil {
 			continue
 		}
@@ -106,6 +144,11 @@ func (h *handling) audit(c Command) error {
 	} else {
 		d.report = append(d.report, "hash chain: intact, head "+l.g.Head.String())
 	}
+	said, err := h.auditSaids(l)
+	if err != nil {
+		return err
+	}
+	d.report = append(d.report, said...)
 	if l.meta.Phase == phasePlay {
 		for side := range 2 {
 			set, err := h.conds(l, side)

@@ -39,6 +39,9 @@ type renderer struct {
 	logs  map[uint64][]store.Record // the games' logs, read and verified once (log)
 	metas map[string]*playerMeta    // the recipients' settings (recipientMeta)
 	pgns  map[uint64][]byte         // the finished games' records, made once (finalPGN)
+	// tournaments are the tournaments of the games mailed, read once
+	// (standing).
+	tournaments map[uint64]*tournament
 }
 
 // newRenderer is a renderer of mails in tx at now, their deadlines timed by c.
@@ -199,7 +202,7 @@ func (r *renderer) mailData(d *draft) (mailData, []string, error) {
 	md := mailData{Address: r.s.cfg.Address, Notices: slices.Clip(d.notices), Errors: d.errors, Ignored: d.ignored,
 		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromName, Newcomer: d.newcomer,
 		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp,
-		Variants: variantIDs, Tables: d.tables}
+		Variants: variantIDs, Tables: d.tables, Said: d.said}
 	var refs []string
 	if d.kind == "welcome" {
 		md.Personal = d.replyTo
@@ -339,6 +342,11 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		md.Reason = l.meta.Reason
 		md.Ratings = ratingChanges(l, int(d.viewer))
 	}
+	standing, err := r.standing(l, d.viewer)
+	if err != nil {
+		return err
+	}
+	md.Standing = standing
 	if d.kind == "invitation" || d.kind == "challenge" {
 		terms, err := r.ratingTerms(l)
 		if err != nil {
@@ -387,10 +395,7 @@ func (r *renderer) fillRecord(l *loaded, d *draft, md *mailData) error {
 		return nil
 	}
 	var texts []string
-	for _, rec := range log {
-		if rec.Kind != store.KindMove {
-			continue
-		}
+	for _, rec := range standingMoves(log) {
 		text := rec.Public
 		if d.viewer <= rules.ViewBlack {
 			text = rec.Lines[d.viewer]

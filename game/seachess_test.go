@@ -1,7 +1,9 @@
 package game
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +16,13 @@ import (
 // move on.
 func seachessGame(t *testing.T, dive, underwater string) (*fixture, []*sent) {
 	t.Helper()
+	return seachessSaying(t, dive, underwater, nil)
+}
+
+// seachessSaying is seachessGame with White's words (say …) sent with each
+// hidden move and in a mail of their own between them, when say is set.
+func seachessSaying(t *testing.T, dive, underwater string, say []string) (*fixture, []*sent) {
+	t.Helper()
 	f := newFixture(t, Config{})
 	// Their mails name them as docs/verify.md's example does.
 	f.names = map[string]string{alice: "alice", bob: "bob"}
@@ -25,10 +34,13 @@ func seachessGame(t *testing.T, dive, underwater string) (*fixture, []*sent) {
 		f.mustContain(f.last([]string{alice, bob}[i%2]), "Your move "+m+" was accepted")
 	}
 	from := len(f.inbox[bob])
-	f.reply(alice, dive)
+	f.reply(alice, append([]string{dive}, say...)...)
 	f.mustContain(f.last(alice), "Your move "+dive+" was accepted", "Commitments to secret moves")
 	f.reply(bob, "Bc11-c10")
-	f.reply(alice, underwater)
+	if say != nil {
+		f.reply(alice, say...)
+	}
+	f.reply(alice, append([]string{underwater}, say...)...)
 	f.mustContain(f.last(alice), "Your move "+underwater+" was accepted")
 	f.reply(bob, "Bd11-d10")
 	return f, f.inbox[bob][from:]
@@ -38,9 +50,28 @@ func seachessGame(t *testing.T, dive, underwater string) (*fixture, []*sent) {
 // the opponent have them) and chain heads, which hash them.
 var digests = regexp.MustCompile(`[0-9a-f]{64}`)
 
+// TestNonInterferenceByMail: what Black receives does not depend on
+// White's hidden moves, also when White's mails carry words (say …): with
+// the moves and in a mail of their own (issue 33).
 func TestNonInterferenceByMail(t *testing.T) {
-	_, a := seachessGame(t, "Sd1v-e3", "sSe3-f5")
-	_, b := seachessGame(t, "Sd1v-c3", "sSc3-d5")
+	for _, say := range [][]string{nil, {"say Where is my submarine? Guess!", "say (no hint)"}} {
+		t.Run(fmt.Sprintf("%d say lines", len(say)), func(t *testing.T) { nonInterference(t, say) })
+	}
+}
+
+func nonInterference(t *testing.T, say []string) {
+	_, a := seachessSaying(t, "Sd1v-e3", "sSe3-f5", say)
+	_, b := seachessSaying(t, "Sd1v-c3", "sSc3-d5", say)
+	if say != nil {
+		// The words' own mail, between the dive and the underwater move.
+		if len(a) != 5 || !strings.Contains(a[0].Text, "alice says:") || !strings.Contains(a[2].Text, "alice says:") {
+			t.Fatalf("black got %d mails, the words not as sent", len(a))
+		}
+		if x, y := digests.ReplaceAllString(a[2].Text+a[2].HTML, "DIGEST"), digests.ReplaceAllString(b[2].Text+b[2].HTML, "DIGEST"); x != y {
+			t.Errorf("the mail of White's words depends on White's hidden moves:\n%s\n--- other history\n%s", x, y)
+		}
+		a, b = slices.Delete(a, 2, 3), slices.Delete(b, 2, 3)
+	}
 	if len(a) != len(b) || len(a) != 4 {
 		t.Fatalf("black got %d and %d mails, want 4", len(a), len(b))
 	}

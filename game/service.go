@@ -126,6 +126,7 @@ type Service struct {
 	accountKey []byte
 	heldKey    []byte // seals and names the commands a welcome holds
 	seatKey    []byte // derives seat tokens (seatToken)
+	saidKey    []byte // seals the messages between opponents (messages.go)
 	// welcomesFrom is the UTC day (2006-01-02) from which the store counts the
 	// welcomes; before it, they were processed ids (legacyWelcomes).
 	welcomesFrom string
@@ -200,6 +201,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 		accountKey: opt.Store.DeriveKey("bottlepost account tokens v1"),
 		heldKey:    opt.Store.DeriveKey("bottlepost held commands v1"),
 		seatKey:    opt.Store.DeriveKey("bottlepost seat tokens v1"),
+		saidKey:    opt.Store.DeriveKey("bottlepost messages v1"),
 	}
 	if err := s.forgetSeatTokens(); err != nil {
 		return nil, err

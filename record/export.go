@@ -132,11 +132,15 @@ func writePGN(w io.Writer, x *store.Export, f *facts, form pgnForm) error {
 	}
 	sides := v.Sides()
 	e := f.end
+	event, round := fmt.Sprintf("bottlepost game %d", x.Game.ID), "-"
+	if f.start.Event != "" {
+		event, round = f.start.Event, f.start.Round // a tournament game's, bound by its start record
+	}
 	tags := []rules.Tag{
-		{Name: "Event", Value: fmt.Sprintf("bottlepost game %d", x.Game.ID)},
+		{Name: "Event", Value: event},
 		{Name: "Site", Value: "bottlepost"},
 		{Name: "Date", Value: x.Records[0].At.UTC().Format("2006.01.02")},
-		{Name: "Round", Value: "-"},
+		{Name: "Round", Value: round},
 		{Name: "White", Value: e.Players[0]},
 		{Name: "Black", Value: e.Players[1]},
 		{Name: "Variant", Value: v.Name()},
@@ -169,11 +173,27 @@ func writePGN(w io.Writer, x *store.Export, f *facts, form pgnForm) error {
 // "secret move of SIDE, commitment C, opened with key K"; an event between the start and the
 // end record becomes a comment after the move before it (or, for format 1, pending lists
 // the events before the first move). With marked, a move has the marks its record adds
-// (markedText).
+// (markedText). A move taken back (a takeback record) leaves the move text, which is the
+// line that stands, and becomes the comment "White's 3. Bc4 taken back by consent" after the
+// move before it (before the first move, for the first).
 func pgnMoves(x *store.Export, sides [2]string, old, marked bool) ([]rules.PGNMove, error) {
 	var moves []rules.PGNMove
+	var standing []int // the records of the moves in moves
+	lead := ""         // the takebacks of the first moves, before the first that stands
 	for i, r := range x.Records {
 		switch r.Kind {
+		case store.KindTakeback:
+			if len(standing) == 0 {
+				return nil, fmt.Errorf("record %d: a takeback with no move to take back", i)
+			}
+			taken := x.Records[standing[len(standing)-1]]
+			moves, standing = moves[:len(moves)-1], standing[:len(standing)-1]
+			note := fmt.Sprintf("%s's %s %s taken back by consent", sides[r.Side], rules.MoveLabel(int(taken.Ply)), pgnToken(taken.Text))
+			if len(moves) == 0 {
+				lead = addComment(lead, note) // before the first move that stands
+				continue
+			}
+			moves[len(moves)-1].Comment = addComment(moves[len(moves)-1].Comment, note)
 		case store.KindMove:
 			text := r.Text
 			if marked {
@@ -184,6 +204,7 @@ func pgnMoves(x *store.Export, sides [2]string, old, marked bool) ([]rules.PGNMo
 				m.Comment = fmt.Sprintf("secret move of %s, commitment %s, opened with key %x", sides[r.Side], *r.Commitment, r.Opening.Key[:])
 			}
 			moves = append(moves, m)
+			standing = append(standing, i)
 		case store.KindEvent:
 			if i == 0 || (!old && i == len(x.Records)-1) {
 				continue // the start and end records: in the tags
@@ -194,9 +215,11 @@ func pgnMoves(x *store.Export, sides [2]string, old, marked bool) ([]rules.PGNMo
 				}
 				return nil, fmt.Errorf("record %d: an event before the first move", i)
 			}
-			last := &moves[len(moves)-1]
-			last.Comment = strings.TrimPrefix(strings.TrimSpace(last.Comment+"; "+r.Text), "; ")
+			moves[len(moves)-1].Comment = addComment(moves[len(moves)-1].Comment, r.Text)
 		}
+	}
+	if lead != "" {
+		moves = append([]rules.PGNMove{{Comment: lead}}, moves...)
 	}
 	return moves, nil
 }
@@ -264,3 +287,8 @@ func markedText(r store.ExportRecord) string {
 
 // pgnToken keeps a move a single PGN token.
 func pgnToken(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// addComment is a PGN comment with one more note after it ("; " between).
+func addComment(comment, note string) string {
+	return strings.TrimPrefix(strings.TrimSpace(comment+"; "+note), "; ")
+}

@@ -18,6 +18,10 @@ import (
 type Start struct {
 	Variant, Ruleset, Time string
 	Seed                   uint64
+	// Event and Round name a tournament game's tournament and round (the
+	// PGN tags Event and Round); "" for a game outside a tournament, whose
+	// start record has no such fields.
+	Event, Round string
 	// Old marks a start record of format 1 ("start ruleset=R seed=N"), written before the
 	// record named the variant and the time control.
 	Old bool
@@ -43,12 +47,19 @@ type End struct {
 
 var (
 	startKeys = []string{"variant", "ruleset", "seed", "time"}
+	// eventKeys are the start record's fields for a tournament game.
+	eventKeys = []string{"variant", "ruleset", "seed", "time", "event", "round"}
 	endKeys   = []string{"result", "status", "termination", "white", "black", "variant", "ruleset", "time"}
 )
 
-// Text is the start record's text: "start variant=V ruleset=R seed=N time=T".
+// Text is the start record's text: "start variant=V ruleset=R seed=N time=T", and for a
+// tournament game " event=E round=R" after it.
 func (s Start) Text() string {
-	return "start " + encodeFields(startKeys, []string{s.Variant, s.Ruleset, strconv.FormatUint(s.Seed, 10), s.Time})
+	values := []string{s.Variant, s.Ruleset, strconv.FormatUint(s.Seed, 10), s.Time}
+	if s.Event != "" {
+		return "start " + encodeFields(eventKeys, append(values, s.Event, s.Round))
+	}
+	return "start " + encodeFields(startKeys, values)
 }
 
 // Text is the end record's text: "end result=… status=… termination=… white=… black=…
@@ -72,9 +83,23 @@ func parseStart(text string) (Start, error) {
 	if !ok {
 		return Start{}, fmt.Errorf("the first record %q is not a start record", text)
 	}
-	v, err := decodeFields(rest, startKeys)
+	keys := startKeys
+	if strings.Count(rest, " ") == len(eventKeys)-1 {
+		keys = eventKeys // a tournament game's
+	}
+	v, err := decodeFields(rest, keys)
 	if err != nil {
 		return Start{}, fmt.Errorf("the start record: %w", err)
+	}
+	if len(v) == len(eventKeys) {
+		if v[4] == "" {
+			return Start{}, fmt.Errorf("the start record's event is empty")
+		}
+		n, err := strconv.ParseUint(v[2], 10, 64)
+		if err != nil || strconv.FormatUint(n, 10) != v[2] {
+			return Start{}, fmt.Errorf("the start record's seed %q is not a number", v[2])
+		}
+		return Start{Variant: v[0], Ruleset: v[1], Seed: n, Time: v[3], Event: v[4], Round: v[5]}, nil
 	}
 	n, err := strconv.ParseUint(v[2], 10, 64)
 	if err != nil || strconv.FormatUint(n, 10) != v[2] {

@@ -30,8 +30,9 @@ type Verification struct {
 	Status      string
 	Result      string
 	Termination string
-	Moves       int // plies: each side's move counts once (rules.FullMoves counts as players do)
+	Moves       int // plies that stand: each side's move counts once (rules.FullMoves counts as players do)
 	Secret      int
+	Takebacks   int // moves taken back by consent (record kind takeback)
 	Records     uint32
 	Head        string
 	// Anchor is the latest receipt given that the file matches (zero Records when none was
@@ -301,17 +302,28 @@ func (res *Verification) checkTerms(x *store.Export, f *facts) (rules.Variant, e
 	return v, nil
 }
 
-// checkRecords checks what lies between the start and the end record (moves only, in
-// format 2) and counts the secret moves.
+// checkRecords checks what lies between the start and the end record (moves and takebacks
+// only, in format 2), counts the secret moves and the takebacks. A takeback must name the
+// move that stands last: its side and its ply.
 func (res *Verification) checkRecords(x *store.Export, f *facts) error {
-	moves := 0
+	var standing []store.ExportRecord // the move records that stand
 	for i, rec := range x.Records {
 		switch {
 		case rec.Kind == store.KindMove:
-			moves++
+			standing = append(standing, rec)
 			if rec.Secret {
 				res.Secret++
 			}
+		case rec.Kind == store.KindTakeback:
+			if len(standing) == 0 {
+				return fmt.Errorf("record %d takes back a move, but no move stands", i)
+			}
+			last := standing[len(standing)-1]
+			if last.Side != rec.Side || last.Ply != rec.Ply {
+				return fmt.Errorf("record %d takes back %s's move at ply %d, but the move that stands last is %s's at ply %d", i, rec.Side, rec.Ply, last.Side, last.Ply)
+			}
+			standing = standing[:len(standing)-1]
+			res.Takebacks++
 		case i > 0 && i < len(x.Records)-1 && !f.old:
 			return fmt.Errorf("record %d is an event between the start and the end: this program writes none", i)
 		}
@@ -319,8 +331,8 @@ func (res *Verification) checkRecords(x *store.Export, f *facts) error {
 	if res.Secret > 0 {
 		res.Checks = append(res.Checks, fmt.Sprintf("%d commitments to secret moves open to the moves revealed", res.Secret))
 	}
-	if f.end.Status == store.StatusAborted.String() && moves > 0 {
-		return fmt.Errorf("the game is recorded as aborted, but it has %d moves", moves)
+	if f.end.Status == store.StatusAborted.String() && len(standing) > 0 {
+		return fmt.Errorf("the game is recorded as aborted, but it has %d moves", len(standing))
 	}
 	if start := x.Records[0]; start.Ply != 0 {
 		return fmt.Errorf("the start record is at ply %d, not 0", start.Ply)
@@ -335,30 +347,37 @@ func (res *Verification) checkRecords(x *store.Export, f *facts) error {
 // move (checkEnd), and says how the game ended as the rules do when they end it there
 // (checkEnding).
 func (res *Verification) checkReplay(v rules.Variant, x *store.Export, f *facts) error {
-	var moves []store.ExportRecord
-	var texts []string
+	var moves []store.ExportRecord // every move record, those taken back too
+	var line []Step
 	for _, rec := range x.Records {
-		if rec.Kind == store.KindMove {
+		switch rec.Kind {
+		case store.KindMove:
 			moves = append(moves, rec)
-			texts = append(texts, rec.Text)
+			line = append(line, Step{Text: rec.Text})
+		case store.KindTakeback:
+			line = append(line, Step{Takeback: true})
 		}
 	}
-	final, plies, err := Replay(v, f.start.options(), texts)
+	final, plies, all, err := replayLine(v, f.start.options(), line)
 	if err != nil {
 		return err
 	}
 	sides := v.Sides()
-	for i, p := range plies {
+	for i, p := range all {
 		rec := moves[i]
 		if p.Err != nil {
-			return fmt.Errorf("record %d, move %s %s of %s, is not legal: %w", rec.Index, rules.MoveLabel(i), rec.Text, sides[p.Side], p.Err)
+			return fmt.Errorf("record %d, move %s %s of %s, is not legal: %w", rec.Index, rules.MoveLabel(p.Index), rec.Text, sides[p.Side], p.Err)
 		}
 		if err := checkMove(rec, p, sides); err != nil {
-			return fmt.Errorf("record %d, move %s %s of %s: %w", rec.Index, rules.MoveLabel(i), rec.Text, sides[p.Side], err)
+			return fmt.Errorf("record %d, move %s %s of %s: %w", rec.Index, rules.MoveLabel(p.Index), rec.Text, sides[p.Side], err)
 		}
 	}
 	res.Moves = len(plies)
-	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves (%d plies) legal on replay from the start, each the side to move's at its ply, written as the rules write it", rules.FullMoves(len(plies)), len(plies)),
+	taken := ""
+	if res.Takebacks > 0 {
+		taken = fmt.Sprintf(" (after %d taken back by consent, each legal where it was played)", res.Takebacks)
+	}
+	res.Checks = append(res.Checks, fmt.Sprintf("all %d moves (%d plies) legal on replay from the start%s, each the side to move's at its ply, written as the rules write it", rules.FullMoves(len(plies)), len(plies), taken),
 		"every move's public line and both sides' lines are the ones the rules report")
 	if err := res.checkEnd(x.Records[len(x.Records)-1], final, sides, len(plies)); err != nil {
 		return err

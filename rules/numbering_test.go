@@ -136,3 +136,20 @@ func TestTrimMoveNumber(t *testing.T) {
 		})
 	}
 }
+
+// TestPGNCommentAlone: a PGNMove with a comment and no text is a comment
+// alone (a move taken back before the first move that stands), after which
+// the next move carries its number; one with neither is refused.
+func TestPGNCommentAlone(t *testing.T) {
+	var b strings.Builder
+	moves := []PGNMove{{Comment: "White's 1. e4 taken back"}, {Text: "d4"}, {Text: "d5", Comment: "a {note}"}, {Text: "c4"}}
+	if err := WritePGN(&b, nil, moves, "*"); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{White's 1. e4 taken back} 1. d4 d5 {a (note)} 2. c4 *\n\n"; !strings.HasSuffix(b.String(), want) {
+		t.Errorf("move text:\n%s\nwant it to end %q", b.String(), want)
+	}
+	if err := WritePGN(&b, nil, []PGNMove{{}}, "*"); err == nil {
+		t.Errorf("a move with neither text nor comment was written")
+	}
+}

@@ -15,7 +15,8 @@ type Tag struct {
 }
 
 // PGNMove is one move of a game record: its text (SAN for chess; any
-// variant's own notation) and an optional comment written after it.
+// variant's own notation) and an optional comment written after it; with
+// no text, a comment alone (before the first move, say).
 type PGNMove struct {
 	Text, Comment string
 }
@@ -80,6 +81,14 @@ func WritePGN(w io.Writer, tags []Tag, moves []PGNMove, result string) error {
 	needNumber := true
 	for _, m := range moves {
 		text := strings.Join(strings.Fields(m.Text), "")
+		if text == "" && m.Comment != "" {
+			// A comment alone, before the move text (e.g. of a move taken back).
+			if c := commentTokens(m.Comment); len(c) > 0 {
+				tokens = append(tokens, c...)
+				needNumber = true
+			}
+			continue
+		}
 		if text == "" {
 			return fmt.Errorf("rules: PGN move %d has no text", len(tokens)+1)
 		}
@@ -91,9 +100,7 @@ func WritePGN(w io.Writer, tags []Tag, moves []PGNMove, result string) error {
 		}
 		tokens = append(tokens, text)
 		needNumber = false
-		if c := strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(m.Comment)); len(c) > 0 {
-			c[0] = "{" + c[0]
-			c[len(c)-1] += "}"
+		if c := commentTokens(m.Comment); len(c) > 0 {
 			tokens = append(tokens, c...)
 			needNumber = true
 		}
@@ -159,4 +166,15 @@ func startNumber(fen string) (number int, black bool) {
 		}
 	}
 	return number, f[1] == "b"
+}
+
+// commentTokens are a comment's words as PGN move text tokens, braced
+// ({ and } within it made parentheses); none for an empty comment.
+func commentTokens(comment string) []string {
+	c := strings.Fields(strings.NewReplacer("{", "(", "}", ")").Replace(comment))
+	if len(c) > 0 {
+		c[0] = "{" + c[0]
+		c[len(c)-1] += "}"
+	}
+	return c
 }

@@ -116,7 +116,13 @@ type Kind uint8
 const (
 	KindMove  Kind = 1 // a move, public or secret
 	KindEvent Kind = 2 // anything else on the record: resignation, draw agreed, timeout, result
+	// KindTakeback takes back the move before it that stands, by the same side at the same
+	// ply, with the opponent's consent: the position returns to before that move.
+	KindTakeback Kind = 3
 )
+
+// known says whether k is a kind of record the store writes.
+func (k Kind) known() bool { return k == KindMove || k == KindEvent || k == KindTakeback }
 
 // Entry is what the game service appends to a game's log.
 type Entry struct {
@@ -289,7 +295,7 @@ func decodeRecord(b []byte) (*rawRecord, error) {
 			d.fail(errBad)
 		}
 	}
-	if flags&^recordFlags != 0 || (r.Kind != KindMove && r.Kind != KindEvent) || !r.Side.valid() {
+	if flags&^recordFlags != 0 || !r.Kind.known() || !r.Side.valid() {
 		d.fail(errBad)
 	}
 	if err := canonical(&d, b, func() []byte { return encodeRecord(r) }); err != nil {

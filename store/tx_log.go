@@ -91,7 +91,7 @@ func checkEntry(g *Game, e Entry) error {
 	switch {
 	case g.Status != StatusActive:
 		return bad("the game is %s", g.Status)
-	case e.Kind != KindMove && e.Kind != KindEvent:
+	case !e.Kind.known():
 		return bad("unknown kind %d", e.Kind)
 	case !e.Side.valid():
 		return bad("unknown side %d", e.Side)

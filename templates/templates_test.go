@@ -7,7 +7,7 @@ import (
 )
 
 // kinds lists every kind of mail, each with a .txt and a .html template.
-var kinds = []string{"welcome", "help", "invitation", "challenge", "update", "history", "final", "games", "ratings", "audit", "notice"}
+var kinds = []string{"welcome", "help", "invitation", "challenge", "update", "history", "final", "games", "ratings", "audit", "notice", "tournament"}
 
 // data has every field any template uses, so each kind executes fully.
 type gameInfo struct {
@@ -24,6 +24,14 @@ type data struct {
 	Notices, Errors, Ignored, Commitments, Variants, Record, Openings, Held             []string
 	Games, Report, Ratings                                                              []string
 	Tables                                                                              []table
+	Standing                                                                            string
+	Said                                                                                []said
+}
+
+// said is an opponent's words (game's saidText).
+type said struct {
+	From  string
+	Lines []string
 }
 
 // table is a pool of the ratings command's answer (game's ratingTable).
@@ -44,7 +52,8 @@ func TestEveryKindHasBothParts(t *testing.T) {
 		Game:    &gameInfo{Tag: "bp-1", Variant: "Chess", White: "a@x", Black: "b@y", Time: "3 days per move", Sides: [2]string{"White", "Black"}},
 		Notices: []string{"note <1>"}, Record: []string{"1. e4"}, Variants: []string{"chess"},
 		Ratings: []string{"Your rating: 1500? → 1662? (+162) <r>"},
-		Tables:  []table{{Title: "Chess: 1 rated player.", Yours: "Your Chess rating: 1662? <y>", Rows: []row{{Rank: 1, Name: "<Alice>", Rating: "1662?", Line: "1. Alice"}}}}}
+		Tables:  []table{{Title: "Chess: 1 rated player.", Yours: "Your Chess rating: 1662? <y>", Rows: []row{{Rank: 1, Name: "<Alice>", Rating: "1662?", Line: "1. Alice"}}}},
+		Said:    []said{{From: "Bob", Lines: []string{"<script>alert(1)</script>", "line two"}}}}
 	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
 			var txt, html strings.Builder
@@ -54,10 +63,15 @@ func TestEveryKindHasBothParts(t *testing.T) {
 			if err := HTML.ExecuteTemplate(&html, kind+".html", d); err != nil {
 				t.Fatalf("html: %v", err)
 			}
+			// Words from an opponent come in every mail that shows the notices
+			// (not in an invitation: a stranger's words never go to anyone).
+			if kind != "invitation" && (!strings.Contains(txt.String(), "Bob says:\n  <script>alert(1)</script>\n  line two\n") || !strings.Contains(html.String(), "Bob says:")) {
+				t.Errorf("the opponent's words are missing:\n%s\n%s", txt.String(), html.String())
+			}
 			if !strings.Contains(txt.String(), "games@localhost") || !strings.Contains(html.String(), "games@localhost") {
 				t.Errorf("footer missing")
 			}
-			if h := html.String(); strings.Contains(h, "<board & co>") || strings.Contains(h, "note <1>") || strings.Contains(h, "<r>") || strings.Contains(h, "<Alice>") {
+			if h := html.String(); strings.Contains(h, "<board & co>") || strings.Contains(h, "note <1>") || strings.Contains(h, "<r>") || strings.Contains(h, "<Alice>") || strings.Contains(h, "<script>") {
 				t.Errorf("HTML part does not escape its data:\n%s", html.String())
 			}
 		})

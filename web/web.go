@@ -53,6 +53,11 @@ type Source interface {
 	// leaderboard (ratings.go), players by name only.
 	PublicPools() ([]*game.PublicPool, error)
 	PublicRatings(pool string) (*game.PublicPool, error)
+	// PublicTournaments and PublicTournament are the tournaments and one
+	// tournament's standings (tournaments.go), players by name only.
+	PublicTournaments() ([]*game.PublicTournament, error)
+	PublicTournament(id uint64) (*game.PublicTournament, error)
+	PublicTournamentPGN(id uint64) ([]byte, error)
 }
 
 // Limits on requests: a longer query or path is refused before any work.
@@ -141,6 +146,7 @@ func New(src Source, opt Options) *Server {
 			return t.UTC().Format("Mon 2 Jan 2006 15:04 UTC")
 		},
 		"date": func(t time.Time) string { return t.UTC().Format("2 Jan 2006") },
+		"inc":  func(i int) int { return i + 1 },
 	}).ParseFS(templateFiles, "templates/*.html"))
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("/{$}", s.index)
@@ -149,6 +155,8 @@ func New(src Source, opt Options) *Server {
 	s.mux.HandleFunc("/variants/{id}", s.variantPage)
 	s.mux.HandleFunc("/ratings", s.ratingPools)
 	s.mux.HandleFunc("/ratings/{pool...}", s.ratingPool)
+	s.mux.HandleFunc("/tournaments", s.tournamentList)
+	s.mux.HandleFunc("/tournaments/{id}", s.tournamentPage)
 	s.mux.HandleFunc("/", s.notFound)
 	return s
 }

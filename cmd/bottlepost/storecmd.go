@@ -76,7 +76,7 @@ func (s *storeFlags) open(readOnly bool) (*store.Store, error) {
 }
 
 func init() {
-	commands["export"] = command{"export GAME [--config FILE] [--data DIR] [-o FILE]  write a finished game as PGN with its proofs", runExport}
+	commands["export"] = command{"export GAME | --tournament N [--config FILE] [--data DIR] [-o FILE]  write a finished game (or every finished game of a tournament) as PGN with its proofs", runExport}
 	commands["verify"] = command{"verify FILE [RECEIPT...] [--config FILE] [--data DIR]  check an exported game against your receipts (RECORDS:HEAD); -h for its exit statuses", runVerify}
 	commands["compact"] = command{"compact FILE [--config FILE] [--data DIR]  write a compacted copy of the database (swap it in while stopped)", runCompact}
 	commands["backup"] = command{"backup FILE [--config FILE] [--data DIR]  copy the database while the service runs", runBackup}
@@ -89,12 +89,20 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	var sf storeFlags
 	sf.register(fs)
 	out := fs.String("o", "", "write to this file instead of standard output")
+	tour := fs.Uint64("tournament", 0, "write every finished game of this tournament, one file after another")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: bottlepost export GAME [--config FILE] [--data DIR] [-o FILE]")
+	if *tour != 0 && len(pos) == 0 {
+		if err := sf.resolve(); err != nil {
+			fmt.Fprintln(stderr, "bottlepost: export:", err)
+			return 2
+		}
+		return exportTournament(sf, *tour, *out, stdout, stderr)
+	}
+	if len(pos) != 1 || *tour != 0 {
+		fmt.Fprintln(stderr, "usage: bottlepost export GAME | --tournament N [--config FILE] [--data DIR] [-o FILE]")
 		return 2
 	}
 	if err := sf.resolve(); err != nil {
@@ -129,6 +137,39 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err := os.WriteFile(*out, pgn, 0o644); err != nil {
+		fmt.Fprintln(stderr, "bottlepost: export:", err)
+		return 1
+	}
+	return 0
+}
+
+// exportTournament writes every finished game of tournament id
+// (game.TournamentPGN), reading the database: the service must be stopped
+// (while it runs, its web view serves the same file, /tournaments/N.pgn).
+func exportTournament(sf storeFlags, id uint64, out string, stdout, stderr io.Writer) int {
+	st, err := sf.open(true)
+	if err != nil {
+		fmt.Fprintln(stderr, "bottlepost: export:", err, "(while the service runs, its web view serves /tournaments/N.pgn)")
+		return 1
+	}
+	defer st.Close()
+	var pgn []byte
+	if err := st.View(func(tx *store.Tx) error {
+		var err error
+		pgn, err = game.TournamentPGN(tx, id)
+		return err
+	}); err != nil {
+		if errors.Is(err, game.ErrNotPublic) {
+			err = fmt.Errorf("tournament %d: not found", id)
+		}
+		fmt.Fprintln(stderr, "bottlepost: export:", err)
+		return 1
+	}
+	if out == "" {
+		stdout.Write(pgn)
+		return 0
+	}
+	if err := os.WriteFile(out, pgn, 0o644); err != nil {
 		fmt.Fprintln(stderr, "bottlepost: export:", err)
 		return 1
 	}

@@ -1,0 +1,798 @@
+package game
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/bottlepost/bottlepost/mailfmt"
+	"github.com/bottlepost/bottlepost/record"
+	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/rules/variants"
+	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
+)
+
+// Tournaments (docs/tournaments.md): round-robin sections a referee
+// creates by mail. The referee names the players; each is invited and
+// answers join or decline; when every player has answered and at least
+// three joined (or when the referee says tournament N start), every game of
+// the section starts at once, in the one transaction that handles the
+// mail, paired and coloured by the Berger tables (tournament_berger.go).
+// Each game is an ordinary game that knows its tournament (gameMeta.Tournament):
+// its mails end with the player's standing, and its end (finish) writes its
+// result into the tournament's record; when the last game ends every
+// participant receives the final standings (tournament_table.go).
+//
+// A tournament is one record of the service's settings (settingTournament),
+// JSON, versioned; the numbers come from settingTournamentSeq.
+
+const (
+	settingTournamentSeq = "game.tournament-seq"
+	settingTournament    = "game.tournament/"
+	tournamentVersion    = 1
+	minTournament        = 3
+	maxTournament        = 20
+	// maxTournamentLine is the longest tournament new line read (twenty
+	// addresses with names); other commands keep maxCommandLine.
+	maxTournamentLine = 2000
+)
+
+// The phases of a tournament.
+const (
+	tourInvited   = "invited"   // waiting for the players' answers
+	tourPlaying   = "playing"   // every game started
+	tourOver      = "over"      // every game ended
+	tourCancelled = "cancelled" // fewer than three joined
+)
+
+// tournament is a round-robin section as the service keeps it.
+type tournament struct {
+	V       int    `json:"v"`
+	ID      uint64 `json:"id"`
+	Name    string `json:"name"`
+	Variant string `json:"variant"`
+	Ruleset string `json:"ruleset"`
+	Time    string `json:"time"`
+	Double  bool   `json:"double,omitempty"`
+	Casual  bool   `json:"casual,omitempty"`
+	// Referee is the address of the referee who created it.
+	Referee string    `json:"referee"`
+	Phase   string    `json:"phase"`
+	Created time.Time `json:"created"`
+	// Starts is the start date the referee set (its 00:00 UTC), zero for
+	// none: the sweep starts the games then with those who joined
+	// (startDueTournaments).
+	Starts  time.Time `json:"starts,omitzero"`
+	Started time.Time `json:"started,omitzero"`
+	Ended   time.Time `json:"ended,omitzero"`
+	// Players are the players in the order the referee named them; once
+	// the tournament has started, only those who joined, their index
+	// their draw number less one.
+	Players []tourPlayer `json:"players"`
+	// Games are the section's games, in the order of the Berger table.
+	Games []tourGame `json:"games,omitempty"`
+}
+
+// tourPlayer is one player of a tournament.
+type tourPlayer struct {
+	Player  uint64 `json:"player"`
+	Address string `json:"address"`
+	// Answer is "" until they answer, then "join" or "decline".
+	Answer string `json:"answer,omitempty"`
+	// Withdrawn says they withdrew, or were withdrawn, once it had started.
+	Withdrawn bool `json:"withdrawn,omitempty"`
+}
+
+// tourGame is one game of a section: its game, its round and its
+// players' draw indexes; Result is set when it ends, Forfeit when it was
+// decided without play.
+type tourGame struct {
+	Game    uint64 `json:"game"`
+	Round   int    `json:"round"`
+	White   int    `json:"white"`
+	Black   int    `json:"black"`
+	Result  string `json:"result,omitempty"`
+	Forfeit bool   `json:"forfeit,omitempty"`
+}
+
+// tableGames is the section's games as the crosstable reads them.
+func (t *tournament) tableGames() []tableGame {
+	out := make([]tableGame, len(t.Games))
+	for i, g := range t.Games {
+		out[i] = tableGame{White: g.White, Black: g.Black, Result: g.Result, Forfeit: g.Forfeit}
+	}
+	return out
+}
+
+// index is a player's draw index in the tournament, or -1.
+func (t *tournament) index(player uint64) int {
+	for i, p := range t.Players {
+		if p.Player == player {
+			return i
+		}
+	}
+	return -1
+}
+
+// loadTournament reads tournament id.
+func loadTournament(tx *store.Tx, id uint64) (*tournament, error) {
+	b, err := tx.Setting(fmt.Sprintf("%s%010d", settingTournament, id))
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		return nil, userf("there is no tournament %d", id)
+	}
+	t := &tournament{}
+	if err := json.Unmarshal(b, t); err != nil {
+		return nil, fmt.Errorf("game: tournament %d: %w (%w)", id, err, store.ErrCorrupt)
+	}
+	if t.V != tournamentVersion {
+		return nil, fmt.Errorf("game: tournament %d: version %d is unknown: %w", id, t.V, store.ErrCorrupt)
+	}
+	return t, nil
+}
+
+// saveTournament writes a tournament.
+func saveTournament(tx *store.Tx, t *tournament) error {
+	t.V = tournamentVersion
+	b, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	return tx.PutSetting(fmt.Sprintf("%s%010d", settingTournament, t.ID), b)
+}
+
+// tournamentCount is the number of the last tournament created (0: none).
+func tournamentCount(tx *store.Tx) (uint64, error) {
+	b, err := tx.Setting(settingTournamentSeq)
+	if err != nil || b == nil {
+		return 0, err
+	}
+	if len(b) != 8 {
+		return 0, fmt.Errorf("game: the tournament sequence %x cannot be read: %w", b, store.ErrCorrupt)
+	}
+	return binary.BigEndian.Uint64(b), nil
+}
+
+// tournamentTag finds "Tournament N" in a subject (the invitation's, and
+// the replies to it).
+var tournamentTag = regexp.MustCompile(`(?i)\btournament (\d{1,9})\b`)
+
+// subjectTournament is the tournament a reply's subject names, or 0.
+func subjectTournament(subject string) uint64 {
+	m := tournamentTag.FindStringSubmatch(subject)
+	if m == nil {
+		return 0
+	}
+	n, _ := parseGame(m[1])
+	return n
+}
+
+// tournamentCmd answers the tournament command family: new, a crosstable,
+// start, join and decline.
+func (h *handling) tournamentCmd(c Command) error {
+	switch c.Arg {
+	case "new":
+		return h.newTournament(c)
+	case "join", "decline":
+		return h.tournamentAnswer(c.Game, c.Arg == "join")
+	case "start":
+		return h.tournamentStartNow(c.Game)
+	case "withdraw":
+		return h.refereeWithdraw(c)
+	}
+	return h.tournamentTable(c.Game)
+}
+
+// newTournament creates a tournament and invites its players.
+func (h *handling) newTournament(c Command) error {
+	if !h.s.isReferee(h.from) {
+		return userf("only a referee of this service may create a tournament")
+	}
+	if h.seat != nil {
+		return userf("create tournaments from your personal address, not in a game's thread")
+	}
+	v, ruleset, tc, err := h.challengeTerms(Command{Variant: c.Variant, Rules: c.Rules, Time: c.Time})
+	if err != nil {
+		return err
+	}
+	t := &tournament{Name: c.Title, Variant: v.ID(), Ruleset: ruleset, Time: tc.String(), Double: c.Double, Casual: c.Casual,
+		Referee: h.from, Phase: tourInvited, Created: h.now}
+	if c.Arg2 != "" {
+		day, err := time.Parse(time.DateOnly, c.Arg2)
+		if err != nil {
+			return userf("%q is not a date: write starts YYYY-MM-DD, e.g. starts %s", c.Arg2, h.now.AddDate(0, 0, 14).Format(time.DateOnly))
+		}
+		if !day.After(h.now) {
+			return userf("the start date %s is not after today: choose a later day", c.Arg2)
+		}
+		t.Starts = day
+	}
+	seen := map[string]bool{}
+	for _, e := range c.Entrants {
+		key := mailfmt.Key(e.addr)
+		switch {
+		case seen[key]:
+			return userf("%s is named twice", e.addr)
+		case h.s.ours(key):
+			return userf("%s is bottlepost's own address: name people", e.addr)
+		}
+		seen[key] = true
+		p, _, err := h.opponent(Command{Opponent: e.addr, OpponentName: e.name})
+		if err != nil {
+			return err
+		}
+		t.Players = append(t.Players, tourPlayer{Player: p.ID, Address: p.Address})
+	}
+	n, err := tournamentCount(h.tx)
+	if err != nil {
+		return err
+	}
+	t.ID = n + 1
+	if err := h.tx.PutSetting(settingTournamentSeq, binary.BigEndian.AppendUint64(nil, t.ID)); err != nil {
+		return err
+	}
+	if err := saveTournament(h.tx, t); err != nil {
+		return err
+	}
+	var names []string
+	for _, tp := range t.Players {
+		p, err := h.tx.Player(tp.Player)
+		if err != nil {
+			return err
+		}
+		names = append(names, nameAndAddress(p))
+		d := h.tourDraft(p.Address)
+		d.subject = fmt.Sprintf("Tournament %d: invitation · %s", t.ID, t.Name)
+		d.inReplyTo = ""
+		d.notices = append(d.notices, fmt.Sprintf("%s invites you to play in tournament %d, %s: a %s of %s (%s), %d players.",
+			nameAndAddress(h.player), t.ID, t.Name, t.kind(), variantName(t), tc.Describe(), len(t.Players)))
+		if !decodePlayerMeta(p).Wrote {
+			d.notices = append(d.notices, "bottlepost is a server that referees games of chess and chess variants played by ordinary mail: you send your moves as replies, it checks them, and it mails both players the board after every move. Nothing to install.")
+		}
+		d.notices = append(d.notices, t.gamesSentence(len(t.Players)), t.startSentence(),
+			"To play, reply to this mail with the single word: join", "or, to refuse: decline")
+		d.report = t.playerList(h.tx)
+	}
+	d := h.tourDraft(h.from)
+	d.subject = fmt.Sprintf("Tournament %d: created · %s", t.ID, t.Name)
+	d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s, is created: a %s of %s (%s). Each player has been invited: %s.",
+		t.ID, t.Name, t.kind(), variantName(t), tc.Describe(), strings.Join(names, ", ")),
+		t.startSentence(), fmt.Sprintf("You may start them earlier, with those who have joined, by writing: tournament %d start", t.ID))
+	return nil
+}
+
+// startSentence says when the games start.
+func (t *tournament) startSentence() string {
+	s := fmt.Sprintf("The games start as soon as every player has answered and at least %d have joined", minTournament)
+	if !t.Starts.IsZero() {
+		s += fmt.Sprintf(", or on %s with those who have joined by then (if fewer than %d, the tournament is cancelled)", t.Starts.Format("Mon 2 Jan 2006"), minTournament)
+	}
+	return s + "."
+}
+
+// startDueTournaments is the sweep's part (Tick): each tournament whose
+// start date has come while it waits for answers starts, each in its own
+// transaction, with the players who joined, re-paired for their number;
+// one with fewer than three is cancelled, everyone told.
+func (s *Service) startDueTournaments(now time.Time) (int, error) {
+	var due []uint64
+	err := s.st.View(func(tx *store.Tx) error {
+		n, err := tournamentCount(tx)
+		if err != nil {
+			return err
+		}
+		for id := uint64(1); id <= n; id++ {
+			t, err := loadTournament(tx, id)
+			if err != nil {
+				var ue *userError
+				if errors.As(err, &ue) {
+					continue
+				}
+				s.log.Error("sweep: tournament skipped", "tournament", id, "err", err)
+				continue
+			}
+			if t.Phase == tourInvited && !t.Starts.IsZero() && !now.Before(t.Starts) {
+				due = append(due, id)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, &SystemError{Err: err}
+	}
+	started := 0
+	for _, id := range due {
+		err := s.st.Update(func(tx *store.Tx) error {
+			h := s.internal(tx, now)
+			if err := h.clocks.load(tx); err != nil {
+				return err
+			}
+			t, err := loadTournament(tx, id)
+			if err != nil || t.Phase != tourInvited {
+				return err
+			}
+			if joined, _ := t.answers(); joined < minTournament {
+				err = h.cancelTournament(t, fmt.Sprintf("on its start date only %d players had joined, and a tournament needs %d", joined, minTournament))
+			} else {
+				err = h.startTournament(t)
+			}
+			if err != nil {
+				return err
+			}
+			_, err = h.flush()
+			return err
+		})
+		if err != nil {
+			s.log.Error("sweep: tournament not started", "tournament", id, "err", err)
+			continue
+		}
+		started++
+	}
+	return started, nil
+}
+
+// kind is "single round robin" or "double round robin", rated or not.
+func (t *tournament) kind() string {
+	k := "round robin"
+	if t.Double {
+		k = "double round robin"
+	}
+	if t.Casual {
+		return "casual (not rated) " + k
+	}
+	return "rated " + k
+}
+
+// gamesSentence says how many games each of n players plays.
+func (t *tournament) gamesSentence(n int) string {
+	games := n - 1
+	if t.Double {
+		games *= 2
+	}
+	return fmt.Sprintf("All the games start on the same day, each in its own thread: with %d players, you would play %s at once.", n, plural(games, "game"))
+}
+
+// variantName is the tournament's variant's name, with its ruleset when it
+// is not the first.
+func variantName(t *tournament) string {
+	return poolTitle(poolOf(t.Variant, t.Ruleset))
+}
+
+// playerList names the players, numbered in their order.
+func (t *tournament) playerList(tx *store.Tx) []string {
+	var out []string
+	for i, tp := range t.Players {
+		name := fmt.Sprintf("player %d", tp.Player)
+		if p, err := tx.Player(tp.Player); err == nil {
+			name = displayName(p)
+		}
+		out = append(out, fmt.Sprintf("%2d. %s", i+1, name))
+	}
+	return out
+}
+
+// tournamentAnswer is a player's join or decline.
+func (h *handling) tournamentAnswer(id uint64, join bool) error {
+	if id == 0 {
+		id = subjectTournament(h.in.Subject)
+	}
+	if id == 0 {
+		return userf("say which tournament, e.g. join 3 (or reply to its invitation)")
+	}
+	t, err := loadTournament(h.tx, id)
+	if err != nil {
+		return err
+	}
+	i := t.index(h.player.ID)
+	switch {
+	case i < 0:
+		return userf("you are not invited to tournament %d", id)
+	case t.Phase != tourInvited:
+		return userf("tournament %d is no longer waiting for answers (it is %s)", id, t.Phase)
+	}
+	t.Players[i].Answer = "decline"
+	verb := "declined"
+	if join {
+		t.Players[i].Answer, verb = "join", "joined"
+	}
+	d := h.draft(h.from, nil, "notice")
+	d.subject = fmt.Sprintf("Tournament %d: you %s · %s", t.ID, verb, t.Name)
+	d.notices = append(d.notices, fmt.Sprintf("You %s tournament %d, %s.", verb, t.ID, t.Name))
+	joined, waiting := t.answers()
+	rd := h.tourDraft(t.Referee)
+	rd.subject = fmt.Sprintf("Tournament %d: answers · %s", t.ID, t.Name)
+	rd.notices = append(rd.notices, fmt.Sprintf("%s %s tournament %d: %d joined, %d not yet answered.", nameAndAddress(h.player), verb, t.ID, joined, waiting))
+	if waiting > 0 {
+		if join {
+			d.notices = append(d.notices, "Its games start when every player has answered.")
+		}
+		return saveTournament(h.tx, t)
+	}
+	if joined < minTournament {
+		return h.cancelTournament(t, fmt.Sprintf("only %d of the players joined, and a tournament needs %d", joined, minTournament))
+	}
+	return h.startTournament(t)
+}
+
+// answers counts the players who joined and those who have not answered.
+func (t *tournament) answers() (joined, waiting int) {
+	for _, p := range t.Players {
+		switch p.Answer {
+		case "join":
+			joined++
+		case "":
+			waiting++
+		}
+	}
+	return joined, waiting
+}
+
+// tournamentStartNow is the referee's tournament N start: the games start
+// with the players who have joined, if they are at least three.
+func (h *handling) tournamentStartNow(id uint64) error {
+	t, err := loadTournament(h.tx, id)
+	if err != nil {
+		return err
+	}
+	if !h.s.isReferee(h.from) {
+		return userf("only a referee may start tournament %d", id)
+	}
+	if t.Phase != tourInvited {
+		return userf("tournament %d has already %s", id, map[string]string{tourPlaying: "started", tourOver: "ended", tourCancelled: "been cancelled"}[t.Phase])
+	}
+	if joined, _ := t.answers(); joined < minTournament {
+		return userf("tournament %d cannot start: %d players have joined, and it needs %d", id, joined, minTournament)
+	}
+	return h.startTournament(t)
+}
+
+// cancelTournament ends a tournament that cannot start; everyone invited
+// and the referee are told.
+func (h *handling) cancelTournament(t *tournament, why string) error {
+	t.Phase, t.Ended = tourCancelled, h.now
+	for _, to := range append(t.addresses(), t.Referee) {
+		d := h.tourDraft(to)
+		d.subject = fmt.Sprintf("Tournament %d: cancelled · %s", t.ID, t.Name)
+		d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s, is cancelled: %s.", t.ID, t.Name, why))
+	}
+	return saveTournament(h.tx, t)
+}
+
+// addresses are the addresses of the tournament's players.
+func (t *tournament) addresses() []string {
+	out := make([]string, len(t.Players))
+	for i, p := range t.Players {
+		out[i] = p.Address
+	}
+	return out
+}
+
+// startTournament starts every game of the section at once, in the
+// handling's transaction: the players who joined, in the order the
+// referee named them, are the draw numbers 1…n; each game of the Berger
+// table is created and started (its start mail to each player, in its own
+// thread), and each player gets one mail listing their games. This is the
+// one mail whose mails out are bounded by the tournament's size rather
+// than by the per-mail limits (docs/service.md): 2 per game and 1 per
+// player, 780 for twenty players in a double round robin.
+func (h *handling) startTournament(t *tournament) error {
+	var players []tourPlayer
+	for _, p := range t.Players {
+		if p.Answer == "join" {
+			players = append(players, p)
+		}
+	}
+	t.Players, t.Phase, t.Started = players, tourPlaying, h.now
+	seats := make([]*store.Player, len(players))
+	for i, p := range players {
+		var err error
+		if seats[i], err = h.tx.Player(p.Player); err != nil {
+			return err
+		}
+	}
+	tc, err := timing.ParseTimeControl(t.Time)
+	if err != nil {
+		return fmt.Errorf("game: tournament %d: %w", t.ID, err)
+	}
+	added := make([][]uint64, len(players))
+	for _, pr := range bergerPairings(len(players), t.Double) {
+		w, b := pr.White-1, pr.Black-1
+		l, err := h.createTournamentGame(t, tc, pr.Round, seats[w], seats[b])
+		if err != nil {
+			return err
+		}
+		t.Games = append(t.Games, tourGame{Game: l.g.ID, Round: pr.Round, White: w, Black: b})
+		added[w] = append(added[w], l.g.ID)
+		added[b] = append(added[b], l.g.ID)
+	}
+	if err := saveTournament(h.tx, t); err != nil {
+		return err
+	}
+	for i, p := range seats {
+		err := h.changePlayer(p.ID, func(m *playerMeta) {
+			for _, id := range added[i] {
+				m.addGame(id)
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for i, p := range seats {
+		d := h.tourDraft(p.Address)
+		d.apart = true
+		d.subject = fmt.Sprintf("Tournament %d: your games · %s", t.ID, t.Name)
+		d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s, has begun: %d players, %s, all started today. Each game has its own thread; reply there to play it. Your games:",
+			t.ID, t.Name, len(players), plural(len(t.Games), "game")))
+		for _, g := range t.Games {
+			if g.White != i && g.Black != i {
+				continue
+			}
+			colour, opp := "White", g.Black
+			if g.Black == i {
+				colour, opp = "Black", g.White
+			}
+			d.report = append(d.report, fmt.Sprintf("Round %2d: game %d, %s v %s", g.Round, g.Game, colour, displayName(seats[opp])))
+		}
+	}
+	rd := h.tourDraft(t.Referee)
+	rd.subject = fmt.Sprintf("Tournament %d: started · %s", t.ID, t.Name)
+	rd.notices = append(rd.notices, fmt.Sprintf("Tournament %d, %s, has begun: %d players, %s started.", t.ID, t.Name, len(players), plural(len(t.Games), "game")))
+	return nil
+}
+
+// createTournamentGame creates and starts one game of a tournament, White
+// and Black as the table says.
+func (h *handling) createTournamentGame(t *tournament, tc timing.TimeControl, round int, white, black *store.Player) (*loaded, error) {
+	v, err := variants.Lookup(t.Variant)
+	if err != nil {
+		return nil, err
+	}
+	var rnd [8]byte
+	if _, err := h.s.rand.Read(rnd[:]); err != nil {
+		return nil, err
+	}
+	seed := binary.BigEndian.Uint64(rnd[:])
+	state, err := v.New(rules.Options{Ruleset: t.Ruleset, Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	data, err := state.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	g := &store.Game{Variant: v.ID(), Ruleset: t.Ruleset, TimeControl: tc.String(), Status: store.StatusActive,
+		Hidden: v.Hidden(), State: data, Created: h.now, Updated: h.now}
+	meta := &gameMeta{Phase: phaseChallenge, Time: tc.String(), DrawOffer: -1, TimedOut: -1, Seed: seed, Casual: t.Casual,
+		Tournament: t.ID, Round: round}
+	meta.Clocks = [2]timing.Clock{tc.NewClock(), tc.NewClock()}
+	seats := [2]*store.Player{white, black}
+	for i, p := range seats {
+		g.Seats[i] = store.Seat{Player: p.ID, Address: p.Address}
+	}
+	g.Meta = meta.encode()
+	if err := h.tx.CreateGame(g); err != nil {
+		return nil, err
+	}
+	// The start record binds the tournament and the round: the PGN's Event and Round tags.
+	start := record.Start{Variant: v.ID(), Ruleset: t.Ruleset, Seed: seed, Time: g.TimeControl,
+		Event: t.Name, Round: fmt.Sprint(round)}.Text()
+	if _, err := h.tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.White, Text: start, Public: start, At: h.now}); err != nil {
+		return nil, err
+	}
+	root, err := h.s.messageID("game-" + fmt.Sprint(g.ID))
+	if err != nil {
+		return nil, err
+	}
+	meta.Root = root
+	meta.Roots = [2]string{seatRoot(root, 0), seatRoot(root, 1)}
+	for i := range seats {
+		if err := h.tx.PutToken(h.s.seatToken(g.ID, i, seats[i].ID), store.TokenRef{Game: g.ID, Player: seats[i].ID, Side: store.Side(i)}); err != nil {
+			return nil, err
+		}
+	}
+	l := &loaded{g: g, meta: meta, v: v, state: state, seats: seats}
+	if h.games == nil {
+		h.games = map[uint64]*loaded{}
+	}
+	h.games[g.ID] = l
+	if err := h.start(l); err != nil {
+		return nil, err
+	}
+	for side := range 2 {
+		d := h.draft(seats[side].Address, l, "update")
+		d.messageID = meta.Roots[side] // the start mail starts the player's thread
+		d.apart, d.inReplyTo = true, ""
+		d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s: round %d.", t.ID, t.Name, round))
+	}
+	return l, nil
+}
+
+// tournamentTable answers tournament N: the crosstable.
+func (h *handling) tournamentTable(id uint64) error {
+	t, err := loadTournament(h.tx, id)
+	if err != nil {
+		return err
+	}
+	d := h.tourDraft(h.from)
+	d.subject = fmt.Sprintf("Tournament %d: crosstable · %s", t.ID, t.Name)
+	d.notices, d.report = t.crosstableMail(h.tx)
+	return nil
+}
+
+// crosstableMail is the heading and the crosstable of a tournament (names
+// only: the same for everyone who asks).
+func (t *tournament) crosstableMail(tx *store.Tx) (head, table []string) {
+	switch t.Phase {
+	case tourInvited:
+		joined, waiting := t.answers()
+		return []string{fmt.Sprintf("Tournament %d, %s: a %s of %s, waiting for its players' answers (%d joined, %d not yet answered).",
+			t.ID, t.Name, t.kind(), variantName(t), joined, waiting)}, t.playerList(tx)
+	case tourCancelled:
+		return []string{fmt.Sprintf("Tournament %d, %s, was cancelled.", t.ID, t.Name)}, nil
+	}
+	ended := 0
+	for _, g := range t.Games {
+		if g.Result != "" {
+			ended++
+		}
+	}
+	state := fmt.Sprintf("after %d of %d games", ended, len(t.Games))
+	if t.Phase == tourOver {
+		state = "final standings"
+	}
+	head = []string{fmt.Sprintf("Tournament %d, %s: a %s of %s, %s.", t.ID, t.Name, t.kind(), variantName(t), state)}
+	return head, crosstable(t.names(tx), t.tableGames(), t.Double)
+}
+
+// names are the players' shown names, in draw order.
+func (t *tournament) names(tx *store.Tx) []string {
+	out := make([]string, len(t.Players))
+	for i, tp := range t.Players {
+		out[i] = fmt.Sprintf("player %d", tp.Player)
+		if p, err := tx.Player(tp.Player); err == nil {
+			out[i] = displayName(p)
+		}
+	}
+	return out
+}
+
+// listTournaments answers tournaments: the sender's, as player or referee.
+func (h *handling) listTournaments() error {
+	n, err := tournamentCount(h.tx)
+	if err != nil {
+		return err
+	}
+	d := h.tourDraft(h.from)
+	d.subject = "bottlepost: your tournaments"
+	for id := uint64(1); id <= n; id++ {
+		t, err := loadTournament(h.tx, id)
+		if err != nil {
+			var ue *userError
+			if errors.As(err, &ue) {
+				continue
+			}
+			return err
+		}
+		i := t.index(h.player.ID)
+		if i < 0 && t.Referee != h.from {
+			continue
+		}
+		line := fmt.Sprintf("Tournament %d, %s (%s): %s", t.ID, t.Name, variantName(t), t.Phase)
+		if i >= 0 && t.Phase != tourInvited && t.Phase != tourCancelled {
+			line += "; " + standingLine("you", len(t.Players), t.tableGames(), i)
+		} else if t.Referee == h.from {
+			line += "; you referee it"
+		}
+		d.report = append(d.report, line)
+	}
+	if len(d.report) == 0 {
+		d.notices = append(d.notices, "You are in no tournament.")
+	} else {
+		d.notices = append(d.notices, "Your tournaments (write tournament N for one's crosstable):")
+	}
+	return nil
+}
+
+// tournamentGameEnded writes the result of a tournament game into its
+// tournament, in the transaction that ends it (finish); when it was the
+// last, the tournament is over and every player and the referee receive
+// the final standings.
+func (h *handling) tournamentGameEnded(l *loaded) error {
+	if l.meta.Tournament == 0 {
+		return nil
+	}
+	t, err := loadTournament(h.tx, l.meta.Tournament)
+	if err != nil {
+		return err
+	}
+	open := 0
+	for i := range t.Games {
+		g := &t.Games[i]
+		if g.Game == l.g.ID {
+			g.Result, g.Forfeit = l.g.Result, l.meta.Forfeit
+			if g.Result == "" {
+				g.Result = "1/2-1/2" // a game of a section always scores
+			}
+		}
+		if g.Result == "" {
+			open++
+		}
+	}
+	if open == 0 && t.Phase == tourPlaying {
+		t.Phase, t.Ended = tourOver, h.now
+		for _, to := range append(t.addresses(), t.Referee) {
+			d := h.tourDraft(to)
+			d.apart = true // not in the answer about the last game
+			d.subject = fmt.Sprintf("Tournament %d: final standings · %s", t.ID, t.Name)
+			d.notices, d.report = t.crosstableMail(h.tx)
+			d.notices = append(d.notices, "Every game has ended. Thank you for playing.")
+		}
+	}
+	return saveTournament(h.tx, t)
+}
+
+// standing is the standings line for a player's mail of a tournament game
+// ("" for anyone else, and for a game outside a tournament).
+func (r *renderer) standing(l *loaded, viewer rules.Viewer) (string, error) {
+	side, player := viewer.Side()
+	if l.meta.Tournament == 0 || !player {
+		return "", nil
+	}
+	t, ok := r.tournaments[l.meta.Tournament]
+	if !ok {
+		var err error
+		if t, err = loadTournament(r.tx, l.meta.Tournament); err != nil {
+			return "", err
+		}
+		if r.tournaments == nil {
+			r.tournaments = map[uint64]*tournament{}
+		}
+		r.tournaments[t.ID] = t
+	}
+	i := t.index(l.g.Seats[side].Player)
+	if i < 0 || t.Phase == tourInvited {
+		return "", nil
+	}
+	return standingLine(t.Name, len(t.Players), t.tableGames(), i), nil
+}
+
+// tournamentHelp is the answer to help tournaments.
+const tournamentHelp = `Tournaments
+
+A referee creates a round-robin section by mail to their personal
+address (one command; the list of players may go on over the next lines):
+    tournament new "Club championship" variant chess time 3d
+        players alice@example.org, "Bob Smith" <bob@example.net>, ...
+  options: rules NAME, double (each pair meets twice), casual (not rated),
+  starts YYYY-MM-DD (that day the games start with those who joined)
+Each player (3 to 20) is invited and replies join or decline. When all
+have answered and at least 3 joined, or when the referee writes
+tournament N start, every game starts at once, paired and coloured by
+the Berger tables; each game has its own thread, and each player gets
+one mail listing their games.
+
+  tournament N       the crosstable: points, Sonneborn-Berger, wins
+  tournaments        your tournaments and your standing in each
+  join N             join tournament N (or reply join to the invitation)
+  withdraw N         leave tournament N (withdraw N confirm confirms it):
+                     each of your unfinished games is lost by forfeit
+A referee may also write tournament N withdraw ADDRESS. A forfeit counts
+in the crosstable (+ and −) and is not rated.`
+
+// tourDraft is a tournament's mail to an address: its replies go to the
+// recipient's personal address, where the tournament commands are read.
+func (h *handling) tourDraft(to string) *draft {
+	d := h.draft(to, nil, "tournament")
+	if d.replyTo == "" {
+		d.replyTo = h.s.replyAddress(h.s.accountToken(mailfmt.Key(to)))
+	}
+	return d
+}
