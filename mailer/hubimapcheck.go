@@ -25,14 +25,15 @@ import (
 //     (FLAGS)", STORE, COPY, MOVE, UID EXPUNGE and their UID forms);
 //   - a mailbox name utf7.Decode refuses ("SELECT &Jjo", and so CREATE,
 //     DELETE, RENAME, SUBSCRIBE, UNSUBSCRIBE, STATUS, LIST/LSUB's reference,
-//     COPY and MOVE's destination);
+//     COPY and MOVE's destination, and APPEND's mailbox, which comes
+//     before its literal: checkAppendLine);
 //   - a search key that is neither a known key nor a number set ("SEARCH
 //     FOO"), a search date time.Parse refuses ("SEARCH SINCE 99-Foo-2020"),
 //     a UID search key's number set.
 //
 // The wrapper reads the client's stream command by command before go-imap
-// does and, for a one-line command whose arguments would meet one of those
-// checks, replaces the offending argument with "%", a byte go-imap's
+// does and, for a one-line command (or an APPEND's first line) whose
+// arguments would meet one of those checks, replaces the offending argument with "%", a byte go-imap's
 // decoder refuses wherever such an argument may stand (not an atom,
 // astring or number set character, nor "(", ")", a quote or a literal:
 // ")" would close a search key list opened just before), keeping the tag and command: go-imap then
@@ -125,11 +126,17 @@ func (c *hubIMAPConn) fill() error {
 		c.midLine, c.tail = false, nil
 	}
 	n, lit := lineLiteral(end)
-	if whole != nil && !c.inCmd && !lit {
+	switch {
+	case whole != nil && !c.inCmd && !lit:
 		whole = checkIMAPLine(whole)
 		if isSTARTTLS(whole) {
 			c.raw = true
 		}
+	case whole != nil && !c.inCmd:
+		// The first line of a command with a literal: only APPEND's
+		// mailbox, which comes before the literal, is checked; the
+		// literal's marker stays where it is.
+		whole = checkAppendLine(whole)
 	}
 	c.inCmd, c.literal = lit, n
 	c.out = whole
@@ -172,6 +179,28 @@ func isSTARTTLS(line []byte) bool {
 func checkIMAPLine(line []byte) []byte {
 	p := &cmdParser{s: line, bad: -1}
 	p.command()
+	if p.bad < 0 {
+		return line
+	}
+	out := make([]byte, 0, len(line))
+	out = append(out, line[:p.bad]...)
+	out = append(out, '%')
+	return append(out, line[p.badEnd:]...)
+}
+
+// checkAppendLine is checkIMAPLine for the first line of an APPEND, which
+// ends in its message's literal: the mailbox name is checked as go-imap
+// reads it (APPEND &Jjo (\Seen) {5} is answered BAD, not SERVERBUG);
+// any other command's line is returned as it is.
+func checkAppendLine(line []byte) []byte {
+	p := &cmdParser{s: line, bad: -1}
+	if _, ok := p.run(isAtomChar); !ok || !p.sp() {
+		return line
+	}
+	if name, ok := p.run(isAtomChar); !ok || !strings.EqualFold(name, "APPEND") || !p.sp() {
+		return line
+	}
+	p.mailbox()
 	if p.bad < 0 {
 		return line
 	}

@@ -159,6 +159,15 @@ func TestHubIMAPSyntaxErrors(t *testing.T) {
 	if _, tagged := c.do("p1", "p1 SELECT &Jjo"); !strings.HasPrefix(tagged, "p1 BAD") {
 		t.Errorf("SELECT &Jjo before selecting: %q", tagged)
 	}
+	// APPEND's mailbox comes before its literal: a malformed one is
+	// answered BAD before the client sends the message (a synchronizing
+	// literal waits for the server's go-ahead).
+	if _, tagged := c.do("p2", "p2 APPEND &Jjo (\\Seen) {5}"); !strings.HasPrefix(tagged, "p2 BAD") || strings.Contains(tagged, "SERVERBUG") {
+		t.Errorf("APPEND &Jjo: %q, want a tagged BAD", tagged)
+	}
+	if _, tagged := c.do("p3", "p3 NOOP"); !strings.HasPrefix(tagged, "p3 OK") {
+		t.Errorf("NOOP after APPEND &Jjo: %q", tagged)
+	}
 	msg := []byte("From: a@example.org\r\nSubject: raw\r\n\r\na1 FETCH 1:x (FLAGS)\r\nx SEARCH FOO\r\ny SELECT &Jjo\r\nz APPEND INBOX {3}\r\nabc\r\n")
 	msg2 := []byte("Subject: two\r\n\r\nb1 STORE 1:x +FLAGS (\\Seen)\r\n{5}\r\nq SEARCH SINCE 99-Foo-2020\r\n")
 	for _, a := range []struct {
@@ -400,6 +409,8 @@ func TestHubIMAPConnStream(t *testing.T) {
 		{"literal after a long line", long + body + " FOO\r\nb SEARCH FOO\r\n", long + body + " FOO\r\nb SEARCH %\r\n"},
 		{"non-synchronizing literal", "a APPEND INBOX {31+}\r\n" + body + "\r\nb FETCH 0 (UID)\r\n", "a APPEND INBOX {31+}\r\n" + body + "\r\nb FETCH % (UID)\r\n"},
 		{"literal then more of the command", "a RENAME {4}\r\n&Jjo &Jjo\r\nb SELECT &Jjo\r\n", "a RENAME {4}\r\n&Jjo &Jjo\r\nb SELECT %\r\n"},
+		{"APPEND to a malformed mailbox", "a APPEND &Jjo (\\Seen) {3}\r\nabc\r\nb SELECT &Jjo\r\n", "a APPEND % (\\Seen) {3}\r\nabc\r\nb SELECT %\r\n"},
+		{"APPEND's literal mailbox", "a APPEND {4}\r\n&Jjo {3}\r\nabc\r\n", "a APPEND {4}\r\n&Jjo {3}\r\nabc\r\n"},
 		{"after STARTTLS", "a STARTTLS\r\nb SEARCH FOO\r\n", "a STARTTLS\r\nb SEARCH FOO\r\n"},
 		{"unfinished line", "a SEARCH FOO", "a SEARCH FOO"},
 	}
