@@ -169,3 +169,34 @@ func TestTournamentCountsStrangers(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentWithdrawAfterAddressChange: the referee, moved, withdraws a
+// player who moved too, named by the new address (the old one plays in no
+// tournament now); the forfeits' final mails go to the new address.
+func TestTournamentWithdrawAfterAddressChange(t *testing.T) {
+	const newRef, newDave = "referee@elsewhere.test", "dave@new.example.com"
+	dave := tournamentPlayers[3]
+	f := createTournament(t, "")
+	for _, p := range tournamentPlayers {
+		f.reply(p, "join")
+	}
+	moveAccount(t, f, ref, newRef)
+	moveAccount(t, f, dave, newDave)
+	oldDave := len(f.inbox[dave])
+	f.send(newRef, f.personalOf(newRef), "w", "tournament 1 withdraw "+dave)
+	f.mustContain(f.last(newRef), dave+" does not play in tournament 1")
+	f.send(newRef, f.personalOf(newRef), "w", "tournament 1 withdraw "+newDave)
+	f.mustContain(f.last(newRef), newDave+" is withdrawn from tournament 1: 4 games lost by forfeit")
+	forfeits := 0
+	for _, m := range f.inbox[newDave] {
+		if strings.Contains(m.Text, "forfeit: Dave was withdrawn by the referee") {
+			forfeits++
+		}
+	}
+	if forfeits != 4 {
+		t.Errorf("%s received %d final mails of forfeits, want 4", newDave, forfeits)
+	}
+	if n := len(f.inbox[dave]); n != oldDave {
+		t.Errorf("%d mails went to dave's old address after the move", n-oldDave)
+	}
+}
