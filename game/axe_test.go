@@ -88,6 +88,12 @@ func TestMailsAccessible(t *testing.T) {
 	seen := map[string]bool{}
 	for _, v := range variantsToCheck {
 		kinds := mailKinds(t, v)
+		for _, format := range []string{boardList, boardBoth} {
+			// The news of a move to a player reading the board as a
+			// list, or both (board format, issue 34).
+			f, _, other, _ := boardFormatGame(t, v, format)
+			kinds["opponent-moved-"+format] = f.last(other).HTML
+		}
 		names := make([]string, 0, len(kinds))
 		for k := range kinds {
 			names = append(names, k)
@@ -95,7 +101,7 @@ func TestMailsAccessible(t *testing.T) {
 		sort.Strings(names)
 		for _, kind := range names {
 			html := kinds[kind]
-			if seen[html] || (v != "chess" && !strings.Contains(html, "<caption")) {
+			if seen[html] || (v != "chess" && !strings.Contains(html, "<caption") && !strings.Contains(html, "<li>")) {
 				// A mail without a board is the same template in every
 				// variant, with other words: chess's are checked.
 				continue

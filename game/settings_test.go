@@ -34,6 +34,25 @@ func within78(t *testing.T, name string, m *sent) {
 	}
 }
 
+// boardFormatGame starts a game of the variant in which the player who
+// does not move first (other, seeing as viewer) reads the boards in the
+// board format format, and the first mover (mover) plays its first move.
+func boardFormatGame(t *testing.T, variant, format string) (f *fixture, mover, other string, viewer rules.Viewer) {
+	t.Helper()
+	f = newFixture(t, Config{})
+	f.names = map[string]string{alice: "Alice Liddell", bob: "Bob Smith"}
+	f.send(alice, f.personal(alice), "new", "new "+variant+" vs "+bob+" as white")
+	f.reply(bob, "accept")
+	mover, other, viewer = alice, bob, rules.ViewBlack
+	if variant == "transporter" { // Black moves first (T1.2)
+		mover, other, viewer = bob, alice, rules.ViewWhite
+	}
+	f.reply(other, "board format "+format)
+	f.mustContain(f.last(other), "Your board format is now "+format)
+	f.reply(mover, firstVisibleMove(t, f))
+	return f, mover, other, viewer
+}
+
 // TestBoardFormat: in every variant, a player's board format decides how
 // the news of the opponent's move and the answer to board draw the board
 // (golden mails for list and both), every line within 78 columns; the
@@ -42,17 +61,7 @@ func TestBoardFormat(t *testing.T) {
 	for _, variant := range variantsToCheck {
 		for _, format := range []string{boardList, boardBoth, boardDiagram} {
 			t.Run(variant+"/"+format, func(t *testing.T) {
-				f := newFixture(t, Config{})
-				f.names = map[string]string{alice: "Alice Liddell", bob: "Bob Smith"}
-				f.send(alice, f.personal(alice), "new", "new "+variant+" vs "+bob+" as white")
-				f.reply(bob, "accept")
-				mover, other, viewer := alice, bob, rules.ViewBlack
-				if variant == "transporter" { // Black moves first (T1.2)
-					mover, other, viewer = bob, alice, rules.ViewWhite
-				}
-				f.reply(other, "board format "+format)
-				f.mustContain(f.last(other), "Your board format is now "+format)
-				f.reply(mover, firstVisibleMove(t, f))
+				f, mover, other, viewer := boardFormatGame(t, variant, format)
 				news := f.last(other)
 				if format != boardDiagram {
 					golden(t, "format-"+variant+"-"+format, news)
