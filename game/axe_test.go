@@ -6,21 +6,13 @@ import (
 	"testing"
 
 	"github.com/bottlepost/bottlepost/internal/axetest"
-	"github.com/bottlepost/bottlepost/store"
 )
 
 // firstVisibleMove is the first legal move, in the order of its text, of
 // game 1 that the opponent sees (not a secret one): the same every run.
 func firstVisibleMove(t *testing.T, f *fixture) string {
 	t.Helper()
-	var l *loaded
-	if err := f.st.View(func(tx *store.Tx) error {
-		var err error
-		l, err = load(tx, 1)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	l := f.loadGame(1)
 	var texts []string
 	for _, m := range l.state.Moves() {
 		if _, rep, err := l.state.Apply(m); err == nil && !rep.Secret {

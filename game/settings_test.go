@@ -7,21 +7,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/bottlepost/bottlepost/rules"
-	"github.com/bottlepost/bottlepost/store"
 )
 
 // viewOf is game 1's board as viewer sees it now.
 func viewOf(t *testing.T, f *fixture, viewer rules.Viewer) *rules.View {
 	t.Helper()
-	var l *loaded
-	if err := f.st.View(func(tx *store.Tx) error {
-		var err error
-		l, err = load(tx, 1)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return l.state.View(viewer)
+	return f.loadGame(1).state.View(viewer)
 }
 
 // within78 fails for a line of a mail's text part wider than 78 columns.
