@@ -39,6 +39,11 @@ import (
 // mail the SMTP server answered 250 for survives a crash or a stop. Mail
 // moved out of an INBOX (the service's processed folder) lives in memory
 // only, and not for ever: see MovedMax (hubmoved.go).
+//
+// Its IMAP server answers a client's malformed command BAD [CLIENTBUG]
+// where go-imap v2.0.0-beta.8 alone would answer NO [SERVERBUG]: each
+// connection is checked command by command first (hubimapcheck.go, until
+// go-imap's own fix is released).
 type Hub struct {
 	Domain string
 	// Dir, if set before Start, is where the hub keeps its accounts'
@@ -246,7 +251,7 @@ func (h *Hub) Start(imapAddr, smtpAddr string) error {
 	stop := make(chan struct{})
 	h.stopSweep = stop
 	h.wg.Add(3)
-	go func() { defer h.wg.Done(); h.imapSrv.Serve(h.imapLn) }()
+	go func() { defer h.wg.Done(); h.imapSrv.Serve(hubIMAPListener{h.imapLn}) }()
 	go func() { defer h.wg.Done(); h.smtpSrv.Serve(hubSMTPListener{h.smtpLn}) }()
 	go func() { defer h.wg.Done(); h.sweepMoved(stop) }()
 	h.log.Info("mail hub listening", "imap", h.imapLn.Addr().String(), "smtp", h.smtpLn.Addr().String(), "domain", h.Domain)
