@@ -45,6 +45,14 @@ func checkedData(t *testing.T) (db, key string) {
 	if _, err := f.svc.Handle(&Incoming{MessageID: "left@client.test", From: carol, Recipients: []string{f.personal(carol)}, Lines: []string{"help"}}); err != nil {
 		t.Fatal(err)
 	}
+	return copyData(t, f)
+}
+
+// copyData copies the fixture's database (compacted) and its key file to a
+// directory of the test's, for a test that damages the file or opens it as
+// check-store does.
+func copyData(t *testing.T, f *fixture) (db, key string) {
+	t.Helper()
 	dir := t.TempDir()
 	db, key = filepath.Join(dir, "c.db"), filepath.Join(dir, "c.key")
 	if err := f.st.Compact(db); err != nil {

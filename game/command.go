@@ -47,6 +47,12 @@ const (
 	VerbName     Verb = "name"
 	VerbSay      Verb = "say"
 	VerbMessages Verb = "messages"
+	// VerbNotation sets whether the sender's chess mails show ICCF numeric
+	// notation too (notation iccf|algebraic); VerbSettings lists the
+	// sender's settings; board format diagram|list|both is VerbBoard with
+	// the format in Arg: settings.go.
+	VerbNotation Verb = "notation"
+	VerbSettings Verb = "settings"
 )
 
 // Command is one line of a player's mail, parsed.
@@ -165,12 +171,12 @@ func parseLine(line string) (c Command, err *ParseError, ok bool) {
 // wrong, phrased for the player, or "".
 var verbParsers = map[Verb]func(c *Command, args []string) string{
 	VerbNew: parseNew, VerbMove: parseMove, VerbHelp: parseHelp, VerbVacation: parseVacation,
-	VerbAccept: parseGameOnly, VerbDecline: parseGameOnly, VerbBoard: parseGameOnly, VerbHistory: parseGameOnly,
+	VerbAccept: parseGameOnly, VerbDecline: parseGameOnly, VerbBoard: parseBoard, VerbHistory: parseGameOnly,
 	VerbResign: parseGameOnly, VerbGames: parseGameOnly, VerbClaim: parseGameOnly,
 	VerbDraw: parseDraw, VerbObserve: parseGameArg, VerbAudit: parseGameArg, VerbPGN: parseGameArg,
 	VerbDigest: parseDigest, VerbTimezone: parseTimezone, VerbIf: parseIf, VerbConditionals: parseConditionals,
 	VerbAdjudicate: parseAdjudicate, VerbRatings: parseRatings, VerbName: parseName, VerbMessages: parseMessages,
-	VerbTakeback: parseTakeback, VerbAddress: parseAddress,
+	VerbTakeback: parseTakeback, VerbAddress: parseAddress, VerbNotation: parseNotation, VerbSettings: parseSettings,
 }
 
 // parseNew reads "new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL] [casual]",

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"cmp"
 	"errors"
 	"strings"
 	"testing"
@@ -348,8 +349,19 @@ func conditionalVariant(t *testing.T, v rules.Variant, ruleset string) {
 // returns the fixture and every mail White received.
 func seachessConditional(t *testing.T, lines ...string) (*fixture, []*sent) {
 	t.Helper()
+	return seachessConditionalIn(t, "", lines...)
+}
+
+// seachessConditionalIn is seachessConditional with White reading the
+// boards in the board format format ("" for the default, the diagram).
+func seachessConditionalIn(t *testing.T, format string, lines ...string) (*fixture, []*sent) {
+	t.Helper()
 	f := newFixture(t, Config{})
-	f.send(alice, f.personal(alice), "new", "new seachess vs "+bob+" as white")
+	start := []string{"new seachess vs " + bob + " as white"}
+	if format != "" {
+		start = append([]string{"board format " + format}, start...)
+	}
+	f.send(alice, f.personal(alice), "new", start...)
 	f.reply(bob, "accept")
 	f.reply(alice, "Sd1-e3")
 	// Black's conditions name what Black will see; the answer may be a hidden move.
@@ -417,8 +429,15 @@ func TestConditionalSeachess(t *testing.T) {
 
 // TestConditionalNonInterference: White's mails are byte-identical (the random digests
 // of commitments and chain heads aside) whether Black holds no conditional lines, lines
-// that do not match, or a line whose reply the referee refuses.
+// that do not match, or a line whose reply the referee refuses; in every board format
+// White may read (issue 34).
 func TestConditionalNonInterference(t *testing.T) {
+	for _, format := range []string{"", boardList, boardBoth} {
+		t.Run("board format "+cmp.Or(format, boardDiagram), func(t *testing.T) { conditionalNonInterference(t, format) })
+	}
+}
+
+func conditionalNonInterference(t *testing.T, format string) {
 	runs := [][]string{
 		nil,
 		{"if Bc3-c4 then Bd10-d9"},
@@ -427,7 +446,10 @@ func TestConditionalNonInterference(t *testing.T) {
 	}
 	var base []*sent
 	for i, lines := range runs {
-		_, white := seachessConditional(t, lines...)
+		_, white := seachessConditionalIn(t, format, lines...)
+		if format != "" && !strings.Contains(white[len(white)-1].Text, "White (you): ") {
+			t.Fatalf("white's mails are not in the board format %s:\n%s", format, white[len(white)-1].Text)
+		}
 		if i == 0 {
 			base = white
 			continue

@@ -53,6 +53,9 @@ func (h *handling) holdText(c Command) (text string, ok bool) {
 	case VerbGames:
 		return "games", true
 	case VerbAccept, VerbDecline, VerbBoard, VerbHistory:
+		if c.Arg != "" {
+			return "", false // board format …: a setting, asked for again from the personal address
+		}
 		return withGame(string(c.Verb)), true
 	case VerbObserve:
 		if c.Arg == "off" {

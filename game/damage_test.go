@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -137,18 +135,7 @@ func TestRatingListsPassOverADamagedPlayer(t *testing.T) {
 	f.reply(carol, "e4")
 	f.reply(dave, "e5")
 	f.reply(dave, "resign")
-	dir := t.TempDir()
-	db, key := filepath.Join(dir, "r.db"), filepath.Join(dir, "r.key")
-	if err := f.st.Compact(db); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(f.st.Path()), "bp.key"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(key, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	db, key := copyData(t, f)
 	if _, err := boltdamage.Value(db, "players", be(3), nil, func(v []byte) []byte { return v[:len(v)/2] }); err != nil {
 		t.Fatal(err)
 	}

@@ -398,6 +398,14 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.name(c, reply)
 	case VerbMessages:
 		return h.messagesSetting(c, reply)
+	case VerbNotation:
+		return h.setNotation(c, reply)
+	case VerbSettings:
+		return h.settings(reply)
+	case VerbBoard:
+		if c.Arg != "" {
+			return h.setBoardFormat(c, reply) // board format …; a bare board shows the game's below
+		}
 	case VerbAddress:
 		return h.changeAddress(c, reply)
 	}

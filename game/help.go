@@ -74,6 +74,32 @@ old address is told, and mail from it no longer acts on your games. An
 address that is another account's cannot be taken; at most one change
 every 7 days.
 `,
+	VerbBoard: `board [GAME] | board format diagram | board format list | board format both
+
+board sends the board of your game as you may see it. board format sets
+how every mail with a board draws it for you: diagram (the default) is
+the drawn board, letters in the text part and a table in the HTML part;
+list gives the pieces in words instead, one line per side (White: King
+g1; Queen d1; Rooks a1, f1; ...), for screen readers; both gives the
+drawn board and the list below it. A Seachess list shows your own hidden
+pieces, marked, and nothing of your opponent's.
+`,
+	VerbNotation: `notation iccf | notation algebraic
+
+notation iccf shows the moves of your chess mails in ICCF numeric
+notation too, after the algebraic: "White played 12. Nf3 (7163).", "Your
+move e4 (5254) was accepted." and the last moves. The records and PGN
+files stay algebraic. ICCF notation exists for chess only. Anyone may
+write moves in it: 5254 for e2-e4, castling as the king's move (5171),
+a fifth digit for a promotion (1 queen, 2 rook, 3 bishop, 4 knight).
+notation algebraic goes back to algebraic only.
+`,
+	VerbSettings: `settings
+
+Lists your settings and the command that changes each: your name, board
+format, notation, messages, time zone, vacation days left and daily
+digest.
+`,
 	VerbName: `name NAME | name off | name
 
 name Alice Liddell sets the name your opponents, the web pages, the PGN

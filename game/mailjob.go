@@ -136,11 +136,72 @@ type mailData struct {
 	pgn []byte
 }
 
-// drawing is a mail's board, to be drawn as text and (html) as a table.
+// drawing is a mail's board, to be drawn as text and (html) as a table,
+// in the recipient's board format (boardDiagram, boardList, boardBoth).
 type drawing struct {
-	view *rules.View
-	html bool
-	opts htmlboard.Options
+	view   *rules.View
+	html   bool
+	opts   htmlboard.Options
+	format string
+}
+
+// text is the board of the text part: the ASCII diagram, the piece list
+// (rules.View.List), or the diagram and below it the list's lines.
+func (dr *drawing) text() string {
+	switch dr.format {
+	case boardList:
+		return dr.view.List(nil)
+	case boardBoth:
+		return dr.view.ASCII() + "\n" + strings.Join(dr.view.ListLines(nil), "\n") + "\n"
+	}
+	return dr.view.ASCII()
+}
+
+// table is the board of the HTML part: the table (rules/htmlboard), the
+// piece list (pieceListHTML) or the table and below it the list.
+func (dr *drawing) table() template.HTML {
+	switch dr.format {
+	case boardList:
+		return pieceListHTML(dr.view, true)
+	case boardBoth:
+		return htmlboard.Render(dr.view, dr.opts) + "\n" + pieceListHTML(dr.view, false)
+	}
+	return htmlboard.Render(dr.view, dr.opts)
+}
+
+// pieceListHTML is a view's piece list as HTML: (whole) the title, then
+// a list with one item per side (and the stacks, the special squares),
+// then the turn and the status lines as paragraphs; else the list alone.
+// The list's wrapped lines are joined again: a browser wraps them.
+func pieceListHTML(v *rules.View, whole bool) template.HTML {
+	var b strings.Builder
+	esc := template.HTMLEscapeString
+	sides := v.Variant.Sides()
+	if whole {
+		fmt.Fprintf(&b, "<p><strong>%s</strong></p>\n", esc(rules.English.Title(v.Variant.Name(), sides, v.Viewer)))
+	}
+	b.WriteString("<ul>\n")
+	var items []string
+	for _, line := range v.ListLines(nil) {
+		if rest, cont := strings.CutPrefix(line, "  "); cont && len(items) > 0 {
+			items[len(items)-1] += " " + rest
+		} else {
+			items = append(items, line)
+		}
+	}
+	for _, it := range items {
+		fmt.Fprintf(&b, "<li>%s</li>\n", esc(it))
+	}
+	b.WriteString("</ul>\n")
+	if whole {
+		if !v.TurnSaid {
+			fmt.Fprintf(&b, "<p>%s</p>\n", esc(rules.English.Turn(sides, v.ToMove, v.Outcome)))
+		}
+		for _, s := range v.Status {
+			fmt.Fprintf(&b, "<p>%s</p>\n", esc(s))
+		}
+	}
+	return template.HTML(b.String())
 }
 
 type gameInfo struct {
@@ -152,9 +213,9 @@ type gameInfo struct {
 // drawn first (md.drawing).
 func execute(kind string, md mailData) (txt, html string, err error) {
 	if dr := md.drawing; dr != nil {
-		md.Board = dr.view.ASCII()
+		md.Board = dr.text()
 		if dr.html {
-			md.BoardHTML = htmlboard.Render(dr.view, dr.opts)
+			md.BoardHTML = dr.table()
 		}
 	}
 	var t, ht strings.Builder

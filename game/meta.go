@@ -148,6 +148,12 @@ type playerMeta struct {
 	// AddressChanged is when the player's account last moved to a new
 	// address (address.go).
 	AddressChanged time.Time `json:"address_changed,omitzero"`
+	// Board is how the player's mails draw a board (board format,
+	// settings.go): "list", "both", or "" for the diagram.
+	Board string `json:"board,omitempty"`
+	// Notation is "iccf" when the player's chess mails show moves in ICCF
+	// numeric notation too (notation, settings.go), "" for algebraic only.
+	Notation string `json:"notation,omitempty"`
 }
 
 func decodePlayerMeta(p *store.Player) *playerMeta {

@@ -42,7 +42,7 @@ func (h *handling) move(l *loaded, side int, text, number string, d *draft) erro
 		}
 		return err
 	}
-	yours := fmt.Sprintf("Your move %s was accepted.", rep.Text)
+	yours := fmt.Sprintf("Your move %s was accepted.", withICCF(h.metaOf(l, side), l.state, rep.Move, rep.Text))
 	if ply := l.state.Ply(); number != "" && number != rules.MoveLabel(ply) {
 		yours += fmt.Sprintf(" You numbered it %s; it was played as %s %s.", number, rules.MoveLabel(ply), rep.Text)
 	}
@@ -91,7 +91,8 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 		return fmt.Sprintf("%s played %s %s.", l.sides()[side], rules.MoveLabel(ply), rep.Record[v])
 	}
 	od := h.draft(l.seats[opp].Address, l, kind)
-	od.notices = append(od.notices, played(rules.ViewerOf(rules.Side(opp))))
+	od.notices = append(od.notices, fmt.Sprintf("%s played %s %s.", l.sides()[side], rules.MoveLabel(ply),
+		withICCF(h.metaOf(l, opp), before, rep.Move, rep.Record[rules.ViewerOf(rules.Side(opp))])))
 	od.notices = append(od.notices, sentences(rep.Notices[opp])...)
 	if theirs != "" {
 		od.notices = append(od.notices, theirs)

@@ -310,7 +310,8 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		// Drawn when the templates run (execute), by the mail's deferred
 		// work: the view is this mail's own, and the board it reads is
 		// static data.
-		md.drawing = &drawing{view: view, html: !d.plainBoard, opts: htmlboard.Options{Last: htmlboard.LastMove(d.last, l.v.Board(), viewer)}}
+		md.drawing = &drawing{view: view, html: !d.plainBoard, opts: htmlboard.Options{Last: htmlboard.LastMove(d.last, l.v.Board(), viewer)},
+			format: pm.boardFormat()}
 	}
 	if first := l.firstMover(); first != rules.White && (l.state.Ply() == 0 || d.history || d.final || d.kind != "update") {
 		// Said where it matters: before the first move, and over records.
@@ -330,7 +331,7 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		md.Deadline = r.clocks.deadlineText(l, pm)
 	}
 	if d.lastMoves || d.history || d.final {
-		if err := r.fillRecord(l, d, md); err != nil {
+		if err := r.fillRecord(l, d, pm, md); err != nil {
 			return err
 		}
 	}
@@ -369,7 +370,7 @@ func (r *renderer) mailID(d *draft) (string, error) {
 // fillRecord puts the record lines the recipient may read into the mail:
 // the last few moves, the whole record, or (when the game is over) the
 // referee's record with every secret move revealed and the openings.
-func (r *renderer) fillRecord(l *loaded, d *draft, md *mailData) error {
+func (r *renderer) fillRecord(l *loaded, d *draft, pm *playerMeta, md *mailData) error {
 	sides := l.sides()
 	log, err := r.log(l.g.ID)
 	if err != nil {
@@ -395,7 +396,8 @@ func (r *renderer) fillRecord(l *loaded, d *draft, md *mailData) error {
 		return nil
 	}
 	var texts []string
-	for _, rec := range standingMoves(log) {
+	standing := standingMoves(log)
+	for _, rec := range standing {
 		text := rec.Public
 		if d.viewer <= rules.ViewBlack {
 			text = rec.Lines[d.viewer]
@@ -407,7 +409,40 @@ func (r *renderer) fillRecord(l *loaded, d *draft, md *mailData) error {
 		return nil
 	}
 	from := max(0, len(texts)-4)
+	if pm.iccf() && d.viewer <= rules.ViewBlack {
+		if err := iccfMoves(l, standing, texts, from); err != nil {
+			return err
+		}
+	}
 	md.Moves = rules.NumberedMoves(from, texts[from:])
+	return nil
+}
+
+// iccfMoves adds the ICCF numeric notation to the texts of a chess game's
+// standing moves from from on (withICCF), replaying them from the start; a
+// variant without ICCF notation is left as it is. Only a player's own
+// games without hidden moves have it, so the replay reads nothing secret.
+func iccfMoves(l *loaded, standing []store.Record, texts []string, from int) error {
+	st, err := l.v.New(rules.Options{Ruleset: l.g.Ruleset, Seed: l.meta.Seed})
+	if err != nil {
+		return err
+	}
+	if _, ok := st.(rules.ICCFWriter); !ok || l.v.Hidden() {
+		return nil
+	}
+	iccf := &playerMeta{Notation: notationICCF}
+	for i, rec := range standing {
+		m, err := st.Parse(rec.Text)
+		if err != nil {
+			return fmt.Errorf("game: game %d: replaying %s: %w", l.g.ID, rec.Text, err)
+		}
+		if i >= from {
+			texts[i] = withICCF(iccf, st, m, texts[i])
+		}
+		if st, _, err = st.Apply(m); err != nil {
+			return fmt.Errorf("game: game %d: replaying %s: %w", l.g.ID, rec.Text, err)
+		}
+	}
 	return nil
 }
 

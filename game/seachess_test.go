@@ -23,11 +23,22 @@ func seachessGame(t *testing.T, dive, underwater string) (*fixture, []*sent) {
 // hidden move and in a mail of their own between them, when say is set.
 func seachessSaying(t *testing.T, dive, underwater string, say []string) (*fixture, []*sent) {
 	t.Helper()
+	return seachessFormat(t, dive, underwater, say, "")
+}
+
+// seachessFormat is seachessSaying with Black reading the boards in the
+// board format format ("" for the default, the diagram).
+func seachessFormat(t *testing.T, dive, underwater string, say []string, format string) (*fixture, []*sent) {
+	t.Helper()
 	f := newFixture(t, Config{})
 	// Their mails name them as docs/verify.md's example does.
 	f.names = map[string]string{alice: "alice", bob: "bob"}
 	f.send(alice, f.personal(alice), "new", "new seachess vs "+bob+" as white")
 	f.reply(bob, "accept")
+	if format != "" {
+		f.reply(bob, "board format "+format)
+		f.mustContain(f.last(bob), "Your board format is now "+format)
+	}
 	open := []string{"Bj2-j3", "Bj11-j10", "Bi2-i3", "Bi11-i10", "Bh2-h3", "Bh11-h10", "Bg2-g3", "Bg11-g10"}
 	for i, m := range open {
 		f.reply([]string{alice, bob}[i%2], m)
@@ -52,16 +63,23 @@ var digests = regexp.MustCompile(`[0-9a-f]{64}`)
 
 // TestNonInterferenceByMail: what Black receives does not depend on
 // White's hidden moves, also when White's mails carry words (say …): with
-// the moves and in a mail of their own (issue 33).
+// the moves and in a mail of their own (issue 33); and in every board
+// format Black may read (board format list|both, issue 34).
 func TestNonInterferenceByMail(t *testing.T) {
 	for _, say := range [][]string{nil, {"say Where is my submarine? Guess!", "say (no hint)"}} {
-		t.Run(fmt.Sprintf("%d say lines", len(say)), func(t *testing.T) { nonInterference(t, say) })
+		t.Run(fmt.Sprintf("%d say lines", len(say)), func(t *testing.T) { nonInterference(t, say, "") })
+	}
+	for _, format := range []string{boardList, boardBoth} {
+		t.Run("board format "+format, func(t *testing.T) { nonInterference(t, nil, format) })
 	}
 }
 
-func nonInterference(t *testing.T, say []string) {
-	_, a := seachessSaying(t, "Sd1v-e3", "sSe3-f5", say)
-	_, b := seachessSaying(t, "Sd1v-c3", "sSc3-d5", say)
+func nonInterference(t *testing.T, say []string, format string) {
+	_, a := seachessFormat(t, "Sd1v-e3", "sSe3-f5", say, format)
+	_, b := seachessFormat(t, "Sd1v-c3", "sSc3-d5", say, format)
+	if format != "" && (!strings.Contains(a[0].Text, "Black (you): ") || !strings.Contains(a[0].HTML, "<li>Black (you): ")) {
+		t.Fatalf("black's mail is not in the board format %s:\n%s", format, a[0].Text)
+	}
 	if say != nil {
 		// The words' own mail, between the dive and the underwater move.
 		if len(a) != 5 || !strings.Contains(a[0].Text, "alice says:") || !strings.Contains(a[2].Text, "alice says:") {

@@ -179,13 +179,19 @@ func isSTARTTLS(line []byte) bool {
 func checkIMAPLine(line []byte) []byte {
 	p := &cmdParser{s: line, bad: -1}
 	p.command()
+	return p.rewritten()
+}
+
+// rewritten is the parser's line as it is, or with the argument it refused
+// (bad to badEnd) replaced by "%".
+func (p *cmdParser) rewritten() []byte {
 	if p.bad < 0 {
-		return line
+		return p.s
 	}
-	out := make([]byte, 0, len(line))
-	out = append(out, line[:p.bad]...)
+	out := make([]byte, 0, len(p.s))
+	out = append(out, p.s[:p.bad]...)
 	out = append(out, '%')
-	return append(out, line[p.badEnd:]...)
+	return append(out, p.s[p.badEnd:]...)
 }
 
 // checkAppendLine is checkIMAPLine for the first line of an APPEND, which
@@ -201,13 +207,7 @@ func checkAppendLine(line []byte) []byte {
 		return line
 	}
 	p.mailbox()
-	if p.bad < 0 {
-		return line
-	}
-	out := make([]byte, 0, len(line))
-	out = append(out, line[:p.bad]...)
-	out = append(out, '%')
-	return append(out, line[p.badEnd:]...)
+	return p.rewritten()
 }
 
 // cmdParser walks one command line as go-imap's decoder does. A method

@@ -1,0 +1,177 @@
+package game
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bottlepost/bottlepost/rules"
+)
+
+// Per-player settings (issue 34; docs/service.md, "Settings"): how the
+// boards of a player's mails are drawn (board format diagram|list|both),
+// whether a chess player's mails show moves in ICCF numeric notation too
+// (notation iccf|algebraic), and the settings command, which lists every
+// setting of the player's meta with the command that changes it.
+
+// The board formats (playerMeta.Board; "" is boardDiagram, the default).
+const (
+	boardDiagram = "diagram"
+	boardList    = "list"
+	boardBoth    = "both"
+)
+
+// The notations (playerMeta.Notation; "" is notationAlgebraic).
+const (
+	notationAlgebraic = "algebraic"
+	notationICCF      = "iccf"
+)
+
+// parseBoard reads "board [GAME]" (the board) or "board format
+// diagram|list|both" (the setting, in c.Arg).
+func parseBoard(c *Command, args []string) string {
+	if len(args) == 0 || !strings.EqualFold(args[0], "format") {
+		return parseGameOnly(c, args)
+	}
+	if len(args) != 2 {
+		return "write board format diagram (the drawn board), board format list (the pieces in words) or board format both"
+	}
+	switch f := strings.ToLower(args[1]); f {
+	case boardDiagram, boardList, boardBoth:
+		c.Arg = f
+		return ""
+	}
+	return fmt.Sprintf("%s is no board format: write board format diagram, list or both", args[1])
+}
+
+// parseNotation reads "notation iccf|algebraic".
+func parseNotation(c *Command, args []string) string {
+	if len(args) == 1 {
+		switch a := strings.ToLower(args[0]); a {
+		case notationICCF, notationAlgebraic:
+			c.Arg = a
+			return ""
+		}
+	}
+	return "write notation iccf (chess moves in ICCF numeric notation too, e.g. 1. e4 (5254)) or notation algebraic"
+}
+
+// parseSettings reads "settings" (no arguments).
+func parseSettings(c *Command, args []string) string {
+	if len(args) != 0 {
+		return "settings takes no arguments: it lists your settings"
+	}
+	return ""
+}
+
+// boardFormat is the player's board format, spelled out.
+func (m *playerMeta) boardFormat() string {
+	if m.Board == "" {
+		return boardDiagram
+	}
+	return m.Board
+}
+
+// iccf says the player asked for ICCF numeric notation (notation iccf).
+func (m *playerMeta) iccf() bool { return m.Notation == notationICCF }
+
+// setBoardFormat sets the sender's board format (board format …).
+func (h *handling) setBoardFormat(c Command, reply *draft) error {
+	h.pmeta.Board = c.Arg
+	if c.Arg == boardDiagram {
+		h.pmeta.Board = ""
+	}
+	what := map[string]string{
+		boardDiagram: "the board drawn as a diagram (text) and a table (HTML)",
+		boardList:    "the pieces in words, side by side, instead of the drawn board (for screen readers)",
+		boardBoth:    "the drawn board and, below it, the pieces in words",
+	}[c.Arg]
+	reply.notices = append(reply.notices, fmt.Sprintf("Your board format is now %s: every mail with a board shows %s.", c.Arg, what))
+	return h.savePlayer()
+}
+
+// setNotation sets the sender's notation (notation …).
+func (h *handling) setNotation(c Command, reply *draft) error {
+	if c.Arg == notationAlgebraic {
+		h.pmeta.Notation = ""
+		reply.notices = append(reply.notices, "Your mails show moves in algebraic notation only.")
+	} else {
+		h.pmeta.Notation = notationICCF
+		reply.notices = append(reply.notices, "Your chess mails now show each move in ICCF numeric notation too, after the algebraic (1. e4 (5254)): in the news of a move and the last moves. The records and PGN files stay algebraic. ICCF notation exists for chess only; your games of other variants are not changed.")
+	}
+	return h.savePlayer()
+}
+
+// settings answers with every setting of the sender and the command that
+// changes it.
+func (h *handling) settings(reply *draft) error {
+	if err := h.moveDigests(); err != nil {
+		return err
+	}
+	m := h.pmeta
+	name := m.Name
+	if plainName(name) == "" {
+		name = "none chosen (shown as " + displayName(h.player) + ")"
+	}
+	notation := notationAlgebraic
+	if m.iccf() {
+		notation = "iccf (chess only)"
+	}
+	messages := "on"
+	if m.Quiet != nil {
+		messages = "off"
+	}
+	zone := "UTC"
+	if m.TZ != "" {
+		zone = m.location().String()
+	}
+	used := m.Vacation.Used
+	if m.Vacation.Year != h.now.Year() {
+		used = 0
+	}
+	vacation := fmt.Sprintf("%d days left this year (of %d)", h.s.cfg.VacationDays-used, h.s.cfg.VacationDays)
+	if m.Vacation.Until.After(h.now) {
+		vacation += ", on vacation until " + m.Vacation.Until.In(m.location()).Format("Mon 2 Jan 2006 15:04 MST")
+	}
+	digest := "off"
+	if m.Digest != nil {
+		digest = fmt.Sprintf("%q", m.Digest.Spec)
+	}
+	lines := []string{
+		"Your settings, each with the command that changes it:",
+		"Name: " + name + ". Change: name NAME, or name off.",
+		"Board format: " + m.boardFormat() + ". Change: board format diagram, list or both.",
+		"Notation: " + notation + ". Change: notation iccf or notation algebraic.",
+		"Messages from opponents: " + messages + ". Change: messages off or messages on.",
+		"Time zone: " + zone + ". Change: timezone ZONE, e.g. timezone Europe/Berlin.",
+		"Vacation: " + vacation + ". Take some: vacation N days.",
+		"Daily digest: " + digest + ". Change: digest HOUR, digest CRON or digest off.",
+	}
+	reply.notices = append(reply.notices, lines...)
+	return nil
+}
+
+// withICCF is a chess move as a player with notation iccf reads it: the
+// algebraic text, then the ICCF numeric notation of m played in before
+// ("Nf3 (7163)"); text alone for anyone else, another variant or a move
+// without an ICCF form.
+func withICCF(pm *playerMeta, before rules.State, m rules.Move, text string) string {
+	if pm == nil || !pm.iccf() {
+		return text
+	}
+	if n, ok := rules.ICCF(before, m); ok {
+		return text + " (" + n + ")"
+	}
+	return text
+}
+
+// metaOf is the settings of a seated player: the sender's as this mail
+// changed them, anyone else's as stored.
+func (h *handling) metaOf(l *loaded, side int) *playerMeta {
+	if p := l.seats[side]; p != nil {
+		if h.player != nil && p.ID == h.player.ID {
+			return h.pmeta
+		}
+		return decodePlayerMeta(p)
+	}
+	return &playerMeta{}
+}
