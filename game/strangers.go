@@ -13,7 +13,8 @@ import (
 // welcomes' WelcomesPerDay) bound one identity, but twenty identities made
 // two hundred invitations to strangers, and forged From fields turn the
 // welcome into mail to any address, three a day each. So every such mail —
-// an invitation to an address that never wrote, an answer of first contact
+// an invitation to an address that never wrote (a challenge's, or each of
+// a tournament's, taken together: strangerMails), an answer of first contact
 // (the welcome, the answer to unvouched mail) to an address the service
 // does not know — takes one of Limits.StrangersPerDay a UTC day; beyond
 // it, the challenge is refused (its challenger told why) and the mail
