@@ -273,6 +273,15 @@ func (h *Hub) Close() error {
 	if h.smtpSrv != nil {
 		errs = append(errs, h.smtpSrv.Close())
 	}
+	// The servers close only the listeners their Serve has registered: a
+	// Close right after Start can come before that, and Serve would then
+	// accept forever while wg.Wait waits for it. Closing them here too
+	// (a second Close is harmless) ends every Serve.
+	for _, ln := range []net.Listener{h.imapLn, h.smtpLn} {
+		if ln != nil {
+			ln.Close()
+		}
+	}
 	if h.stopSweep != nil {
 		close(h.stopSweep)
 		h.stopSweep = nil

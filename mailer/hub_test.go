@@ -344,3 +344,31 @@ func procRSS() uint64 {
 	}
 	return 0
 }
+
+// TestHubCloseRightAfterStart: a hub closed at once after Start stops; the
+// servers' Close closes only the listeners their Serve goroutine has
+// registered, so a Close that came first left a Serve accepting forever and
+// Close waiting for it (daemon TestInterruptedCopyIsCleanedAtStart hung so
+// under -race).
+func TestHubCloseRightAfterStart(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 50
+	}
+	for i := range n {
+		h := NewHub("example.org", testPass, 1<<20, nil)
+		if err := h.Start("127.0.0.1:0", "127.0.0.1:0"); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- h.Close() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("round %d: Close: %v", i, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("round %d: Close right after Start did not return in 10 s", i)
+		}
+	}
+}
