@@ -251,9 +251,16 @@ func (h *Hub) Start(imapAddr, smtpAddr string) error {
 	stop := make(chan struct{})
 	h.stopSweep = stop
 	h.wg.Add(3)
-	go func() { defer h.wg.Done(); h.imapSrv.Serve(hubIMAPListener{h.imapLn}) }()
+	// go-imap's Serve registers its listener and only then counts itself
+	// in a WaitGroup that Close waits on: a Close in between is a race
+	// (Add concurrent with Wait). Start returns once Serve is accepting.
+	accepting := make(chan struct{})
+	var once sync.Once
+	imapLn := &hubIMAPListener{Listener: h.imapLn, accepting: func() { once.Do(func() { close(accepting) }) }}
+	go func() { defer h.wg.Done(); h.imapSrv.Serve(imapLn) }()
 	go func() { defer h.wg.Done(); h.smtpSrv.Serve(hubSMTPListener{h.smtpLn}) }()
 	go func() { defer h.wg.Done(); h.sweepMoved(stop) }()
+	<-accepting
 	h.log.Info("mail hub listening", "imap", h.imapLn.Addr().String(), "smtp", h.smtpLn.Addr().String(), "domain", h.Domain)
 	return nil
 }

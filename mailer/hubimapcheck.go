@@ -46,9 +46,18 @@ import (
 // The wrapper can go once go-imap answers these with BAD itself: upstream
 // PR emersion/go-imap#765 fixes it; drop hubIMAPListener when a release
 // with it is pinned and the hub's TestHubIMAPSyntaxErrors stays green.
-type hubIMAPListener struct{ net.Listener }
+type hubIMAPListener struct {
+	net.Listener
+	// accepting, when set, is called at each Accept: Hub.Start waits for
+	// the first, after which go-imap's Serve has counted itself in (its
+	// Close is safe from then on; see Hub.Start).
+	accepting func()
+}
 
-func (l hubIMAPListener) Accept() (net.Conn, error) {
+func (l *hubIMAPListener) Accept() (net.Conn, error) {
+	if l.accepting != nil {
+		l.accepting()
+	}
 	c, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
