@@ -148,33 +148,74 @@ func (h *handling) opponent(c Command) (opp *store.Player, newcomer bool, err er
 // nil; rated unless casual): the game, its setup on the chain, its tokens
 // and the challenger's list of games.
 func (h *handling) createGame(v rules.Variant, ruleset string, tc timing.TimeControl, state rules.State, seed uint64, mySide int, opp *store.Player, casual bool) (*loaded, error) {
-	data, err := state.MarshalBinary()
+	meta := &gameMeta{Phase: phaseChallenge, Challenger: mySide, Time: tc.String(), DrawOffer: -1, TimedOut: -1, Seed: seed, Casual: casual}
+	spec := gameSpec{v: v, ruleset: ruleset, tc: tc, state: state, meta: meta, starter: mySide,
+		start: record.Start{Variant: v.ID(), Ruleset: ruleset, Seed: seed, Time: meta.Time}}
+	spec.seats[mySide] = h.player
+	spec.tokens[mySide] = true
+	if opp != nil {
+		spec.seats[1-mySide], spec.tokens[1-mySide] = opp, true
+	} else {
+		// The open seat is held by the challenger until someone matches,
+		// and gets its token then.
+		meta.Phase = phaseOpen
+		spec.seats[1-mySide] = h.player
+		spec.match = openMatch(v.ID(), ruleset, tc.String(), casual)
+	}
+	l, err := h.storeGame(spec)
 	if err != nil {
 		return nil, err
 	}
-	g := &store.Game{Variant: v.ID(), Ruleset: ruleset, TimeControl: tc.String(), Status: store.StatusActive,
-		Hidden: v.Hidden(), State: data, Created: h.now, Updated: h.now}
-	meta := &gameMeta{Phase: phaseChallenge, Challenger: mySide, Time: tc.String(), DrawOffer: -1, TimedOut: -1, Seed: seed, Casual: casual}
-	meta.Clocks = [2]timing.Clock{tc.NewClock(), tc.NewClock()}
-	seats := [2]*store.Player{}
-	seats[mySide] = h.player
-	if opp != nil {
-		seats[1-mySide] = opp
-	} else {
-		meta.Phase = phaseOpen
-		seats[1-mySide] = h.player // the open seat is held by the challenger until someone matches
-		g.Match = openMatch(v.ID(), ruleset, tc.String(), casual)
+	if err := h.save(l); err != nil {
+		return nil, err
 	}
-	for i, p := range seats {
+	h.pmeta.addGame(l.g.ID)
+	if err := h.savePlayer(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// gameSpec is what storeGame writes: a game's variant, ruleset, time
+// control, first position and service data, its seats (and which of them get their reply
+// token now), an open challenge's match key, and its start record with the
+// side it is written for.
+type gameSpec struct {
+	v       rules.Variant
+	ruleset string
+	tc      timing.TimeControl
+	state   rules.State
+	meta    *gameMeta
+	seats   [2]*store.Player
+	tokens  [2]bool
+	match   string
+	start   record.Start
+	starter int
+}
+
+// storeGame creates a game in the store as spec says — its record, the
+// start record first on its chain (so that an exported game can be
+// replayed), its thread root and its seats' tokens — and loads it. The
+// caller saves the service data once it has set the phase it starts in
+// (createGame, createTournamentGame).
+func (h *handling) storeGame(spec gameSpec) (*loaded, error) {
+	data, err := spec.state.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	v, meta := spec.v, spec.meta
+	meta.Clocks = [2]timing.Clock{spec.tc.NewClock(), spec.tc.NewClock()}
+	g := &store.Game{Variant: v.ID(), Ruleset: spec.ruleset, TimeControl: spec.tc.String(), Status: store.StatusActive,
+		Hidden: v.Hidden(), State: data, Created: h.now, Updated: h.now, Match: spec.match}
+	for i, p := range spec.seats {
 		g.Seats[i] = store.Seat{Player: p.ID, Address: p.Address}
 	}
 	g.Meta = meta.encode()
 	if err := h.tx.CreateGame(g); err != nil {
 		return nil, err
 	}
-	// The setup goes on the chain first, so that an exported game can be replayed.
-	start := record.Start{Variant: v.ID(), Ruleset: ruleset, Seed: seed, Time: g.TimeControl}.Text()
-	if _, err := h.tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.Side(mySide),
+	start := spec.start.Text()
+	if _, err := h.tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.Side(spec.starter),
 		Text: start, Public: start, At: h.now}); err != nil {
 		return nil, err
 	}
@@ -184,26 +225,19 @@ func (h *handling) createGame(v rules.Variant, ruleset string, tc timing.TimeCon
 	}
 	meta.Root = root
 	meta.Roots = [2]string{seatRoot(root, 0), seatRoot(root, 1)}
-	for i := range seats {
-		if opp == nil && i != mySide {
-			continue // the open seat gets its token when someone takes it
+	for i, p := range spec.seats {
+		if !spec.tokens[i] {
+			continue
 		}
-		if err := h.tx.PutToken(h.s.seatToken(g.ID, i, seats[i].ID), store.TokenRef{Game: g.ID, Player: seats[i].ID, Side: store.Side(i)}); err != nil {
+		if err := h.tx.PutToken(h.s.seatToken(g.ID, i, p.ID), store.TokenRef{Game: g.ID, Player: p.ID, Side: store.Side(i)}); err != nil {
 			return nil, err
 		}
 	}
-	l := &loaded{g: g, meta: meta, v: v, state: state, seats: seats}
+	l := &loaded{g: g, meta: meta, v: v, state: spec.state, seats: spec.seats}
 	if h.games == nil {
 		h.games = map[uint64]*loaded{}
 	}
 	h.games[g.ID] = l
-	if err := h.save(l); err != nil {
-		return nil, err
-	}
-	h.pmeta.addGame(g.ID)
-	if err := h.savePlayer(); err != nil {
-		return nil, err
-	}
 	return l, nil
 }
 

@@ -639,50 +639,20 @@ func (h *handling) createTournamentGame(t *tournament, tc timing.TimeControl, ro
 	if err != nil {
 		return nil, err
 	}
-	data, err := state.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	g := &store.Game{Variant: v.ID(), Ruleset: t.Ruleset, TimeControl: tc.String(), Status: store.StatusActive,
-		Hidden: v.Hidden(), State: data, Created: h.now, Updated: h.now}
 	meta := &gameMeta{Phase: phaseChallenge, Time: tc.String(), DrawOffer: -1, TimedOut: -1, Seed: seed, Casual: t.Casual,
 		Tournament: t.ID, Round: round}
-	meta.Clocks = [2]timing.Clock{tc.NewClock(), tc.NewClock()}
-	seats := [2]*store.Player{white, black}
-	for i, p := range seats {
-		g.Seats[i] = store.Seat{Player: p.ID, Address: p.Address}
-	}
-	g.Meta = meta.encode()
-	if err := h.tx.CreateGame(g); err != nil {
-		return nil, err
-	}
 	// The start record binds the tournament and the round: the PGN's Event and Round tags.
-	start := record.Start{Variant: v.ID(), Ruleset: t.Ruleset, Seed: seed, Time: g.TimeControl,
-		Event: t.Name, Round: fmt.Sprint(round)}.Text()
-	if _, err := h.tx.Append(g, store.Entry{Kind: store.KindEvent, Side: store.White, Text: start, Public: start, At: h.now}); err != nil {
-		return nil, err
-	}
-	root, err := h.s.messageID("game-" + fmt.Sprint(g.ID))
+	l, err := h.storeGame(gameSpec{v: v, ruleset: t.Ruleset, tc: tc, state: state, meta: meta,
+		seats: [2]*store.Player{white, black}, tokens: [2]bool{true, true}, starter: 0,
+		start: record.Start{Variant: v.ID(), Ruleset: t.Ruleset, Seed: seed, Time: tc.String(), Event: t.Name, Round: fmt.Sprint(round)}})
 	if err != nil {
 		return nil, err
 	}
-	meta.Root = root
-	meta.Roots = [2]string{seatRoot(root, 0), seatRoot(root, 1)}
-	for i := range seats {
-		if err := h.tx.PutToken(h.s.seatToken(g.ID, i, seats[i].ID), store.TokenRef{Game: g.ID, Player: seats[i].ID, Side: store.Side(i)}); err != nil {
-			return nil, err
-		}
-	}
-	l := &loaded{g: g, meta: meta, v: v, state: state, seats: seats}
-	if h.games == nil {
-		h.games = map[uint64]*loaded{}
-	}
-	h.games[g.ID] = l
 	if err := h.start(l); err != nil {
 		return nil, err
 	}
 	for side := range 2 {
-		d := h.draft(seats[side].Address, l, "update")
+		d := h.draft(l.seats[side].Address, l, "update")
 		d.messageID = meta.Roots[side] // the start mail starts the player's thread
 		d.apart, d.inReplyTo = true, ""
 		d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s: round %d.", t.ID, t.Name, round))
