@@ -34,8 +34,8 @@ type Special struct {
 	Squares []Square
 }
 
-// Put sets the structured contents of sq, from the top down, and returns
-// the view; a View function calls it for every square it fills.
+// Put sets the structured contents of sq, from the top down; a View
+// function calls it for every square it fills.
 func (v *View) Put(sq Square, pieces ...Piece) {
 	if v.Contents == nil {
 		v.Contents = make([][]Piece, len(v.Cells))
@@ -204,7 +204,7 @@ func (v *View) List(w *Words) string {
 		out.WriteByte('\n')
 	}
 	for _, s := range v.Status {
-		for _, line := range wrap(s, ListWidth) {
+		for _, line := range wrapWords(s, "  ", ListWidth) {
 			out.WriteString(line)
 			out.WriteByte('\n')
 		}
@@ -220,7 +220,7 @@ func (v *View) ListLines(w *Words) []string {
 	}
 	var out []string
 	for _, e := range v.entries(w) {
-		out = append(out, wrap(e, ListWidth)...)
+		out = append(out, wrapWords(e, "  ", ListWidth)...)
 	}
 	return out
 }
@@ -384,27 +384,4 @@ func (v *View) SquareName(sq Square, w *Words) string {
 		return name + ", " + w.Stack(words)
 	}
 	return name + ", " + strings.Join(words, ", ")
-}
-
-// wrap breaks a line at spaces so that no line is longer than width
-// (runes), continuing with an indent of two spaces; a word longer than the
-// width stands alone.
-func wrap(s string, width int) []string {
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = word
-		case len([]rune(line))+1+len([]rune(word)) <= width:
-			line += " " + word
-		default:
-			out = append(out, line)
-			line = "  " + word
-		}
-	}
-	if line != "" {
-		out = append(out, line)
-	}
-	return out
 }

@@ -104,11 +104,7 @@ func Render(v *rules.View, opt Options) template.HTML {
 	sides := v.Variant.Sides()
 	if !v.TurnSaid {
 		out.WriteString(`<p style="margin:6px 0 0 0"><strong>`)
-		if v.Outcome.Over() {
-			writeEscaped(&out, "Game over: "+v.Outcome.Describe(sides)+".")
-		} else {
-			writeEscaped(&out, sides[v.ToMove]+" to move.")
-		}
+		writeEscaped(&out, rules.English.Turn(sides, v.ToMove, v.Outcome))
 		out.WriteString("</strong></p>\n")
 	}
 	for _, s := range v.Status {
