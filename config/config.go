@@ -97,7 +97,7 @@ type SMTP struct {
 	Timeout       Duration `toml:"timeout"`         // longest wait for any step of a submission
 	TLSCAFile     string   `toml:"tls_ca_file"`     // PEM certificates trusted besides the system's
 	TLSServerName string   `toml:"tls_server_name"` // the name the certificate must hold; default host
-	Chunking      bool     `toml:"chunking"`        // send with BDAT where offered (mailer.SMTPConfig.Chunking)
+	Chunking      bool     `toml:"chunking"`        // send with BDAT where offered (smtpclient.Config.Chunking)
 }
 
 // Maildir is an optional second source of incoming mail.

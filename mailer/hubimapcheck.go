@@ -41,7 +41,9 @@ import (
 // only writer on the connection. Everything else passes through byte for
 // byte: literals ({N}, {N+}, ~{N} at a line's end) pass unread and the
 // command's lines after one are not inspected, so APPEND's message text is
-// never looked at. After STARTTLS the stream passes through untouched.
+// never looked at. After STARTTLS the stream passes through untouched, and a
+// line longer than the 16 KiB read buffer passes unchecked (go-imap answers
+// it as before).
 //
 // The wrapper can go once go-imap answers these with BAD itself: upstream
 // PR emersion/go-imap#765 fixes it; drop hubIMAPListener when a release
