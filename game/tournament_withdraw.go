@@ -133,6 +133,7 @@ func (h *handling) withdrawPlayer(t *tournament, i int, how string) (int, error)
 			ids = append(ids, g.Game)
 		}
 	}
+	n := 0 // games lost by forfeit: those still in play
 	for _, id := range ids {
 		l, err := h.game(id)
 		if err != nil {
@@ -148,6 +149,7 @@ func (h *handling) withdrawPlayer(t *tournament, i int, how string) (int, error)
 		if err := h.finish(l, o); err != nil {
 			return 0, err
 		}
+		n++
 	}
-	return len(ids), nil
+	return n, nil
 }
