@@ -138,12 +138,12 @@ func (h *handling) relay(says []Command) error {
 			break
 		}
 	}
-	if cut {
-		d.notices = append(d.notices, fmt.Sprintf("Your words were cut after %d characters: at most %d go with one mail.", maxSayRunes, maxSayRunes))
-	}
 	day := slices.DeleteFunc(slices.Clone(l.meta.Said[side]), func(t time.Time) bool { return !t.After(h.now.Add(-24 * time.Hour)) })
 	if len(day) >= SaysPerDay {
 		return userf("your words were not passed on: at most %d mails with words a day go to your opponent in one game; the next may go after %s", SaysPerDay, day[0].Add(24*time.Hour).UTC().Format("Mon 2 Jan 15:04 UTC"))
+	}
+	if cut { // said only of words that go
+		d.notices = append(d.notices, fmt.Sprintf("Your words were cut after %d characters: at most %d go with one mail.", maxSayRunes, maxSayRunes))
 	}
 	opp := 1 - side
 	said := storedSay{V: saidVersion, Side: side, At: h.now, Text: strings.Join(lines, "\n")}
