@@ -75,6 +75,9 @@ func TestIMAPSourceFindsTheServerBackSoon(t *testing.T) {
 			eventually(t, 10*time.Second, "connected", func() bool { return connected() == 1 })
 			stop()
 			time.Sleep(tt.down)
+			if !strings.Contains(logs.String(), "imap connection lost") {
+				t.Fatalf("the source did not see its connection go during an outage of %v: the server was not really down", tt.down)
+			}
 			restart()
 			back := time.Now()
 			eventually(t, 35*time.Second, "connected again", func() bool { return connected() == 2 })
