@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/timing"
 	"github.com/pelletier/go-toml/v2"
 )
@@ -60,6 +61,7 @@ type Service struct {
 	VacationDays    int      `toml:"vacation_days"`    // yearly allowance per player; 0: no vacations
 	ReminderBefore  Duration `toml:"reminder_before"`  // the second reminder, before the deadline
 	TrustedAuthServ string   `toml:"trusted_authserv"` // trust this server's Authentication-Results
+	Language        string   `toml:"language"`         // mails to players who chose none: "en" or "de"
 }
 
 // Hub is the embedded mail hub, used when no IMAP server is configured.
@@ -137,7 +139,7 @@ func Defaults() Config {
 	return Config{
 		Service: Service{
 			Address: "games@localhost", Name: "bottlepost", DataDir: "bottlepost-data", LogLevel: "info",
-			DefaultTime: "3d", TimeoutPolicy: "loss", VacationDays: 30, ReminderBefore: Duration(24 * time.Hour),
+			DefaultTime: "3d", TimeoutPolicy: "loss", Language: "en", VacationDays: 30, ReminderBefore: Duration(24 * time.Hour),
 		},
 		Hub:     Hub{IMAPListen: "127.0.0.1:1143", SMTPListen: "127.0.0.1:2525", Domain: "localhost"},
 		IMAP:    IMAP{Security: "tls", Mailbox: "INBOX", ProcessedFolder: "bottlepost-processed", PollInterval: Duration(time.Minute), IdleRefresh: Duration(25 * time.Minute), Timeout: Duration(time.Minute)},
@@ -289,6 +291,9 @@ func (c *Config) Validate() error {
 	}
 	if s.TimeoutPolicy != "loss" && s.TimeoutPolicy != "notify" {
 		bad("service.timeout_policy %q: want \"loss\" or \"notify\"", s.TimeoutPolicy)
+	}
+	if _, ok := lang.Parse(s.Language); !ok {
+		bad("service.language %q: want \"en\" (English) or \"de\" (German)", s.Language)
 	}
 	if s.VacationDays < 0 || s.VacationDays > 366 {
 		bad("service.vacation_days %d: want 0 to 366", s.VacationDays)

@@ -29,6 +29,7 @@ import (
 
 	"github.com/bottlepost/bottlepost/config"
 	"github.com/bottlepost/bottlepost/game"
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailer"
 	"github.com/bottlepost/bottlepost/mailer/smtpclient"
 	"github.com/bottlepost/bottlepost/mailfmt"
@@ -99,7 +100,7 @@ func New(cfg config.Config, opt Options) (*Daemon, error) {
 	svc, err := game.New(game.Config{
 		Address: cfg.Service.Address, Name: cfg.Service.Name, Referees: append([]string(nil), cfg.Service.Referees...),
 		DefaultTime: cfg.Service.DefaultTime, TrustedAuthServ: cfg.Service.TrustedAuthServ,
-		VacationDays: cfg.Service.VacationDays, TimeoutPolicy: cfg.Service.TimeoutPolicy,
+		VacationDays: cfg.Service.VacationDays, Language: lang.Of(cfg.Service.Language), TimeoutPolicy: cfg.Service.TimeoutPolicy,
 		ReminderBefore: time.Duration(cfg.Service.ReminderBefore), OutageGap: time.Duration(cfg.Schedule.OutageGap),
 		Limits: gameLimits(cfg.Limits),
 	}, game.Options{Store: st, Clock: d.now, Logger: d.log})

@@ -89,7 +89,7 @@ func (h *handling) overLimitDraft() *draft {
 		loc = h.pmeta.location()
 	}
 	resume := h.overLimit.Resume.In(loc).Format("15:04 MST")
-	d := &draft{kind: "notice", to: h.from, inReplyTo: h.in.MessageID,
+	d := &draft{lang: h.langOf(h.from), kind: "notice", to: h.from, inReplyTo: h.in.MessageID,
 		subject: "bottlepost: answers paused until " + resume}
 	if h.player != nil {
 		d.replyTo = h.s.replyAddress(h.s.accountToken(h.from))

@@ -53,6 +53,9 @@ const (
 	// the format in Arg: settings.go.
 	VerbNotation Verb = "notation"
 	VerbSettings Verb = "settings"
+	// VerbLanguage sets the language of the sender's mails (language
+	// de|en): settings.go.
+	VerbLanguage Verb = "language"
 )
 
 // Command is one line of a player's mail, parsed.
@@ -177,6 +180,7 @@ var verbParsers = map[Verb]func(c *Command, args []string) string{
 	VerbDigest: parseDigest, VerbTimezone: parseTimezone, VerbIf: parseIf, VerbConditionals: parseConditionals,
 	VerbAdjudicate: parseAdjudicate, VerbRatings: parseRatings, VerbName: parseName, VerbMessages: parseMessages,
 	VerbTakeback: parseTakeback, VerbAddress: parseAddress, VerbNotation: parseNotation, VerbSettings: parseSettings,
+	VerbLanguage: parseLanguage,
 }
 
 // parseNew reads "new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL] [casual]",

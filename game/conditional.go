@@ -125,7 +125,7 @@ func (h *handling) registerConditional(c Command) error {
 	if set.Ply != l.state.Ply() {
 		set = &condSet{} // lines for an earlier position: none can apply
 	}
-	pairs, err := checkLine(l, side, c.Cond)
+	pairs, err := checkLine(l, side, c.Cond, string(h.langOf(h.from)))
 	if err != nil {
 		var ue *userError
 		if errors.As(err, &ue) {
@@ -182,7 +182,8 @@ func (h *handling) registerConditional(c Command) error {
 // owner's record will show it, and each move is checked only for being readable in the
 // variant's notation (against the starting position, which hides nothing); the referee
 // judges MINE with full information when it is played.
-func checkLine(l *loaded, side int, pairs []CondPair) ([]CondPair, error) {
+// The moves are read as a player of language writer writes them (rules.ParseIn).
+func checkLine(l *loaded, side int, pairs []CondPair, writer string) ([]CondPair, error) {
 	sides := l.sides()
 	opp := 1 - side
 	if l.v.Hidden() {
@@ -195,12 +196,12 @@ func checkLine(l *loaded, side int, pairs []CondPair) ([]CondPair, error) {
 		// what the owner cannot see. The starting position hides nothing: a text that
 		// reads there as a move other than itself, or as several, is a short form.
 		readable := func(text string) error {
-			m, err := start.Parse(text)
+			m, err := rules.ParseIn(start, text, writer)
 			var me *rules.MoveError
 			short := err == nil && condKey(start.Format(m)) != condKey(text)
 			switch {
 			case errors.As(err, &me) && me.Kind == rules.Unreadable:
-				return &userError{me.Player()}
+				return &userError{me.Text()}
 			case short || errors.As(err, &me) && me.Kind == rules.Ambiguous:
 				return userf("%q: write each move in full, as the record shows it (such as Be2-e4, Cc1xc7, Sd1v-e3 or O-O): a short form names a move only in a position you cannot fully see (S11)", text)
 			}
@@ -228,24 +229,23 @@ func checkLine(l *loaded, side int, pairs []CondPair) ([]CondPair, error) {
 		if !errors.As(err, &me) {
 			return err
 		}
-		msg := me.Player()
 		if len(me.Options) > 0 && me.Kind != rules.Ambiguous {
-			msg += "; legal moves that come close: " + strings.Join(me.Options, ", ")
+			return userf("%s; legal moves that come close: %s", me.Text(), strings.Join(me.Options, ", "))
 		}
-		return &userError{msg}
+		return &userError{me.Text()}
 	}
 	s := l.state
 	out := make([]CondPair, 0, len(pairs))
 	after := ""
 	for i, p := range pairs {
-		t, err := s.Parse(p.Theirs)
+		t, err := rules.ParseIn(s, p.Theirs, writer)
 		var s1 rules.State
 		if err == nil {
 			s1, _, err = s.Apply(t)
 		}
 		if err != nil {
-			if ue := explain(err); errors.As(ue, new(*userError)) {
-				return nil, userf("%s cannot play %q%s: %s", sides[opp], p.Theirs, after, ue.Error())
+			if ue := (*userError)(nil); errors.As(explain(err), &ue) {
+				return nil, userf("%s cannot play %q%s: %s", sides[opp], p.Theirs, after, ue.msg)
 			}
 			return nil, err
 		}
@@ -256,14 +256,14 @@ func checkLine(l *loaded, side int, pairs []CondPair) ([]CondPair, error) {
 		if s1.Outcome().Over() {
 			return nil, userf("after %s the game is over (%s): there is nothing to answer", theirs, s1.Outcome().Describe(sides))
 		}
-		m, err := s1.Parse(p.Mine)
+		m, err := rules.ParseIn(s1, p.Mine, writer)
 		var s2 rules.State
 		if err == nil {
 			s2, _, err = s1.Apply(m)
 		}
 		if err != nil {
-			if ue := explain(err); errors.As(ue, new(*userError)) {
-				return nil, userf("your answer to %s cannot be played: %s", theirs, ue.Error())
+			if ue := (*userError)(nil); errors.As(explain(err), &ue) {
+				return nil, userf("your answer to %s cannot be played: %s", theirs, ue.msg)
 			}
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/rules"
 )
@@ -14,6 +15,10 @@ type draftKey struct {
 // draft is a mail being assembled while commands run; it is rendered once
 // all commands have run, so it shows the final state (flush, renderer).
 type draft struct {
+	// lang is the recipient's language, which every line of the mail is
+	// written in (handling.langOf): notices are written in it as they are
+	// added (tr), the templates and subject when the mail is rendered.
+	lang      lang.Lang
 	kind      string
 	to        string
 	game      *loaded
@@ -66,7 +71,7 @@ func (h *handling) draft(to string, l *loaded, kind string) *draft {
 	if d, ok := h.drafts[k]; ok {
 		return d
 	}
-	d := &draft{kind: kind, to: to, game: l, viewer: rules.ViewPublic}
+	d := &draft{kind: kind, to: to, game: l, viewer: rules.ViewPublic, lang: h.langOf(to)}
 	if to == h.from {
 		d.inReplyTo = h.in.MessageID
 	}
@@ -82,6 +87,48 @@ func (h *handling) draft(to string, l *loaded, kind string) *draft {
 	h.drafts[k] = d
 	h.order = append(h.order, k)
 	return d
+}
+
+// tr writes a message in the draft's language (lang.Lang.Tr).
+func (d *draft) tr(format string, args ...any) string { return d.lang.Tr(format, args...) }
+
+// notice adds a notice, written in the draft's language.
+func (d *draft) notice(format string, args ...any) {
+	d.notices = append(d.notices, d.lang.Tr(format, args...))
+}
+
+// langOf is the language of the mails to an address: the sender's and
+// each player's choice (language de|en), else the service's.
+func (h *handling) langOf(addr string) lang.Lang {
+	if h.langs == nil {
+		h.langs = map[string]lang.Lang{}
+	}
+	if l, ok := h.langs[addr]; ok {
+		return l
+	}
+	var m *playerMeta
+	if addr == h.from && h.pmeta != nil {
+		m = h.pmeta
+	} else if p, err := h.tx.PlayerByAddress(addr); err == nil {
+		m = decodePlayerMeta(p)
+	}
+	l := h.s.language(m)
+	if addr != h.from {
+		h.langs[addr] = l // the sender's may change while the mail's commands run
+	}
+	return l
+}
+
+// language is the language of a player's mails: their choice, else the
+// service's (m may be nil: no player).
+func (s *Service) language(m *playerMeta) lang.Lang {
+	if m != nil && m.Lang != "" {
+		return lang.Of(m.Lang)
+	}
+	if s.cfg.Language != "" {
+		return s.cfg.Language
+	}
+	return lang.Default
 }
 
 // sideOf is the seat of an address in the game, or -1.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 )
@@ -15,6 +16,7 @@ import (
 // checks the sender, runs the commands, and collects what they have to say
 // in drafts, which flush hands to a renderer once every command has run.
 type handling struct {
+	langs   map[string]lang.Lang // the recipients' languages (langOf)
 	s       *Service
 	tx      *store.Tx
 	in      *Incoming
@@ -62,11 +64,17 @@ func (s *Service) newHandling(tx *store.Tx, in *Incoming, allow func() Allowance
 }
 
 // userError is a problem with what the player asked, phrased for them.
-type userError struct{ msg string }
+type userError struct{ msg lang.Text }
 
-func (e *userError) Error() string { return e.msg }
+// Error is the message in English, the log's language; in writes it in
+// the reply's.
+func (e *userError) Error() string { return e.msg.String() }
 
-func userf(format string, args ...any) error { return &userError{fmt.Sprintf(format, args...)} }
+// in is the message in a language.
+func (e *userError) in(l lang.Lang) string { return e.msg.In(l) }
+
+// userf is a user error: a message of the catalogs (lang.Msg).
+func userf(format string, args ...any) error { return &userError{lang.Msg(format, args...)} }
 
 func (h *handling) run() error {
 	h.from = mailfmt.Key(h.in.From)
@@ -220,7 +228,7 @@ func (h *handling) commands() error {
 				// An answer about a game goes in that game's thread, with its board.
 				d = h.draft(h.from, l, "update")
 			}
-			d.errors = append(d.errors, ue.msg)
+			d.errors = append(d.errors, ue.in(d.lang))
 			if c.Verb == VerbMove {
 				d.refused = c.Arg // a refusal of a move: never withheld (answers.go)
 			}
@@ -402,6 +410,8 @@ func (h *handling) exec(c Command, reply *draft) error {
 		return h.setNotation(c, reply)
 	case VerbSettings:
 		return h.settings(reply)
+	case VerbLanguage:
+		return h.setLanguage(c, reply)
 	case VerbBoard:
 		if c.Arg != "" {
 			return h.setBoardFormat(c, reply) // board format …; a bare board shows the game's below

@@ -243,7 +243,7 @@ func (r *renderer) shrink(d *draft, size int) ([]byte, error) {
 		return data, err
 	}
 	r.s.log.Warn("answer replaced: too large even when cut", "to", d.to, "kind", d.kind, "bytes", size)
-	short := &draft{kind: "notice", to: d.to, viewer: d.viewer, replyTo: d.replyTo, inReplyTo: d.inReplyTo, subject: d.subject,
+	short := &draft{lang: d.lang, kind: "notice", to: d.to, viewer: d.viewer, replyTo: d.replyTo, inReplyTo: d.inReplyTo, subject: d.subject,
 		notices: []string{fmt.Sprintf("The answer to your mail would have been larger than %d KB, the most this service sends, so it was not sent. Ask for less in one mail.", MaxReplyBytes>>10)}}
 	data, _, err = r.render(short)
 	return data, err

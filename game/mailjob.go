@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/htmlboard"
@@ -104,6 +105,8 @@ func (m *mailJob) limit() int {
 
 // mailData is what the templates see.
 type mailData struct {
+	// Lang is the recipient's language, the templates' (templates.Text).
+	Lang                                                                                lang.Lang
 	Subject, Address, Receipt, Attachment, Board, Turn, Deadline, Personal, VariantHelp string
 	From, YourSide, Result, Reason, FirstMover                                          string
 	// Hidden says the game's variant has secret moves (what the records
@@ -223,10 +226,10 @@ func execute(kind string, md mailData) (txt, html string, err error) {
 	// growing their buffers (a board mail's HTML is mostly its table).
 	t.Grow(len(md.Board) + 2048)
 	ht.Grow(len(md.BoardHTML) + len(md.Board) + 4096)
-	if err := templates.Text.ExecuteTemplate(&t, kind+".txt", md); err != nil {
+	if err := templates.Text(md.Lang).ExecuteTemplate(&t, kind+".txt", md); err != nil {
 		return "", "", fmt.Errorf("game: template %s.txt: %w", kind, err)
 	}
-	if err := templates.HTML.ExecuteTemplate(&ht, kind+".html", md); err != nil {
+	if err := templates.HTML(md.Lang).ExecuteTemplate(&ht, kind+".html", md); err != nil {
 		return "", "", fmt.Errorf("game: template %s.html: %w", kind, err)
 	}
 	return t.String(), asciiHTML(ht.String()), nil

@@ -120,7 +120,10 @@ type playerMeta struct {
 	// Name is the name the player chose with the name command (issue 33),
 	// shown before the display name of their mail (displayName); "" for
 	// none.
-	Name     string   `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Lang is the language the player chose for their mails (language
+	// de|en, issue 34); "" for the service's (Config.Language).
+	Lang     string   `json:"lang,omitempty"`
 	TZ       string   `json:"tz,omitempty"`
 	Games    []uint64 `json:"games,omitempty"` // games not yet archived
 	Vacation struct {

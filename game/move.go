@@ -24,7 +24,8 @@ func (h *handling) move(l *loaded, side int, text, number string, d *draft) erro
 		d.board = true
 		return userf("it is not your turn: %s is to move", l.sides()[l.state.ToMove()])
 	}
-	m, err := l.state.Parse(text)
+	// A player writing in German may write chess's German piece letters.
+	m, err := rules.ParseIn(l.state, text, string(h.langOf(h.from)))
 	var next rules.State
 	var rep *rules.Report
 	if err == nil {
@@ -34,11 +35,10 @@ func (h *handling) move(l *loaded, side int, text, number string, d *draft) erro
 		d.board = true
 		var me *rules.MoveError
 		if errors.As(err, &me) {
-			msg := fmt.Sprintf("Your move was not played: %s.", me.Player())
 			if len(me.Options) > 0 && me.Kind != rules.Ambiguous {
-				msg += " Legal moves that come close: " + strings.Join(me.Options, ", ") + "."
+				return userf("Your move was not played: %s. Legal moves that come close: %s.", me.Text(), strings.Join(me.Options, ", "))
 			}
-			return &userError{msg}
+			return userf("Your move was not played: %s.", me.Text())
 		}
 		return err
 	}

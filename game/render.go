@@ -199,7 +199,7 @@ var variantIDs = func() []string {
 // its game thread. Its lists are the draft's; a notice it adds is appended
 // to a copy.
 func (r *renderer) mailData(d *draft) (mailData, []string, error) {
-	md := mailData{Address: r.s.cfg.Address, Notices: slices.Clip(d.notices), Errors: d.errors, Ignored: d.ignored,
+	md := mailData{Lang: d.lang, Address: r.s.cfg.Address, Notices: slices.Clip(d.notices), Errors: d.errors, Ignored: d.ignored,
 		Commitments: d.commitments, YourSide: d.yourSide, From: d.fromName, Newcomer: d.newcomer,
 		Result: d.result, Record: d.record, Report: d.report, Games: d.games, VariantHelp: d.variantHelp,
 		Variants: variantIDs, Tables: d.tables, Said: d.said}

@@ -45,6 +45,7 @@ import (
 
 	"github.com/emersion/go-msgauth/authres"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/timing"
@@ -83,6 +84,10 @@ type Config struct {
 	// Limits bound what one sender can make the service do (zero fields:
 	// DefaultLimits).
 	Limits Limits
+	// Language is the language of the mails to a player who chose none
+	// (language de|en) and to addresses that are no player: "" is
+	// lang.Default, English; config's service.language.
+	Language lang.Lang
 }
 
 // Incoming is a message as the transport hands it over: already parsed and

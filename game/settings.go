@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -53,6 +54,32 @@ func parseNotation(c *Command, args []string) string {
 		}
 	}
 	return "write notation iccf (chess moves in ICCF numeric notation too, e.g. 1. e4 (5254)) or notation algebraic"
+}
+
+// parseLanguage reads "language de|en" (also the languages' names,
+// "language Deutsch").
+func parseLanguage(c *Command, args []string) string {
+	if len(args) == 1 {
+		if l, ok := lang.Parse(args[0]); ok {
+			c.Arg = string(l)
+			return ""
+		}
+	}
+	return "write language de (Deutsch: your mails in German) or language en (English)"
+}
+
+// setLanguage sets the language of the sender's mails (language …): the
+// answer is written in the new language already.
+func (h *handling) setLanguage(c Command, reply *draft) error {
+	l := lang.Of(c.Arg)
+	h.pmeta.Lang = string(l)
+	reply.lang = l
+	if l == lang.German {
+		reply.notice("Your mails are now written in German (language de); moves stay in each variant's notation, and in chess you may also write the German piece letters K, D, T, L and S.")
+	} else {
+		reply.notice("Your mails are now written in English (language en); moves stay in each variant's notation.")
+	}
+	return h.savePlayer()
 }
 
 // parseSettings reads "settings" (no arguments).
@@ -139,6 +166,7 @@ func (h *handling) settings(reply *draft) error {
 	lines := []string{
 		"Your settings, each with the command that changes it:",
 		"Name: " + name + ". Change: name NAME, or name off.",
+		"Language: " + string(h.s.language(m)) + " (" + h.s.language(m).Name() + "). Change: language de or language en.",
 		"Board format: " + m.boardFormat() + ". Change: board format diagram, list or both.",
 		"Notation: " + notation + ". Change: notation iccf or notation algebraic.",
 		"Messages from opponents: " + messages + ". Change: messages off or messages on.",

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/bottlepost/bottlepost/lang"
 )
 
 // ErrorKind sorts a MoveError.
@@ -46,7 +48,11 @@ func (k ErrorKind) String() string {
 type MoveError struct {
 	Input  string
 	Kind   ErrorKind
-	Reason string // for a player: "the king would be in check"
+	Reason string // for a player, in English: "the king would be in check"
+	// Why is the reason as a message of the catalogs (lang), which the
+	// game service writes in the player's language (Text); Reason is it
+	// in English. A MoveError made without it has only Reason.
+	Why    lang.Text
 	Ruling string // "FIDE 3.9", "S8.3"
 	// Options are, for an ambiguous move, the moves it could be; for an
 	// illegal or unreadable one, the nearest legal moves.
@@ -69,9 +75,24 @@ func (e *MoveError) Player() string {
 	return b.String()
 }
 
-// Errorf builds a MoveError.
+// Text is the error as Player phrases it, as a message to write in the
+// player's language.
+func (e *MoveError) Text() lang.Text {
+	why := e.Why
+	if why.IsZero() {
+		why = lang.Raw(e.Reason)
+	}
+	if e.Ruling != "" {
+		return lang.Msg("%q: %s (%s)", e.Input, why, e.Ruling)
+	}
+	return lang.Msg("%q: %s", e.Input, why)
+}
+
+// Errorf builds a MoveError; format is a message of the catalogs (lang),
+// its English the Reason.
 func Errorf(kind ErrorKind, input, ruling, format string, args ...any) *MoveError {
-	return &MoveError{Input: input, Kind: kind, Ruling: ruling, Reason: fmt.Sprintf(format, args...)}
+	why := lang.Msg(format, args...)
+	return &MoveError{Input: input, Kind: kind, Ruling: ruling, Reason: why.String(), Why: why}
 }
 
 // Candidate is a known move with the texts that name it, for Match:

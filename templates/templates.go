@@ -15,18 +15,49 @@ import (
 	htmltemplate "html/template"
 	"strings"
 	texttemplate "text/template"
+
+	"github.com/bottlepost/bottlepost/lang"
 )
 
 //go:embed *.txt *.html
 var files embed.FS
 
-var funcs = map[string]any{
-	"join":  strings.Join,
-	"lines": func(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") },
+// funcs are the templates' functions in a language: t writes a message of
+// the language's catalog ({{t "Your move." }}, {{t "%d games" .N}}).
+func funcs(l lang.Lang) map[string]any {
+	return map[string]any{
+		"join":  strings.Join,
+		"lines": func(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") },
+		"t":     l.Tr,
+	}
 }
 
-// Text is the set of text templates, one per kind ("update.txt", …).
-var Text = texttemplate.Must(texttemplate.New("").Funcs(funcs).ParseFS(files, "*.txt"))
+var (
+	texts = map[lang.Lang]*texttemplate.Template{}
+	htmls = map[lang.Lang]*htmltemplate.Template{}
+)
 
-// HTML is the set of HTML templates, one per kind ("update.html", …).
-var HTML = htmltemplate.Must(htmltemplate.New("").Funcs(funcs).ParseFS(files, "*.html"))
+func init() {
+	for _, l := range lang.All {
+		texts[l] = texttemplate.Must(texttemplate.New("").Funcs(funcs(l)).ParseFS(files, "*.txt"))
+		htmls[l] = htmltemplate.Must(htmltemplate.New("").Funcs(funcs(l)).ParseFS(files, "*.html"))
+	}
+}
+
+// Text is the set of text templates in a language, one per kind
+// ("update.txt", …); the default language's for one not known.
+func Text(l lang.Lang) *texttemplate.Template {
+	if t, ok := texts[l]; ok {
+		return t
+	}
+	return texts[lang.Default]
+}
+
+// HTML is the set of HTML templates in a language, one per kind
+// ("update.html", …).
+func HTML(l lang.Lang) *htmltemplate.Template {
+	if t, ok := htmls[l]; ok {
+		return t
+	}
+	return htmls[lang.Default]
+}

@@ -4,6 +4,8 @@ import (
 	"html/template"
 	"strings"
 	"testing"
+
+	"github.com/bottlepost/bottlepost/lang"
 )
 
 // kinds lists every kind of mail, each with a .txt and a .html template.
@@ -57,10 +59,10 @@ func TestEveryKindHasBothParts(t *testing.T) {
 	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
 			var txt, html strings.Builder
-			if err := Text.ExecuteTemplate(&txt, kind+".txt", d); err != nil {
+			if err := Text(lang.English).ExecuteTemplate(&txt, kind+".txt", d); err != nil {
 				t.Fatalf("text: %v", err)
 			}
-			if err := HTML.ExecuteTemplate(&html, kind+".html", d); err != nil {
+			if err := HTML(lang.English).ExecuteTemplate(&html, kind+".html", d); err != nil {
 				t.Fatalf("html: %v", err)
 			}
 			// Words from an opponent come in every mail that shows the notices
