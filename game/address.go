@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 )
@@ -67,12 +68,12 @@ type moved struct {
 }
 
 // parseAddress reads "address NEW".
-func parseAddress(c *Command, args []string) string {
+func parseAddress(c *Command, args []string) lang.Text {
 	if len(args) != 1 || !address.MatchString(strings.Trim(args[0], "<>")) {
-		return "write address NEW, e.g. address alice@new.example.org, from your current address"
+		return lang.Msg("write address NEW, e.g. address alice@new.example.org, from your current address")
 	}
 	c.Arg = mailfmt.Key(strings.Trim(args[0], "<>"))
-	return ""
+	return lang.Text{}
 }
 
 // keyedName is prefix + DAY + "/" + a keyed hash of v (or prefix + hash

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -98,7 +99,7 @@ type Command struct {
 // ParseError is a user error about a command line: phrased for the player.
 type ParseError struct {
 	Line   string
-	Reason string
+	Reason lang.Text // why, written in the reply's language
 }
 
 func (e *ParseError) Error() string { return fmt.Sprintf("game: %q: %s", e.Line, e.Reason) }
@@ -164,7 +165,7 @@ func parseLine(line string) (c Command, err *ParseError, ok bool) {
 		return Command{}, nil, false
 	}
 	c = Command{Verb: verb, Line: line}
-	if reason := parse(&c, fields[1:]); reason != "" {
+	if reason := parse(&c, fields[1:]); !reason.IsZero() {
 		return Command{}, &ParseError{Line: line, Reason: reason}, false
 	}
 	return c, nil, true
@@ -172,7 +173,7 @@ func parseLine(line string) (c Command, err *ParseError, ok bool) {
 
 // verbParsers read the arguments of each command word into c, and return why they are
 // wrong, phrased for the player, or "".
-var verbParsers = map[Verb]func(c *Command, args []string) string{
+var verbParsers = map[Verb]func(c *Command, args []string) lang.Text{
 	VerbNew: parseNew, VerbMove: parseMove, VerbHelp: parseHelp, VerbVacation: parseVacation,
 	VerbAccept: parseGameOnly, VerbDecline: parseGameOnly, VerbBoard: parseBoard, VerbHistory: parseGameOnly,
 	VerbResign: parseGameOnly, VerbGames: parseGameOnly, VerbClaim: parseGameOnly,
@@ -185,31 +186,31 @@ var verbParsers = map[Verb]func(c *Command, args []string) string{
 
 // parseNew reads "new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL] [casual]",
 // where ADDRESS may carry a display name as in a mail header ("Bob Smith" <bob@example.org>).
-func parseNew(c *Command, args []string) string {
+func parseNew(c *Command, args []string) lang.Text {
 	if len(args) == 0 {
-		return "say which variant: new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL]"
+		return lang.Msg("say which variant: new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL]")
 	}
 	c.Variant = strings.ToLower(args[0])
 	args = casualWord(c, args)
 	for i := 1; i < len(args); i += 2 {
 		if i+1 >= len(args) {
-			return fmt.Sprintf("%q needs a value after it", args[i])
+			return lang.Msg("%q needs a value after it", args[i])
 		}
 		key, val := args[i], args[i+1]
 		if k := strings.ToLower(key); k == "vs" || k == "against" || k == "with" {
 			name, addr, used := namedAddress(args[i+1:])
 			if name != "" {
 				if c.OpponentName = plainName(name); c.OpponentName == "" {
-					return fmt.Sprintf("%s is not a name bottlepost can show (at most %d characters, without @, < or >): write new chess vs \"Bob Smith\" <bob@example.org>, or the address alone", name, maxNameRunes)
+					return lang.Msg("%s is not a name bottlepost can show (at most %d characters, without @, < or >): write new chess vs \"Bob Smith\" <bob@example.org>, or the address alone", name, maxNameRunes)
 				}
 			}
 			val, i = addr, i+used-1
 		}
-		if reason := newOption(c, key, val); reason != "" {
+		if reason := newOption(c, key, val); !reason.IsZero() {
 			return reason
 		}
 	}
-	return ""
+	return lang.Text{}
 }
 
 // namedAddress reads an address written as in a mail header, with a
@@ -248,18 +249,18 @@ func casualWord(c *Command, args []string) []string {
 }
 
 // newOption reads one option of new: vs (against, with), as, rules (ruleset), time.
-func newOption(c *Command, key, val string) string {
+func newOption(c *Command, key, val string) lang.Text {
 	switch strings.ToLower(key) {
 	case "vs", "against", "with":
 		a := strings.Trim(val, "<>")
 		if !address.MatchString(a) {
-			return fmt.Sprintf("%q is not a mail address", val)
+			return lang.Msg("%q is not a mail address", val)
 		}
 		c.Opponent = a
 	case "as":
 		v := strings.ToLower(val)
 		if v != "white" && v != "black" && v != "random" && v != "red" {
-			return fmt.Sprintf("choose a colour with as white, as black or as random, not %q", val)
+			return lang.Msg("choose a colour with as white, as black or as random, not %q", val)
 		}
 		c.Color = v
 	case "rules", "ruleset":
@@ -267,40 +268,40 @@ func newOption(c *Command, key, val string) string {
 	case "time":
 		c.Time = strings.ToLower(val)
 	default:
-		return fmt.Sprintf("%q is not an option of new (vs, as, rules, time)", key)
+		return lang.Msg("%q is not an option of new (vs, as, rules, time)", key)
 	}
-	return ""
+	return lang.Text{}
 }
 
 // parseGameOnly reads a command that takes nothing, or a game number.
-func parseGameOnly(c *Command, args []string) string {
+func parseGameOnly(c *Command, args []string) lang.Text {
 	if len(args) > 1 || (len(args) == 1 && !gameRef.MatchString(args[0])) {
-		return fmt.Sprintf("%s takes no arguments here (or a game number)", c.Verb)
+		return lang.Msg("%s takes no arguments here (or a game number)", c.Verb)
 	}
 	if len(args) == 1 {
 		c.Game, _ = parseGame(args[0])
 	}
-	return ""
+	return lang.Text{}
 }
 
 // parseDraw reads "draw", or "draw offer|accept|yes".
-func parseDraw(_ *Command, args []string) string {
+func parseDraw(_ *Command, args []string) lang.Text {
 	if len(args) > 1 || len(args) == 1 && !slices.Contains([]string{"offer", "accept", "yes"}, strings.ToLower(args[0])) {
-		return "write just draw (to offer one or accept the offer)"
+		return lang.Msg("write just draw (to offer one or accept the offer)")
 	}
-	return ""
+	return lang.Text{}
 }
 
 // parseMove reads "move MOVE".
-func parseMove(c *Command, args []string) string {
+func parseMove(c *Command, args []string) lang.Text {
 	if len(args) == 0 {
-		return "write the move after move, e.g. move e4"
+		return lang.Msg("write the move after move, e.g. move e4")
 	}
 	if c.Arg = rules.TrimMoveNumber(strings.Join(args, " ")); c.Arg == "" {
-		return "write the move after move, e.g. move e4"
+		return lang.Msg("write the move after move, e.g. move e4")
 	}
 	c.Number = writtenNumber(strings.Join(args, " "))
-	return ""
+	return lang.Text{}
 }
 
 // writtenNumber is the move number written before a move, the part
@@ -325,75 +326,75 @@ func writtenNumber(text string) string {
 }
 
 // parseHelp reads "help [VARIANT]".
-func parseHelp(c *Command, args []string) string {
+func parseHelp(c *Command, args []string) lang.Text {
 	if len(args) > 1 {
-		return "help takes at most a variant name"
+		return lang.Msg("help takes at most a variant name")
 	}
 	if len(args) == 1 {
 		c.Variant = strings.ToLower(args[0])
 	}
-	return ""
+	return lang.Text{}
 }
 
 // parseVacation reads "vacation N [days]".
-func parseVacation(c *Command, args []string) string {
+func parseVacation(c *Command, args []string) lang.Text {
 	if len(args) == 0 || len(args) > 2 || (len(args) == 2 && !strings.HasPrefix(strings.ToLower(args[1]), "day")) {
-		return "write vacation N days, e.g. vacation 7 days"
+		return lang.Msg("write vacation N days, e.g. vacation 7 days")
 	}
 	n, err := strconv.Atoi(args[0])
 	if err != nil || n < 1 || n > 366 {
-		return "vacation needs a number of days from 1 to 366"
+		return lang.Msg("vacation needs a number of days from 1 to 366")
 	}
 	c.Days = n
-	return ""
+	return lang.Text{}
 }
 
 // parseGameArg reads a command about one game: "observe GAME [off]", "audit GAME", "pgn GAME".
-func parseGameArg(c *Command, args []string) string {
+func parseGameArg(c *Command, args []string) lang.Text {
 	if c.Verb == VerbObserve && len(args) == 2 && strings.EqualFold(args[1], "off") {
 		c.Arg, args = "off", args[:1]
 	}
 	if len(args) != 1 {
-		return fmt.Sprintf("write %s GAME, with the game's number", c.Verb)
+		return lang.Msg("write %s GAME, with the game's number", c.Verb)
 	}
 	g, ok := parseGame(args[0])
 	if !ok {
-		return fmt.Sprintf("%q is not a game number", args[0])
+		return lang.Msg("%q is not a game number", args[0])
 	}
 	c.Game = g
-	return ""
+	return lang.Text{}
 }
 
 // parseDigest reads "digest SCHEDULE" (the schedule is read when it runs: digests.go).
-func parseDigest(c *Command, args []string) string {
+func parseDigest(c *Command, args []string) lang.Text {
 	if len(args) == 0 {
-		return "write digest HOUR (e.g. digest 8 or digest 18:30), a cron expression, or digest off"
+		return lang.Msg("write digest HOUR (e.g. digest 8 or digest 18:30), a cron expression, or digest off")
 	}
 	c.Arg = strings.Join(args, " ")
-	return ""
+	return lang.Text{}
 }
 
 // parseTimezone reads "timezone ZONE".
-func parseTimezone(c *Command, args []string) string {
+func parseTimezone(c *Command, args []string) lang.Text {
 	if len(args) != 1 {
-		return "write timezone ZONE, e.g. timezone Europe/Berlin"
+		return lang.Msg("write timezone ZONE, e.g. timezone Europe/Berlin")
 	}
 	c.Arg = args[0]
-	return ""
+	return lang.Text{}
 }
 
 // parseIf reads a conditional line (ParseConditional).
-func parseIf(c *Command, _ []string) string {
+func parseIf(c *Command, _ []string) lang.Text {
 	pairs, err := ParseConditional(c.Line)
 	if err != nil {
-		return err.Error()
+		return lang.Raw(err.Error()) // TODO(lang): the conditional parser's messages
 	}
 	c.Cond = pairs
-	return ""
+	return lang.Text{}
 }
 
 // parseConditionals reads "conditionals [off] [GAME]".
-func parseConditionals(c *Command, args []string) string {
+func parseConditionals(c *Command, args []string) lang.Text {
 	for _, a := range args {
 		switch {
 		case strings.EqualFold(a, "off") && c.Arg == "":
@@ -401,28 +402,28 @@ func parseConditionals(c *Command, args []string) string {
 		case gameRef.MatchString(strings.Trim(a, "[]")) && c.Game == 0:
 			c.Game, _ = parseGame(a)
 		default:
-			return "write conditionals to list your pending conditional moves, or conditionals off to clear them (a game number may follow)"
+			return lang.Msg("write conditionals to list your pending conditional moves, or conditionals off to clear them (a game number may follow)")
 		}
 	}
-	return ""
+	return lang.Text{}
 }
 
 // parseAdjudicate reads "adjudicate GAME RESULT REASON".
-func parseAdjudicate(c *Command, args []string) string {
+func parseAdjudicate(c *Command, args []string) lang.Text {
 	if len(args) < 3 {
-		return "write adjudicate GAME RESULT REASON, e.g. adjudicate 12 1-0 white wins on material"
+		return lang.Msg("write adjudicate GAME RESULT REASON, e.g. adjudicate 12 1-0 white wins on material")
 	}
 	g, ok := parseGame(args[0])
 	if !ok {
-		return fmt.Sprintf("%q is not a game number", args[0])
+		return lang.Msg("%q is not a game number", args[0])
 	}
 	switch args[1] {
 	case "1-0", "0-1", "1/2-1/2", "½-½":
 	default:
-		return fmt.Sprintf("the result must be 1-0, 0-1 or 1/2-1/2, not %q", args[1])
+		return lang.Msg("the result must be 1-0, 0-1 or 1/2-1/2, not %q", args[1])
 	}
 	c.Game, c.Result, c.Reason = g, strings.ReplaceAll(args[1], "½-½", "1/2-1/2"), strings.Join(args[2:], " ")
-	return ""
+	return lang.Text{}
 }
 
 func parseGame(s string) (uint64, bool) {

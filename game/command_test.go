@@ -57,7 +57,7 @@ func TestParseCommands(t *testing.T) {
 				t.Fatalf("errors %v, want %v", errs, tt.errs)
 			}
 			for i, e := range errs {
-				if !strings.Contains(e.Reason, tt.errs[i]) {
+				if !strings.Contains(e.Reason.String(), tt.errs[i]) {
 					t.Errorf("error %d = %q, want %q", i, e.Reason, tt.errs[i])
 				}
 			}

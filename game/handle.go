@@ -189,7 +189,7 @@ func (h *handling) commands() error {
 			reply.errors = append(reply.errors, fmt.Sprintf("(and %d more lines with mistakes)", len(perrs)-i))
 			break
 		}
-		reply.errors = append(reply.errors, e.Reason+` (in "`+excerpt(e.Line)+`")`)
+		reply.errors = append(reply.errors, reply.tr("%s (in %q)", e.Reason, excerpt(e.Line)))
 	}
 	reply.ignored = quoteLines(ignored)
 	if h.carried > 0 {

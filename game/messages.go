@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
 )
@@ -82,7 +83,7 @@ func parseSay(raw string) (c Command, err *ParseError, ok bool) {
 	}
 	text := cleanSay(s[len(word):])
 	if strings.TrimSpace(text) == "" {
-		return Command{}, &ParseError{Line: string(VerbSay), Reason: "write your words after say, e.g. say Good luck!"}, true
+		return Command{}, &ParseError{Line: string(VerbSay), Reason: lang.Msg("write your words after say, e.g. say Good luck!")}, true
 	}
 	return Command{Verb: VerbSay, Line: string(VerbSay), Arg: text}, nil, true
 }
@@ -253,12 +254,12 @@ func (h *handling) auditSaids(l *loaded) ([]string, error) {
 }
 
 // parseMessages reads "messages off" or "messages on".
-func parseMessages(c *Command, args []string) string {
+func parseMessages(c *Command, args []string) lang.Text {
 	if len(args) != 1 || !strings.EqualFold(args[0], "off") && !strings.EqualFold(args[0], "on") {
-		return "write messages off (your opponents' words no longer reach you) or messages on"
+		return lang.Msg("write messages off (your opponents' words no longer reach you) or messages on")
 	}
 	c.Arg = strings.ToLower(args[0])
-	return ""
+	return lang.Text{}
 }
 
 // quiet is a player's messages off: since when, and the senders told that

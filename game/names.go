@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -75,41 +76,41 @@ func plainName(s string) string {
 // .-' (issue 33), and not in the form of a fallback name ("player 12").
 // It returns the name (its runs of spaces single) or why it is refused,
 // phrased for the player.
-func chosenName(s string) (string, string) {
+func chosenName(s string) (string, lang.Text) {
 	s = strings.Join(strings.Fields(s), " ")
 	switch n := len([]rune(s)); {
 	case n == 0:
-		return "", "write the name after name, e.g. name Alice Liddell (or name off)"
+		return "", lang.Msg("write the name after name, e.g. name Alice Liddell (or name off)")
 	case n > maxNameRunes:
-		return "", fmt.Sprintf("a name has at most %d characters; %q has %d", maxNameRunes, s, n)
+		return "", lang.Msg("a name has at most %d characters; %q has %d", maxNameRunes, s, n)
 	}
 	for _, r := range s {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' && !strings.ContainsRune(".-'", r) {
-			return "", fmt.Sprintf("a name is made of letters, digits, spaces and . - ' only; %q is not allowed in it", string(r))
+			return "", lang.Msg("a name is made of letters, digits, spaces and . - ' only; %q is not allowed in it", string(r))
 		}
 	}
 	if fallbackName.MatchString(s) {
-		return "", fmt.Sprintf("%q is the form of the names bottlepost gives players without one: choose another", s)
+		return "", lang.Msg("%q is the form of the names bottlepost gives players without one: choose another", s)
 	}
-	return s, ""
+	return s, lang.Text{}
 }
 
 // parseName reads "name NAME", "name off", or "name" alone (which says
 // the sender's shown name).
-func parseName(c *Command, args []string) string {
+func parseName(c *Command, args []string) lang.Text {
 	switch {
 	case len(args) == 0:
-		return ""
+		return lang.Text{}
 	case len(args) == 1 && strings.EqualFold(args[0], "off"):
 		c.Arg = "off"
-		return ""
+		return lang.Text{}
 	}
 	name, why := chosenName(strings.Join(args, " "))
-	if why != "" {
+	if !why.IsZero() {
 		return why
 	}
 	c.Arg = name
-	return ""
+	return lang.Text{}
 }
 
 // name sets, clears or tells the sender's chosen name (playerMeta.Name),

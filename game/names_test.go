@@ -77,7 +77,7 @@ func TestParseNewWithAName(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cmds, errs, _ := ParseCommands([]string{tt.line})
 			if tt.err != "" {
-				if len(errs) != 1 || !strings.Contains(errs[0].Reason, tt.err) {
+				if len(errs) != 1 || !strings.Contains(errs[0].Reason.String(), tt.err) {
 					t.Fatalf("errors %v, want one saying %q", errs, tt.err)
 				}
 				return

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rating"
 	"github.com/bottlepost/bottlepost/store"
 )
@@ -178,12 +179,12 @@ type ratingRow struct {
 
 // parseRatings reads "ratings [VARIANT]" (a ruleset may follow: ratings
 // baltic sc2022, or ratings baltic/sc2022).
-func parseRatings(c *Command, args []string) string {
+func parseRatings(c *Command, args []string) lang.Text {
 	if len(args) > 2 {
-		return "write ratings, or ratings VARIANT (e.g. ratings chess, ratings baltic/sc2022)"
+		return lang.Msg("write ratings, or ratings VARIANT (e.g. ratings chess, ratings baltic/sc2022)")
 	}
 	c.Variant = strings.Join(args, "/")
-	return ""
+	return lang.Text{}
 }
 
 // ratings answers the ratings command: a pool's top 20 and the sender's

@@ -29,43 +29,43 @@ const (
 
 // parseBoard reads "board [GAME]" (the board) or "board format
 // diagram|list|both" (the setting, in c.Arg).
-func parseBoard(c *Command, args []string) string {
+func parseBoard(c *Command, args []string) lang.Text {
 	if len(args) == 0 || !strings.EqualFold(args[0], "format") {
 		return parseGameOnly(c, args)
 	}
 	if len(args) != 2 {
-		return "write board format diagram (the drawn board), board format list (the pieces in words) or board format both"
+		return lang.Msg("write board format diagram (the drawn board), board format list (the pieces in words) or board format both")
 	}
 	switch f := strings.ToLower(args[1]); f {
 	case boardDiagram, boardList, boardBoth:
 		c.Arg = f
-		return ""
+		return lang.Text{}
 	}
-	return fmt.Sprintf("%s is no board format: write board format diagram, list or both", args[1])
+	return lang.Msg("%s is no board format: write board format diagram, list or both", args[1])
 }
 
 // parseNotation reads "notation iccf|algebraic".
-func parseNotation(c *Command, args []string) string {
+func parseNotation(c *Command, args []string) lang.Text {
 	if len(args) == 1 {
 		switch a := strings.ToLower(args[0]); a {
 		case notationICCF, notationAlgebraic:
 			c.Arg = a
-			return ""
+			return lang.Text{}
 		}
 	}
-	return "write notation iccf (chess moves in ICCF numeric notation too, e.g. 1. e4 (5254)) or notation algebraic"
+	return lang.Msg("write notation iccf (chess moves in ICCF numeric notation too, e.g. 1. e4 (5254)) or notation algebraic")
 }
 
 // parseLanguage reads "language de|en" (also the languages' names,
 // "language Deutsch").
-func parseLanguage(c *Command, args []string) string {
+func parseLanguage(c *Command, args []string) lang.Text {
 	if len(args) == 1 {
 		if l, ok := lang.Parse(args[0]); ok {
 			c.Arg = string(l)
-			return ""
+			return lang.Text{}
 		}
 	}
-	return "write language de (Deutsch: your mails in German) or language en (English)"
+	return lang.Msg("write language de (Deutsch: your mails in German) or language en (English)")
 }
 
 // setLanguage sets the language of the sender's mails (language …): the
@@ -83,11 +83,11 @@ func (h *handling) setLanguage(c Command, reply *draft) error {
 }
 
 // parseSettings reads "settings" (no arguments).
-func parseSettings(c *Command, args []string) string {
+func parseSettings(c *Command, args []string) lang.Text {
 	if len(args) != 0 {
-		return "settings takes no arguments: it lists your settings"
+		return lang.Msg("settings takes no arguments: it lists your settings")
 	}
-	return ""
+	return lang.Text{}
 }
 
 // boardFormat is the player's board format, spelled out.

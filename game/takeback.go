@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
@@ -41,7 +42,7 @@ var noTakebacks = map[string]string{
 }
 
 // parseTakeback reads "takeback", "takeback accept|yes" or "takeback decline|no".
-func parseTakeback(c *Command, args []string) string {
+func parseTakeback(c *Command, args []string) lang.Text {
 	if len(args) == 1 && gameRef.MatchString(args[0]) {
 		c.Game, _ = parseGame(args[0])
 		args = nil
@@ -53,9 +54,9 @@ func parseTakeback(c *Command, args []string) string {
 	case len(args) == 1 && (strings.EqualFold(args[0], "decline") || strings.EqualFold(args[0], "no")):
 		c.Arg = "decline"
 	default:
-		return "write takeback (to ask to take back your last move), takeback accept or takeback decline"
+		return lang.Msg("write takeback (to ask to take back your last move), takeback accept or takeback decline")
 	}
-	return ""
+	return lang.Text{}
 }
 
 // takeback runs the takeback commands for side in l.

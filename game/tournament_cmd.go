@@ -1,8 +1,9 @@
 package game
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/bottlepost/bottlepost/lang"
 )
 
 // The tournament commands (tournament.go), as players and referees write
@@ -69,32 +70,32 @@ func onlyAddresses(line string) bool {
 }
 
 // parseNoArgs reads a command that takes nothing.
-func parseNoArgs(c *Command, args []string) string {
+func parseNoArgs(c *Command, args []string) lang.Text {
 	if len(args) > 0 {
-		return fmt.Sprintf("%s takes no arguments", c.Verb)
+		return lang.Msg("%s takes no arguments", c.Verb)
 	}
-	return ""
+	return lang.Text{}
 }
 
 // parseJoin reads "join [N]".
-func parseJoin(c *Command, args []string) string {
+func parseJoin(c *Command, args []string) lang.Text {
 	switch len(args) {
 	case 0:
-		return ""
+		return lang.Text{}
 	case 1:
 		if n, ok := parseGame(args[0]); ok {
 			c.Game = n
-			return ""
+			return lang.Text{}
 		}
 	}
-	return "write join, or join N with the tournament's number"
+	return lang.Msg("write join, or join N with the tournament's number")
 }
 
 // parseTournament reads "tournament new …", "tournament N" and
 // "tournament N start|join|decline".
-func parseTournament(c *Command, args []string) string {
+func parseTournament(c *Command, args []string) lang.Text {
 	if len(args) == 0 {
-		return "write tournament N for a tournament's crosstable, or " + tournamentUsage
+		return lang.Msg("write tournament N for a tournament's crosstable, or %s", tournamentUsage)
 	}
 	if strings.EqualFold(args[0], "new") {
 		c.Arg = "new"
@@ -102,34 +103,34 @@ func parseTournament(c *Command, args []string) string {
 	}
 	n, ok := parseGame(args[0])
 	if !ok {
-		return fmt.Sprintf("%q is not a tournament number", args[0])
+		return lang.Msg("%q is not a tournament number", args[0])
 	}
 	c.Game = n
 	switch {
 	case len(args) == 1:
-		return ""
+		return lang.Text{}
 	case len(args) == 2:
 		switch a := strings.ToLower(args[1]); a {
 		case "start", "join", "decline":
 			c.Arg = a
-			return ""
+			return lang.Text{}
 		}
 	case len(args) >= 3 && strings.EqualFold(args[1], "withdraw"):
 		_, addr, used := namedAddress(args[2:])
 		if a := strings.Trim(addr, "<>"); used == len(args)-2 && address.MatchString(a) {
 			c.Arg, c.Opponent = "withdraw", a
-			return ""
+			return lang.Text{}
 		}
-		return "write tournament N withdraw ADDRESS"
+		return lang.Msg("write tournament N withdraw ADDRESS")
 	}
-	return "write tournament N, or tournament N start|withdraw ADDRESS (a referee), join or decline"
+	return lang.Msg("write tournament N, or tournament N start|withdraw ADDRESS (a referee), join or decline")
 }
 
 // parseTournamentNew reads the rest of tournament new: the name (quoted,
 // or the words before variant), then its terms, then the players.
-func parseTournamentNew(c *Command, args []string) string {
+func parseTournamentNew(c *Command, args []string) lang.Text {
 	if len(args) == 0 {
-		return tournamentUsage
+		return lang.Msg("%s", tournamentUsage) // TODO(lang)
 	}
 	i := 0
 	if strings.HasPrefix(args[0], `"`) {
@@ -137,7 +138,7 @@ func parseTournamentNew(c *Command, args []string) string {
 			i++
 		}
 		if i == len(args) {
-			return "the tournament's name has no closing quote: " + tournamentUsage
+			return lang.Msg("the tournament's name has no closing quote: %s", tournamentUsage)
 		}
 		i++
 	} else {
@@ -146,7 +147,7 @@ func parseTournamentNew(c *Command, args []string) string {
 		}
 	}
 	if c.Title = plainName(strings.Join(args[:i], " ")); c.Title == "" {
-		return "name the tournament: " + tournamentUsage
+		return lang.Msg("name the tournament: %s", tournamentUsage)
 	}
 	for args = args[i:]; len(args) > 0; {
 		key := strings.ToLower(args[0])
@@ -165,7 +166,7 @@ func parseTournamentNew(c *Command, args []string) string {
 			continue
 		}
 		if len(args) < 2 {
-			return fmt.Sprintf("%q needs a value after it", args[0])
+			return lang.Msg("%q needs a value after it", args[0])
 		}
 		switch key {
 		case "variant":
@@ -175,18 +176,18 @@ func parseTournamentNew(c *Command, args []string) string {
 		case "time":
 			c.Time = strings.ToLower(args[1])
 		default:
-			return fmt.Sprintf("%q is not an option of tournament new (variant, rules, time, double, casual, starts, players)", args[0])
+			return lang.Msg("%q is not an option of tournament new (variant, rules, time, double, casual, starts, players)", args[0])
 		}
 		args = args[2:]
 	}
-	return "name the players after the word players: " + tournamentUsage
+	return lang.Msg("name the players after the word players: %s", tournamentUsage)
 }
 
 // parseEntrants reads the players of tournament new: addresses separated
 // by commas, each perhaps with a name as in a mail header.
-func parseEntrants(c *Command, list string) string {
+func parseEntrants(c *Command, list string) lang.Text {
 	if c.Variant == "" {
-		return "say which variant: " + tournamentUsage
+		return lang.Msg("say which variant: %s", tournamentUsage)
 	}
 	for item := range strings.SplitSeq(list, ",") {
 		words := strings.Fields(item)
@@ -195,22 +196,22 @@ func parseEntrants(c *Command, list string) string {
 		}
 		name, addr, used := namedAddress(words)
 		if used != len(words) {
-			return fmt.Sprintf("%q is not one address: separate the players with commas", strings.TrimSpace(item))
+			return lang.Msg("%q is not one address: separate the players with commas", strings.TrimSpace(item))
 		}
 		a := strings.Trim(addr, "<>")
 		if !address.MatchString(a) {
-			return fmt.Sprintf("%q is not a mail address", addr)
+			return lang.Msg("%q is not a mail address", addr)
 		}
 		e := entrant{addr: a}
 		if name != "" {
 			if e.name = plainName(name); e.name == "" {
-				return fmt.Sprintf("%s is not a name bottlepost can show", name)
+				return lang.Msg("%s is not a name bottlepost can show", name)
 			}
 		}
 		c.Entrants = append(c.Entrants, e)
 	}
 	if n := len(c.Entrants); n < minTournament || n > maxTournament {
-		return fmt.Sprintf("a tournament has %d to %d players, not %d", minTournament, maxTournament, n)
+		return lang.Msg("a tournament has %d to %d players, not %d", minTournament, maxTournament, n)
 	}
-	return ""
+	return lang.Text{}
 }

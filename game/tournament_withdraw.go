@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
@@ -26,22 +27,22 @@ func init() { verbParsers[VerbWithdraw] = parseWithdraw }
 const whyForfeit = "the game was lost by forfeit, a player having withdrawn from the tournament"
 
 // parseWithdraw reads "withdraw N [confirm]".
-func parseWithdraw(c *Command, args []string) string {
+func parseWithdraw(c *Command, args []string) lang.Text {
 	if len(args) == 0 || len(args) > 2 {
-		return "write withdraw N, with the tournament's number"
+		return lang.Msg("write withdraw N, with the tournament's number")
 	}
 	n, ok := parseGame(args[0])
 	if !ok {
-		return fmt.Sprintf("%q is not a tournament number", args[0])
+		return lang.Msg("%q is not a tournament number", args[0])
 	}
 	c.Game = n
 	if len(args) == 2 {
 		if !strings.EqualFold(args[1], "confirm") {
-			return "write withdraw N, then withdraw N confirm to confirm it"
+			return lang.Msg("write withdraw N, then withdraw N confirm to confirm it")
 		}
 		c.Arg = "confirm"
 	}
-	return ""
+	return lang.Text{}
 }
 
 // withdraw is a player's withdraw N: the first asks for confirmation, the

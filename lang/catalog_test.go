@@ -16,8 +16,10 @@ import (
 
 // A message is written in the code by one of these calls, its English
 // format (the key) a string literal at the argument's index: lang.Msg,
-// any method Tr (Lang.Tr), the game service's userf, and rules.Errorf.
-var keyed = map[string]int{"Msg": 0, "Tr": 0, "userf": 0, "Errorf@rules": 3}
+// any method Tr (Lang.Tr; the game service's draft.tr), the game
+// service's userf and draft.notice, and rules.Errorf; lang.Keys declares
+// the messages looked up by value (Lang.Word), each argument a literal.
+var keyed = map[string]int{"Msg": 0, "Tr": 0, "tr": 0, "notice": 0, "userf": 0, "Errorf@rules": 3}
 
 // templateKey finds the messages of the templates: {{t "…" …}} and (t "…").
 var templateKey = regexp.MustCompile(`[{(]\s*t\s+("(?:[^"\\]|\\.)*"|` + "`[^`]*`" + `)`)
@@ -67,6 +69,17 @@ func sources(t *testing.T) map[string][]string {
 							name = ""
 						}
 					}
+				}
+				if name == "Keys" {
+					for _, a := range call.Args {
+						key, ok := literal(a)
+						if !ok {
+							t.Errorf("%s: lang.Keys takes string literals only", fset.Position(a.Pos()))
+							continue
+						}
+						keys[key] = append(keys[key], fset.Position(a.Pos()).String())
+					}
+					return true
 				}
 				i, ok := keyed[name]
 				if !ok || len(call.Args) <= i {
@@ -128,11 +141,17 @@ func literal(e ast.Expr) (string, bool) {
 	return "", false
 }
 
-// passedOn is a message passed on from a Text (t.Format), written where
-// the Text was made.
+// passedOn is a message passed on, whose key the scan sees where it was
+// made: a Text's (t.Format), or a wrapper's parameter named format (the
+// game service's userf, draft.tr).
 func passedOn(e ast.Expr) bool {
-	s, ok := e.(*ast.SelectorExpr)
-	return ok && s.Sel.Name == "Format"
+	switch e := e.(type) {
+	case *ast.SelectorExpr:
+		return e.Sel.Name == "Format"
+	case *ast.Ident:
+		return e.Name == "format"
+	}
+	return false
 }
 
 // TestEveryMessageInEveryLanguage: every message the code and the

@@ -150,6 +150,17 @@ func Missed() []string {
 	return out
 }
 
+// Keys declares messages that the code looks up by a value rather than
+// writes as a literal (Word): a variant's side names, its kinds of piece.
+// It returns them, so a table can be made of it; lang's test reads its
+// arguments, which must be string literals, as messages of the catalogs.
+func Keys(keys ...string) []string { return keys }
+
+// Word is a message without arguments looked up by a value (a side's name,
+// "White"), declared with Keys; one not in the language's catalog is
+// written as it stands, in English, and noted (Missed).
+func (l Lang) Word(key string) string { return l.lookup(key) }
+
 // Text is a message not yet written in a language: an English format and
 // its arguments. Code that cannot know the reader's language (a command's
 // parser, an error) returns one; the code that writes the mail writes it
