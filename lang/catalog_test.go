@@ -30,6 +30,7 @@ func sources(t *testing.T) map[string][]string {
 	root := ".."
 	keys := map[string][]string{}
 	fset := token.NewFileSet()
+	consts := stringConsts(t, root)
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -47,6 +48,7 @@ func sources(t *testing.T) map[string][]string {
 				return err
 			}
 			pkg := f.Name.Name
+			literal := func(e ast.Expr) (string, bool) { return literalIn(e, consts[filepath.Dir(path)]) }
 			ast.Inspect(f, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
 				if !ok {
@@ -119,9 +121,56 @@ func sources(t *testing.T) map[string][]string {
 	return keys
 }
 
-// literal is a string literal's value, or a sum of them.
-func literal(e ast.Expr) (string, bool) {
+// stringConsts are the string constants declared at the top of each
+// package (by directory): a message may be one (const help = `…`).
+func stringConsts(t *testing.T, root string) map[string]map[string]string {
+	t.Helper()
+	out := map[string]map[string]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Dir(path)
+		for _, decl := range f.Decls {
+			g, ok := decl.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				v := spec.(*ast.ValueSpec)
+				for i, name := range v.Names {
+					if i < len(v.Values) {
+						if s, ok := literalIn(v.Values[i], nil); ok {
+							if out[dir] == nil {
+								out[dir] = map[string]string{}
+							}
+							out[dir][name.Name] = s
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// literalIn is a string literal's value, a string constant's of the
+// package (consts), or a sum of them.
+func literalIn(e ast.Expr, consts map[string]string) (string, bool) {
+	literal := func(e ast.Expr) (string, bool) { return literalIn(e, consts) }
 	switch e := e.(type) {
+	case *ast.Ident:
+		s, ok := consts[e.Name]
+		return s, ok
 	case *ast.BasicLit:
 		if e.Kind != token.STRING {
 			return "", false
