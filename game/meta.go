@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
@@ -214,6 +215,13 @@ type loaded struct {
 }
 
 func (l *loaded) sides() [2]string { return l.v.Sides() }
+
+// sidesIn is the names of the game's sides in a language ("Weiß"), for a
+// message; the variant declares them as messages (lang.Keys).
+func (l *loaded) sidesIn(lg lang.Lang) [2]string {
+	s := l.v.Sides()
+	return [2]string{lg.Word(s[0]), lg.Word(s[1])}
+}
 
 // side returns the seat of a player in the game, or -1.
 func (l *loaded) side(player uint64) int {
