@@ -12,6 +12,7 @@ package templates
 
 import (
 	"embed"
+	"fmt"
 	htmltemplate "html/template"
 	"strings"
 	texttemplate "text/template"
@@ -32,6 +33,42 @@ func funcs(l lang.Lang) map[string]any {
 	}
 }
 
+// htmlFuncs are the HTML templates' functions in a language: as funcs, but
+// t's message is HTML, as the template's own text is (it may hold markup,
+// "Write <code>help</code> for the commands.", and is written as it
+// stands), and only its arguments are escaped, as {{.X}} escapes them; an
+// argument that is already HTML (template.HTML) is written as it stands.
+func htmlFuncs(l lang.Lang) map[string]any {
+	f := funcs(l)
+	f["t"] = func(format string, args ...any) htmltemplate.HTML {
+		esc := make([]any, len(args))
+		for i, a := range args {
+			switch a := a.(type) {
+			case htmltemplate.HTML:
+				esc[i] = string(a)
+			case lang.Text:
+				esc[i] = escapeHTML(a.In(l))
+			case string:
+				esc[i] = escapeHTML(a)
+			case fmt.Stringer:
+				esc[i] = escapeHTML(a.String())
+			default:
+				esc[i] = a
+			}
+		}
+		return htmltemplate.HTML(l.Tr(format, esc...))
+	}
+	// code is a text set as code, an argument of t: {{t "Write to %s." (code .Personal)}}.
+	f["code"] = func(s string) htmltemplate.HTML { return htmltemplate.HTML("<code>" + escapeHTML(s) + "</code>") }
+	return f
+}
+
+// escapeHTML escapes a text as html/template escapes a value in an
+// element's text (its "+" too).
+func escapeHTML(s string) string {
+	return strings.ReplaceAll(htmltemplate.HTMLEscapeString(s), "+", "&#43;")
+}
+
 var (
 	texts = map[lang.Lang]*texttemplate.Template{}
 	htmls = map[lang.Lang]*htmltemplate.Template{}
@@ -40,7 +77,7 @@ var (
 func init() {
 	for _, l := range lang.All {
 		texts[l] = texttemplate.Must(texttemplate.New("").Funcs(funcs(l)).ParseFS(files, "*.txt"))
-		htmls[l] = htmltemplate.Must(htmltemplate.New("").Funcs(funcs(l)).ParseFS(files, "*.html"))
+		htmls[l] = htmltemplate.Must(htmltemplate.New("").Funcs(htmlFuncs(l)).ParseFS(files, "*.html"))
 	}
 }
 
