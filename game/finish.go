@@ -1,10 +1,10 @@
 package game
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
@@ -19,12 +19,12 @@ func (h *handling) draw(l *loaded, side int, d *draft) error {
 	case opp:
 		return h.finish(l, record.DrawAgreed())
 	case side:
-		return userf("you have offered a draw already; %s has not answered yet", l.sides()[opp])
+		return userf("you have offered a draw already; %s has not answered yet", lang.Raw(l.sidesIn(h.langOf(h.from))[opp]))
 	}
 	l.meta.DrawOffer = side
-	d.notices = append(d.notices, fmt.Sprintf("You offered a draw. If %s answers draw, the game is drawn; a move declines it.", l.sides()[opp]))
+	d.notice("You offered a draw. If %s answers draw, the game is drawn; a move declines it.", l.sidesIn(d.lang)[opp])
 	od := h.draft(l.seats[opp].Address, l, "update")
-	od.notices = append(od.notices, fmt.Sprintf("%s offers a draw. Reply draw to accept, or simply move to decline.", l.sides()[side]))
+	od.notice("%s offers a draw. Reply draw to accept, or simply move to decline.", l.sidesIn(od.lang)[side])
 	od.board = true
 	return h.save(l)
 }
@@ -52,10 +52,10 @@ func (h *handling) finish(l *loaded, o rules.Outcome) error {
 	}
 	recipients := []string{l.seats[0].Address, l.seats[1].Address}
 	recipients = append(recipients, l.meta.Observers...)
-	said := strings.ToLower(l.meta.Reason)
 	for _, to := range recipients {
 		d := h.draft(to, l, "final")
 		d.final, d.pgn = true, true
+		said := strings.ToLower(outcomeIn(l, d.lang))
 		// The mail says how the game ended, once, above its board: not
 		// again as the last move's notice.
 		d.notices = slices.DeleteFunc(d.notices, func(n string) bool { return said != "" && strings.Contains(strings.ToLower(n), said) })
@@ -118,4 +118,53 @@ func (h *handling) resign(l *loaded, side int) error {
 		return l.notPlaying()
 	}
 	return h.finish(l, record.Resigned(l.sides(), rules.Side(side)))
+}
+
+// outcomeIn is how a game ended as its final mail says it to a reader of
+// language lg: the stored reason (gameMeta.Reason, English, as the record
+// keeps it) written in lg when it is the outcome's own description, else
+// as it stands (a forfeit's, a reason stored by an older version).
+func outcomeIn(l *loaded, lg lang.Lang) string {
+	o := l.meta.Outcome
+	if lg == lang.English || o == nil || o.Describe(l.sides()) != l.meta.Reason {
+		return l.meta.Reason
+	}
+	cite := ""
+	if o.Ruling != "" {
+		cite = " (" + o.Ruling + ")"
+	}
+	switch o.Status {
+	case rules.Win:
+		return lg.Tr("%s wins: %s%s", l.sidesIn(lg)[o.Winner], reasonIn(*o, l, lg), cite)
+	case rules.Draw:
+		return lg.Tr("drawn: %s%s", reasonIn(*o, l, lg), cite)
+	}
+	return l.meta.Reason
+}
+
+// reasonIn is an outcome's reason in a language: the service's own endings
+// (record.Resigned, DrawAgreed, LostOnTime, Adjudicated) as messages, the
+// rules' reasons ("checkmate") looked up as words of the catalog.
+func reasonIn(o rules.Outcome, l *loaded, lg lang.Lang) string {
+	if lg == lang.English {
+		return o.Reason
+	}
+	en, in := l.sides(), l.sidesIn(lg)
+	for i := range en {
+		switch o.Reason {
+		case en[i] + " resigned":
+			return lg.Tr("%s resigned", in[i])
+		case en[i] + " lost on time":
+			return lg.Tr("%s lost on time", in[i])
+		case en[i] + " lost on time (claimed)":
+			return lg.Tr("%s lost on time (claimed)", in[i])
+		}
+	}
+	if o.Reason == record.DrawAgreed().Reason {
+		return lg.Tr("draw agreed")
+	}
+	if why, ok := strings.CutPrefix(o.Reason, record.Adjudicated("", "").Reason); ok {
+		return lg.Tr("adjudicated by the referee: %s", why)
+	}
+	return lg.Word(o.Reason)
 }

@@ -256,11 +256,11 @@ func (r *renderer) recipientMeta(to string) *playerMeta {
 // gameData fills in what a game mail shows the draft's recipient: the
 // players, the subject, the board, whose turn and the deadline, the record.
 func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) error {
-	sides := l.sides()
+	sides := l.sidesIn(d.lang)
 	md.Game = &gameInfo{Tag: strings.Trim(mailfmt.FormatTag(l.g.ID), "[]"), Variant: l.v.Name(), White: nameAndAddress(l.seats[0]),
 		Black: nameAndAddress(l.seats[1]), Sides: sides}
 	if tc, err := timing.ParseTimeControl(l.meta.Time); err == nil {
-		md.Game.Time = tc.Describe()
+		md.Game.Time = tc.DescribeIn(d.lang)
 	}
 	switch {
 	case d.viewer == rules.ViewPublic:
@@ -268,7 +268,7 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		// their addresses.
 		md.Game.White, md.Game.Black = displayName(l.seats[0]), displayName(l.seats[1])
 	case l.meta.Phase == phaseOpen:
-		md.Game.Black, md.Game.White = "(open)", "(open)"
+		md.Game.Black, md.Game.White = d.tr("(open)"), d.tr("(open)")
 		if l.meta.Challenger == 0 {
 			md.Game.White = nameAndAddress(l.seats[0])
 		} else {
@@ -293,7 +293,7 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		if len(pgn) <= MaxPGNBytes {
 			md.pgn, md.Attachment = pgn, pgnName(l.g.ID)
 		} else {
-			md.Notices = append(md.Notices, fmt.Sprintf("The game's record (%d KB) is too large to attach; the service's operator can write it with bottlepost export %d.", len(pgn)>>10, l.g.ID))
+			md.Notices = append(md.Notices, d.tr("The game's record (%d KB) is too large to attach; the service's operator can write it with bottlepost export %d.", len(pgn)>>10, l.g.ID))
 		}
 	}
 	viewer := d.viewer
@@ -315,18 +315,18 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 	}
 	if first := l.firstMover(); first != rules.White && (l.state.Ply() == 0 || d.history || d.final || d.kind != "update") {
 		// Said where it matters: before the first move, and over records.
-		md.FirstMover = fmt.Sprintf("In %s, %s moves first: each numbered move is %s's, then %s's answer.",
-			l.v.Name(), l.sides()[first], l.sides()[first], l.sides()[1-first])
+		md.FirstMover = d.tr("In %[1]s, %[2]s moves first: each numbered move is %[2]s's, then %[3]s's answer.",
+			l.v.Name(), sides[first], sides[1-first])
 	}
 	if l.meta.Phase == phasePlay && d.kind != "history" && d.kind != "audit" {
 		toMove := l.state.ToMove()
 		switch {
 		case d.viewer == rules.Viewer(toMove):
-			md.Turn = "It is your move."
+			md.Turn = d.tr("It is your move.")
 		case d.viewer <= rules.ViewBlack:
-			md.Turn = fmt.Sprintf("Waiting for %s's move.", sides[toMove])
+			md.Turn = d.tr("Waiting for %s's move.", sides[toMove])
 		default:
-			md.Turn = sides[toMove] + " to move."
+			md.Turn = d.tr("%s to move.", sides[toMove])
 		}
 		md.Deadline = r.clocks.deadlineText(l, pm)
 	}
@@ -340,7 +340,7 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 	}
 	if d.final {
 		md.Result = l.g.Result
-		md.Reason = l.meta.Reason
+		md.Reason = outcomeIn(l, d.lang)
 		md.Ratings = ratingChanges(l, int(d.viewer))
 	}
 	standing, err := r.standing(l, d.viewer)
@@ -371,7 +371,7 @@ func (r *renderer) mailID(d *draft) (string, error) {
 // the last few moves, the whole record, or (when the game is over) the
 // referee's record with every secret move revealed and the openings.
 func (r *renderer) fillRecord(l *loaded, d *draft, pm *playerMeta, md *mailData) error {
-	sides := l.sides()
+	sides := l.sidesIn(d.lang)
 	log, err := r.log(l.g.ID)
 	if err != nil {
 		return err
@@ -383,12 +383,12 @@ func (r *renderer) fillRecord(l *loaded, d *draft, pm *playerMeta, md *mailData)
 		}
 		md.Record = recordLines(plies, rules.ViewReferee)
 		if n := len(md.Record); d.cutRecord && n > 200 {
-			md.Record = append([]string{fmt.Sprintf("(the first %d lines are left out: this mail is limited to %d KB; the export has the whole record)", n-200, MaxReplyBytes>>10)}, md.Record[n-200:]...)
+			md.Record = append([]string{d.tr("(the first %d lines are left out: this mail is limited to %d KB; the export has the whole record)", n-200, MaxReplyBytes>>10)}, md.Record[n-200:]...)
 		}
 		for _, rec := range log {
 			if rec.Secret && rec.Opening != nil {
 				md.Openings = append(md.Openings,
-					fmt.Sprintf("%s %s (%s's secret move)", rules.MoveLabel(int(rec.Ply)), rec.Opening.Text, sides[rec.Side]),
+					d.tr("%s %s (%s's secret move)", rules.MoveLabel(int(rec.Ply)), rec.Opening.Text, sides[rec.Side]),
 					"  key        "+hex.EncodeToString(rec.Opening.Key[:]),
 					"  commitment "+rec.Commitment.String())
 			}

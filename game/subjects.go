@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bottlepost/bottlepost/mailfmt"
+	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -22,29 +23,30 @@ import (
 //	[bp-12] invitation · Chess v Alice
 //	[bp-12] Black to move (12...) · Chess, observed
 //	[bp-12] audit: Black to move (12...) · Chess
+//
+// The words are the recipient's language's (d.lang); the tag, the move
+// numbers, the variant and the names are the same in every language.
 func subject(l *loaded, d *draft) string {
-	var b strings.Builder
-	b.WriteString(mailfmt.FormatTag(l.g.ID) + " ")
+	state := gameState(l, d)
 	switch {
 	case d.refused != "":
-		b.WriteString("refused: " + d.refused + "; ")
+		state = d.tr("refused: %s; %s", d.refused, state)
 	case d.kind == "history":
-		b.WriteString("record; ")
+		state = d.tr("record; %s", state)
 	case d.kind == "audit":
-		b.WriteString("audit: ")
+		state = d.tr("audit: %s", state)
 	}
-	b.WriteString(gameState(l, d))
-	b.WriteString(" · " + shortName(l.v.Name()))
+	tag, variant := mailfmt.FormatTag(l.g.ID), shortName(l.v.Name())
 	side, player := d.viewer.Side()
 	switch {
 	case d.kind == "audit":
 	case player && l.meta.Phase == phaseOpen:
 	case player:
-		b.WriteString(" v " + displayName(l.seats[1-side]))
+		return d.tr("%s %s · %s v %s", tag, state, variant, displayName(l.seats[1-side]))
 	default:
-		b.WriteString(", observed")
+		return d.tr("%s %s · %s, observed", tag, state, variant)
 	}
-	return b.String()
+	return d.tr("%s %s · %s", tag, state, variant)
 }
 
 // shortName is a variant's name in a subject: without a trailing " Chess"
@@ -57,33 +59,39 @@ func shortName(name string) string {
 }
 
 // gameState is the state of the game for the draft's recipient, in a few
-// words.
+// words of the recipient's language.
 func gameState(l *loaded, d *draft) string {
 	side, player := d.viewer.Side()
 	switch l.meta.Phase {
 	case phaseOpen:
-		return "open challenge, waiting for an opponent"
+		return d.tr("open challenge, waiting for an opponent")
 	case phaseChallenge:
 		if player && int(side) == l.meta.Challenger {
-			return "challenge sent, waiting for an answer"
+			return d.tr("challenge sent, waiting for an answer")
 		}
-		return "invitation"
+		return d.tr("invitation")
 	case phasePlay:
-		next := " (" + rules.MoveLabel(l.state.Ply()) + ")"
-		if l.meta.DrawOffer >= 0 {
-			next += ", draw offered"
-		}
+		label := rules.MoveLabel(l.state.Ply())
 		toMove := l.state.ToMove()
+		var state string
 		switch {
 		case player && toMove == side:
-			return "your move" + next
+			state = d.tr("your move (%s)", label)
 		case player:
-			return "waiting for " + displayName(l.seats[toMove]) + next
+			state = d.tr("waiting for %s (%s)", displayName(l.seats[toMove]), label)
+		default:
+			state = d.tr("%s to move (%s)", l.sidesIn(d.lang)[toMove], label)
 		}
-		return l.sides()[toMove] + " to move" + next
+		if l.meta.DrawOffer >= 0 {
+			state = d.tr("%s, draw offered", state)
+		}
+		return state
 	}
 	if l.meta.Outcome == nil {
-		return l.meta.Reason // a challenge declined
+		if l.meta.Reason == record.DeclinedTermination {
+			return d.tr("challenge declined")
+		}
+		return l.meta.Reason
 	}
-	return "game over: " + l.g.Result + " (" + l.meta.Outcome.Reason + ")"
+	return d.tr("game over: %s (%s)", l.g.Result, reasonIn(*l.meta.Outcome, l, d.lang))
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bottlepost/bottlepost/lang"
 )
 
 // Day is the unit of correspondence time controls.
@@ -61,26 +63,30 @@ func (tc TimeControl) String() string {
 	return s
 }
 
-// Describe phrases the time control for players.
-func (tc TimeControl) Describe() string {
+// Describe phrases the time control for players, in English.
+func (tc TimeControl) Describe() string { return tc.DescribeIn(lang.English) }
+
+// DescribeIn phrases the time control for players in a language ("3 days
+// per move", "3 Tage pro Zug").
+func (tc TimeControl) DescribeIn(l lang.Lang) string {
 	var s string
 	if tc.Moves == 0 {
-		s = fmt.Sprintf("%s per move", days(tc.Period))
+		s = l.Tr("%s per move", days(tc.Period, l))
 	} else {
-		s = fmt.Sprintf("%d moves in %s, unused time carried over", tc.Moves, days(tc.Period))
+		s = l.Tr("%d moves in %s, unused time carried over", tc.Moves, days(tc.Period, l))
 	}
 	if tc.Grace > 0 {
-		s += fmt.Sprintf(", plus %s grace", days(tc.Grace))
+		s = l.Tr("%s, plus %s grace", s, days(tc.Grace, l))
 	}
 	return s
 }
 
-func days(d time.Duration) string {
+func days(d time.Duration, l lang.Lang) string {
 	n := int(d / Day)
 	if n == 1 {
-		return "1 day"
+		return l.Tr("1 day")
 	}
-	return fmt.Sprintf("%d days", n)
+	return l.Tr("%d days", n)
 }
 
 // Clock is one side's clock state.
