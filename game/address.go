@@ -122,7 +122,7 @@ func (h *handling) changeAddress(c Command, reply *draft) error {
 	}
 	if ok, err := h.strangerMail(); err != nil || !ok {
 		if err == nil {
-			err = &limitError{"strangers_per_day", "no confirmation went to " + to + ": bottlepost has sent today all the mail it sends in a day to addresses that never wrote to it (limits.strangers_per_day); ask again tomorrow (from 00:00 UTC)"}
+			err = &limitError{setting: "strangers_per_day", msg: "no confirmation went to " + to + ": bottlepost has sent today all the mail it sends in a day to addresses that never wrote to it (limits.strangers_per_day); ask again tomorrow (from 00:00 UTC)"}
 		}
 		return err
 	}

@@ -1,9 +1,10 @@
 package game
 
 import (
-	"fmt"
 	"strings"
 	"time"
+
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // The sender's reply allowance (issue 35.3). The transport limits how many
@@ -88,15 +89,15 @@ func (h *handling) overLimitDraft() *draft {
 	if h.pmeta != nil {
 		loc = h.pmeta.location()
 	}
-	resume := h.overLimit.Resume.In(loc).Format("15:04 MST")
-	d := &draft{lang: h.langOf(h.from), kind: "notice", to: h.from, inReplyTo: h.in.MessageID,
-		subject: "bottlepost: answers paused until " + resume}
+	lg := h.langOf(h.from)
+	resume := timing.FormatDate(h.overLimit.Resume.In(loc), "15:04 MST", lg)
+	d := &draft{lang: lg, kind: "notice", to: h.from, inReplyTo: h.in.MessageID,
+		subject: lg.Tr("bottlepost: answers paused until %s", resume)}
 	if h.player != nil {
 		d.replyTo = h.s.replyAddress(h.s.accountToken(h.from))
 	}
-	d.notices = append(d.notices,
-		fmt.Sprintf("You have had as many answers in the last hour as this service sends to one address (limits.replies_per_hour), so your mail was not answered. Answers resume at %s.", resume),
-		"\nOnly answers outside your games wait (help, games, history, board and the like): your moves are played and every mail your games need — the news of a move, a move refused, your move, a game's start and end — comes as always.",
-		"\nThis notice is sent once; mail until then gets no other answer.")
+	d.notice("You have had as many answers in the last hour as this service sends to one address (limits.replies_per_hour), so your mail was not answered. Answers resume at %s.", resume)
+	d.notice("\nOnly answers outside your games wait (help, games, history, board and the like): your moves are played and every mail your games need — the news of a move, a move refused, your move, a game's start and end — comes as always.")
+	d.notice("\nThis notice is sent once; mail until then gets no other answer.")
 	return d
 }

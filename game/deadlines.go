@@ -2,9 +2,9 @@ package game
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
@@ -79,22 +79,22 @@ func (h *handling) sweep(l *loaded) error {
 		return h.timeout(l, side)
 	case !t.dayBefore.IsZero() && !h.now.Before(t.dayBefore) && !l.meta.RemindedDay:
 		l.meta.RemindedDay, l.meta.RemindedHalf = true, true
-		h.remind(l, side, t, "Reminder: your move is due within a day.")
+		h.remind(l, side, t, lang.Msg("Reminder: your move is due within a day."))
 	case !h.now.Before(t.half) && !l.meta.RemindedHalf:
 		l.meta.RemindedHalf = true
-		h.remind(l, side, t, "Reminder: half of your time for this move is gone.")
+		h.remind(l, side, t, lang.Msg("Reminder: half of your time for this move is gone."))
 	}
 	return h.save(l)
 }
 
 // remind mails the side to move, at most once a day per player and game.
-func (h *handling) remind(l *loaded, side int, t turnTimes, text string) {
+func (h *handling) remind(l *loaded, side int, t turnTimes, text lang.Text) {
 	if last := l.meta.LastReminder[side]; !last.IsZero() && h.now.Sub(last) < timing.Day {
 		return
 	}
 	l.meta.LastReminder[side] = h.now
 	d := h.draft(l.seats[side].Address, l, "update")
-	d.notices = append(d.notices, text)
+	d.notices = append(d.notices, text.In(d.lang))
 	d.board = true
 }
 
@@ -103,14 +103,14 @@ func (h *handling) timeout(l *loaded, side int) error {
 	sides := l.sides()
 	for _, r := range h.s.cfg.Referees {
 		d := h.draft(r, l, "notice")
-		d.notices = append(d.notices, fmt.Sprintf("Game %d: %s (%s) let the deadline pass; policy %q.", l.g.ID, sides[side], nameAndAddress(l.seats[side]), h.s.cfg.TimeoutPolicy))
+		d.notice("Game %d: %s (%s) let the deadline pass; policy %q.", l.g.ID, l.sidesIn(d.lang)[side], nameAndAddress(l.seats[side]), h.s.cfg.TimeoutPolicy)
 	}
 	if h.s.cfg.TimeoutPolicy == TimeoutNotify {
 		l.meta.TimedOut = side
 		d := h.draft(l.seats[1-side].Address, l, "update")
-		d.notices = append(d.notices, fmt.Sprintf("%s's deadline has passed. Reply claim to win on time, or wait for the move.", sides[side]))
+		d.notice("%s's deadline has passed. Reply claim to win on time, or wait for the move.", l.sidesIn(d.lang)[side])
 		d2 := h.draft(l.seats[side].Address, l, "update")
-		d2.notices = append(d2.notices, fmt.Sprintf("Your deadline has passed. %s may now claim the game on time; your move still counts if it comes first.", sides[1-side]))
+		d2.notice("Your deadline has passed. %s may now claim the game on time; your move still counts if it comes first.", l.sidesIn(d2.lang)[1-side])
 		d2.board = true
 		return h.save(l)
 	}

@@ -47,7 +47,7 @@ func digestSpec(arg string, tz string) (string, error) {
 			min, _ = strconv.Atoi(m)
 		}
 		if hour > 23 || min > 59 {
-			return "", fmt.Errorf("game: %q is not a time of day (write digest 8, digest 18:30 or digest off)", arg)
+			return "", userf("%q is not a time of day (write digest 8, digest 18:30 or digest off)", arg)
 		}
 		return fmt.Sprintf("CRON_TZ=%s %d %d * * *", tz, min, hour), nil
 	}
@@ -65,12 +65,12 @@ func (h *handling) digest(c Command, reply *draft) error {
 	if strings.EqualFold(c.Arg, "off") {
 		h.pmeta.Digest = nil
 		h.player.Due = time.Time{}
-		reply.notices = append(reply.notices, "Your daily digest is off.")
+		reply.notice("Your daily digest is off.")
 		return h.savePlayer()
 	}
 	spec, err := digestSpec(c.Arg, h.pmeta.TZ)
 	if err != nil {
-		return userf("%s", strings.TrimPrefix(err.Error(), "game: "))
+		return err // a userError
 	}
 	sched, err := timing.ParseSchedule(spec)
 	if err != nil {
@@ -82,8 +82,8 @@ func (h *handling) digest(c Command, reply *draft) error {
 	}
 	h.pmeta.Digest = &digestSchedule{Spec: spec}
 	h.player.Due = next.UTC()
-	reply.notices = append(reply.notices, fmt.Sprintf("You will get a digest of the games where it is your move (schedule %q); the next one %s.",
-		spec, next.In(h.pmeta.location()).Format("Mon 2 Jan 2006 15:04 MST")))
+	reply.notice("You will get a digest of the games where it is your move (schedule %q); the next one %s.",
+		spec, timing.FormatDate(next.In(h.pmeta.location()), "Mon 2 Jan 2006 15:04 MST", reply.lang))
 	return h.savePlayer()
 }
 
@@ -189,6 +189,7 @@ func (h *handling) nextDigest(p *store.Player, now time.Time) bool {
 // move; it sends nothing when there are none.
 func (h *handling) digestFor(p *store.Player, pm *playerMeta) bool {
 	var lines []string
+	lg := h.langOf(p.Address)
 	for _, id := range pm.Games {
 		l := h.listed(id)
 		if l == nil || l.meta.Phase != phasePlay {
@@ -198,15 +199,15 @@ func (h *handling) digestFor(p *store.Player, pm *playerMeta) bool {
 		if side < 0 || int(l.state.ToMove()) != side {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("[bp-%d] %s v %s: YOUR MOVE (%s), deadline %s", id, l.v.Name(), displayName(l.seats[1-side]), rules.MoveLabel(l.state.Ply()), h.clocks.deadlineText(l, pm)))
+		lines = append(lines, lg.Tr("[bp-%d] %s v %s: YOUR MOVE (%s), deadline %s", id, l.v.Name(), displayName(l.seats[1-side]), rules.MoveLabel(l.state.Ply()), h.clocks.deadlineText(l, pm)))
 	}
 	if len(lines) == 0 {
 		return false
 	}
 	d := h.draft(p.Address, nil, "games")
-	d.subject = "bottlepost: your daily digest"
+	d.subject = d.tr("bottlepost: your daily digest")
 	d.replyTo = h.s.replyAddress(h.s.accountToken(p.Address))
-	d.notices = append(d.notices, "Your daily digest: the games where it is your move.")
+	d.notice("Your daily digest: the games where it is your move.")
 	d.games = lines
 	return true
 }

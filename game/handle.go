@@ -191,13 +191,13 @@ func (h *handling) commands() error {
 		}
 		reply.errors = append(reply.errors, reply.tr("%s (in %q)", e.Reason, excerpt(e.Line)))
 	}
-	reply.ignored = quoteLines(ignored)
+	reply.ignored = quoteLines(ignored, reply.lang)
 	if h.carried > 0 {
 		reply.notices = append(reply.notices, "As you confirmed by replying to the welcome, the commands of your earlier mail were carried out.")
 	}
 	h.discardedNotice(reply)
 	if limit := h.s.cfg.Limits.CommandsPerMail; len(cmds) > limit {
-		reply.notices = append(reply.notices, commandsCut(limit, len(cmds)))
+		reply.notices = append(reply.notices, commandsCut(limit, len(cmds), reply.lang))
 		cmds = cmds[:limit]
 	}
 	if len(cmds) == 0 {
@@ -216,7 +216,7 @@ func (h *handling) commands() error {
 		case errors.As(err, &le):
 			if !limited[le.setting] {
 				limited[le.setting] = true
-				reply.errors = append(reply.errors, le.msg)
+				reply.errors = append(reply.errors, le.in(reply.lang))
 			}
 		case errors.As(err, &ue):
 			d := reply

@@ -1,11 +1,11 @@
 package game
 
 import (
-	"fmt"
 	"slices"
 	"time"
 	"unicode/utf8"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/timing"
 )
 
@@ -92,7 +92,7 @@ func excerpt(s string) string {
 
 // quoteLines lists not-understood lines for an answer: each at most once,
 // each cut to an excerpt, at most maxQuoted of them, and a count of the rest.
-func quoteLines(lines []string) []string {
+func quoteLines(lines []string, lg lang.Lang) []string {
 	seen := map[string]bool{}
 	var out []string
 	more := 0
@@ -109,7 +109,7 @@ func quoteLines(lines []string) []string {
 		out = append(out, e)
 	}
 	if more > 0 {
-		out = append(out, fmt.Sprintf("(and %d more lines not understood)", more))
+		out = append(out, lg.Tr("(and %d more lines not understood)", more))
 	}
 	return out
 }
@@ -119,9 +119,23 @@ func quoteLines(lines []string) []string {
 type limitError struct {
 	setting string // the configuration key, limits.NAME
 	msg     string
+	text    lang.Text // the message, to write in the answer's language (in); msg when zero
 }
 
-func (e *limitError) Error() string { return e.msg }
+func (e *limitError) Error() string {
+	if !e.text.IsZero() {
+		return e.text.String()
+	}
+	return e.msg
+}
+
+// in is the refusal in a language.
+func (e *limitError) in(l lang.Lang) string {
+	if !e.text.IsZero() {
+		return e.text.In(l)
+	}
+	return e.msg
+}
 
 // window keeps the instants of times within the last span before now. An
 // instant after now was read from a clock that ran ahead and has been set
@@ -147,23 +161,24 @@ func (h *handling) challengeLimits(stranger bool) error {
 	pm := h.pmeta
 	pm.Challenges = window(pm.Challenges, h.now, timing.Day)
 	pm.Invitations = window(pm.Invitations, h.now, timing.Day)
+	lg := h.langOf(h.from)
 	when := func(t time.Time) string {
-		return t.In(pm.location()).Format("Mon 2 Jan 15:04 MST")
+		return timing.FormatDate(t.In(pm.location()), "Mon 2 Jan 15:04 MST", lg)
 	}
 	// The sorted instants of the last hour and day: the oldest one leaving
 	// the window is when the limit lets one more through.
 	hour := window(pm.Challenges, h.now, time.Hour)
 	switch {
 	case len(hour) >= lim.ChallengesPerHour:
-		return &limitError{"challenges_per_hour", fmt.Sprintf(
+		return &limitError{setting: "challenges_per_hour", text: lang.Msg(
 			"no new challenge: you started %d in the last hour, the most this service allows (limits.challenges_per_hour); you may start another from %s",
 			len(hour), when(hour[len(hour)-lim.ChallengesPerHour].Add(time.Hour)))}
 	case len(pm.Challenges) >= lim.ChallengesPerDay:
-		return &limitError{"challenges_per_day", fmt.Sprintf(
+		return &limitError{setting: "challenges_per_day", text: lang.Msg(
 			"no new challenge: you started %d in the last 24 hours, the most this service allows (limits.challenges_per_day); you may start another from %s",
 			len(pm.Challenges), when(pm.Challenges[len(pm.Challenges)-lim.ChallengesPerDay].Add(timing.Day)))}
 	case stranger && len(pm.Invitations) >= lim.InvitationsPerDay:
-		return &limitError{"invitations_per_day", fmt.Sprintf(
+		return &limitError{setting: "invitations_per_day", text: lang.Msg(
 			"no new challenge: you invited %d people who never wrote to bottlepost in the last 24 hours, the most this service allows (limits.invitations_per_day); you may invite another from %s, and challenge players who have written to it at any time",
 			len(pm.Invitations), when(pm.Invitations[len(pm.Invitations)-lim.InvitationsPerDay].Add(timing.Day)))}
 	}
@@ -175,7 +190,7 @@ func (h *handling) challengeLimits(stranger bool) error {
 		}
 	}
 	if waiting >= lim.OpenChallenges {
-		return &limitError{"open_challenges", fmt.Sprintf(
+		return &limitError{setting: "open_challenges", text: lang.Msg(
 			"no new challenge: %d of your challenges are waiting for an answer, the most this service allows (limits.open_challenges); another may start once one of them is accepted or declined",
 			waiting)}
 	}
@@ -201,8 +216,8 @@ func tooLong(line string) bool {
 
 // commandsCut is the line of an answer to a mail with more commands than
 // the limit.
-func commandsCut(acted, total int) string {
-	return fmt.Sprintf("Only the first %d commands of a mail are acted on (limits.commands_per_mail); the other %d were ignored: send them in another mail.", acted, total-acted)
+func commandsCut(acted, total int, lg lang.Lang) string {
+	return lg.Tr("Only the first %d commands of a mail are acted on (limits.commands_per_mail); the other %d were ignored: send them in another mail.", acted, total-acted)
 }
 
 // renderBounded renders a draft into a mail of at most MaxReplyBytes (its
@@ -232,28 +247,28 @@ func (r *renderer) shrink(d *draft, size int) ([]byte, error) {
 	}
 	cut := plain
 	cut.cutRecord = true
-	cut.errors, cut.ignored, cut.notices = head(d.errors, 5), head(d.ignored, 5), head(d.notices, 10)
-	cut.games, cut.report = head(d.games, 100), head(d.report, 100)
+	cut.errors, cut.ignored, cut.notices = head(d.errors, 5, d.lang), head(d.ignored, 5, d.lang), head(d.notices, 10, d.lang)
+	cut.games, cut.report = head(d.games, 100, d.lang), head(d.report, 100, d.lang)
 	if n := len(d.record); n > 200 {
-		cut.record = append([]string{fmt.Sprintf("(the first %d entries are left out: this mail is limited to %d KB; the export has the whole record)", n-200, MaxReplyBytes>>10)}, d.record[n-200:]...)
+		cut.record = append([]string{d.tr("(the first %d entries are left out: this mail is limited to %d KB; the export has the whole record)", n-200, MaxReplyBytes>>10)}, d.record[n-200:]...)
 	}
-	cut.notices = append(cut.notices, fmt.Sprintf("This answer was cut short: it would have been larger than %d KB.", MaxReplyBytes>>10))
+	cut.notices = append(cut.notices, d.tr("This answer was cut short: it would have been larger than %d KB.", MaxReplyBytes>>10))
 	if data, limit, err = r.render(&cut); err != nil || len(data) <= limit {
 		r.s.log.Warn("answer cut to stay within the size limit", "to", d.to, "kind", d.kind, "bytes", size, "now", len(data))
 		return data, err
 	}
 	r.s.log.Warn("answer replaced: too large even when cut", "to", d.to, "kind", d.kind, "bytes", size)
 	short := &draft{lang: d.lang, kind: "notice", to: d.to, viewer: d.viewer, replyTo: d.replyTo, inReplyTo: d.inReplyTo, subject: d.subject,
-		notices: []string{fmt.Sprintf("The answer to your mail would have been larger than %d KB, the most this service sends, so it was not sent. Ask for less in one mail.", MaxReplyBytes>>10)}}
+		notices: []string{d.tr("The answer to your mail would have been larger than %d KB, the most this service sends, so it was not sent. Ask for less in one mail.", MaxReplyBytes>>10)}}
 	data, _, err = r.render(short)
 	return data, err
 }
 
 // head is the first n entries of a list, and a line counting the rest; what
 // is appended to it never writes into list.
-func head(list []string, n int) []string {
+func head(list []string, n int, lg lang.Lang) []string {
 	if len(list) <= n {
 		return slices.Clip(list)
 	}
-	return append(append([]string(nil), list[:n]...), fmt.Sprintf("(and %d more)", len(list)-n))
+	return append(append([]string(nil), list[:n]...), lg.Tr("(and %d more)", len(list)-n))
 }

@@ -63,7 +63,7 @@ func (h *handling) strangerMails(k int) (ok bool, err error) {
 // strangersRefused is the refusal of a challenge to a stranger once the
 // day's mails to strangers are taken.
 func strangersRefused(to string) error {
-	return &limitError{"strangers_per_day", fmt.Sprintf(
+	return &limitError{setting: "strangers_per_day", msg: fmt.Sprintf(
 		"no new challenge to %s: bottlepost has sent today all the mail it sends in a day to addresses that never wrote to it (limits.strangers_per_day); challenge them tomorrow (from 00:00 UTC), or ask them to write to bottlepost first",
 		to)}
 }
@@ -75,7 +75,7 @@ func tournamentStrangersRefused(k int) error {
 	if k != 1 {
 		addrs = fmt.Sprintf("%d addresses", k)
 	}
-	return &limitError{"strangers_per_day", fmt.Sprintf(
+	return &limitError{setting: "strangers_per_day", msg: fmt.Sprintf(
 		"no tournament was created: its invitations would go to %s that never wrote to bottlepost, more than the mail it may still send today to such addresses (limits.strangers_per_day); create it tomorrow (from 00:00 UTC), or ask them to write to bottlepost first",
 		addrs)}
 }
