@@ -120,6 +120,9 @@ func (h *handling) changeAddress(c Command, reply *draft) error {
 	if last := h.pmeta.AddressChanged; !last.IsZero() && h.now.Before(last.AddDate(0, 0, addressDays)) {
 		return userf("your address changed on %s: it may change once in %d days, next from %s", last.UTC().Format("2 Jan 2006"), addressDays, last.AddDate(0, 0, addressDays).UTC().Format("2 Jan 2006 15:04 UTC"))
 	}
+	if last := h.pmeta.AddressAsked; !last.IsZero() && h.now.Before(last.Add(24*time.Hour)) && !h.now.Before(last) {
+		return userf("a confirmation of a new address went out on %s: one goes out a day, the next from %s (a confirmation stays valid for %d days)", last.UTC().Format("2 Jan 2006 15:04 UTC"), last.Add(24*time.Hour).UTC().Format("2 Jan 2006 15:04 UTC"), confirmDays)
+	}
 	if ok, err := h.strangerMail(); err != nil || !ok {
 		if err == nil {
 			err = &limitError{setting: "strangers_per_day", msg: "no confirmation went to " + to + ": bottlepost has sent today all the mail it sends in a day to addresses that never wrote to it (limits.strangers_per_day); ask again tomorrow (from 00:00 UTC)"}
@@ -132,6 +135,10 @@ func (h *handling) changeAddress(c Command, reply *draft) error {
 	}
 	m := moving{V: movingVersion, Player: h.player.ID, Old: h.from, New: to, Expires: h.now.AddDate(0, 0, confirmDays)}
 	if err := putSealed(h.tx, h.s.rand, h.s.heldKey, h.s.movingName(id), m); err != nil {
+		return err
+	}
+	h.pmeta.AddressAsked = h.now
+	if err := h.savePlayer(); err != nil {
 		return err
 	}
 	d := h.draft(to, nil, "notice")

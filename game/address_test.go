@@ -105,8 +105,39 @@ func TestAddressChangeCountsAsStrangerMail(t *testing.T) {
 	f := newFixture(t, Config{Limits: Limits{StrangersPerDay: 3}})
 	startChess(t, f) // alice's welcome, bob's invitation: two
 	askMove(t, f)    // the third
-	f.send(alice, f.personalOf(alice), "m", "address alice@fourth.example.org")
-	f.mustContain(f.last(alice), "no confirmation went to alice@fourth.example.org", "limits.strangers_per_day")
+	f.send(bob, f.personalOf(bob), "m", "address bob@fourth.example.org") // another player: alice asked today
+	f.mustContain(f.last(bob), "no confirmation went to bob@fourth.example.org", "limits.strangers_per_day")
+}
+
+// TestAddressChangeOnceADay: address NEW sends one confirmation a day,
+// however often it is written: repeating it (to the same address or to
+// others) cannot spend the service's mails to strangers. Before, each
+// repetition sent a confirmation and took one of strangers_per_day.
+func TestAddressChangeOnceADay(t *testing.T) {
+	f := newFixture(t, Config{Limits: Limits{StrangersPerDay: 10}})
+	startChess(t, f) // alice's welcome, bob's invitation: two of the ten
+	askMove(t, f)
+	for i, to := range []string{newAlice, "alice@other.example.org", "alice@third.example.org"} {
+		f.now = f.now.Add(time.Hour)
+		f.send(alice, f.personalOf(alice), "m", "address "+to)
+		f.mustContain(f.last(alice), "a confirmation of a new address went out on", "one goes out a day")
+		if got := len(f.inbox[to]); to != newAlice && got != 0 {
+			t.Errorf("try %d: %d mails went to %s", i, got, to)
+		}
+	}
+	if got := len(f.inbox[newAlice]); got != 1 {
+		t.Errorf("%d confirmations went to %s, want 1", got, newAlice)
+	}
+	// The day's budget was spent three times, not six: a stranger invited
+	// now is still invited.
+	f.send(carol, f.personal(carol), "new", "new chess vs dave@example.org")
+	if len(f.inbox["dave@example.org"]) != 1 {
+		t.Errorf("the invitation did not go to dave")
+	}
+	// A day later the player may ask again.
+	f.now = f.now.Add(24 * time.Hour)
+	f.send(alice, f.personalOf(alice), "m", "address alice@other.example.org")
+	f.mustContain(f.last(alice), "A confirmation went to alice@other.example.org")
 }
 
 // TestAddressChangeRacesAMove: a move from the old address and the

@@ -152,6 +152,10 @@ type playerMeta struct {
 	// AddressChanged is when the player's account last moved to a new
 	// address (address.go).
 	AddressChanged time.Time `json:"address_changed,omitzero"`
+	// AddressAsked is when the player last had a confirmation of a new
+	// address sent (address NEW): one a day, so that the command cannot
+	// spend the service's mails to strangers (limits.strangers_per_day).
+	AddressAsked time.Time `json:"address_asked,omitzero"`
 	// Board is how the player's mails draw a board (board format,
 	// settings.go): "list", "both", or "" for the diagram.
 	Board string `json:"board,omitempty"`

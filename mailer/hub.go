@@ -639,9 +639,6 @@ var textBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte
 func (s *smtpSession) Reset()        { s.from, s.rcpts = "", nil }
 func (s *smtpSession) Logout() error { return nil }
 
-// normalizeCRLF turns every line ending into CRLF.
-func normalizeCRLF(b []byte) []byte { return appendCRLF(nil, b) }
-
 // appendCRLF appends b to dst with every line ending (LF or CRLF) made
 // CRLF, in one pass and one allocation.
 func appendCRLF(dst, b []byte) []byte {

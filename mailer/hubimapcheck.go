@@ -281,9 +281,10 @@ func isAtomChar(ch byte) bool {
 	return !unicode.IsControl(rune(ch))
 }
 
-func isNumSetChar(ch byte) bool     { return ch == '*' || isAtomChar(ch) }
-func isAStringChar(ch byte) bool    { return isAtomChar(ch) || ch == ']' }
-func isSearchAtomChar(ch byte) bool { return ch == '*' || isAtomChar(ch) }
+// isStarAtomChar is a character of a sequence set or of a SEARCH key's
+// atom: an atom's, or '*'.
+func isStarAtomChar(ch byte) bool { return ch == '*' || isAtomChar(ch) }
+func isAStringChar(ch byte) bool  { return isAtomChar(ch) || ch == ']' }
 
 func (p *cmdParser) command() {
 	if _, ok := p.run(isAtomChar); !ok || !p.sp() {
@@ -327,7 +328,7 @@ func (p *cmdParser) numSet() bool {
 		return true
 	}
 	start := p.i
-	s, ok := p.run(isNumSetChar)
+	s, ok := p.run(isStarAtomChar)
 	if !ok {
 		return false
 	}
@@ -466,13 +467,13 @@ func validUTF16B64(b64 string) bool {
 // search mirrors imapserver's handleSearch up to its search keys.
 func (p *cmdParser) search() {
 	start := p.i
-	atom, _ := p.run(isSearchAtomChar)
+	atom, _ := p.run(isStarAtomChar)
 	if strings.EqualFold(atom, "RETURN") {
 		if !p.returnOpts() || !p.sp() {
 			return
 		}
 		start = p.i
-		atom, _ = p.run(isSearchAtomChar)
+		atom, _ = p.run(isStarAtomChar)
 	}
 	if strings.EqualFold(atom, "CHARSET") {
 		charset, ok := "", p.sp()
@@ -488,7 +489,7 @@ func (p *cmdParser) search() {
 			return
 		}
 		start = p.i
-		atom, _ = p.run(isSearchAtomChar)
+		atom, _ = p.run(isStarAtomChar)
 	}
 	for {
 		ok := false
@@ -534,7 +535,7 @@ func (p *cmdParser) returnOpts() bool {
 // key mirrors readSearchKey.
 func (p *cmdParser) key() bool {
 	start := p.i
-	if atom, ok := p.run(isSearchAtomChar); ok {
+	if atom, ok := p.run(isStarAtomChar); ok {
 		return p.keyWithAtom(atom, start)
 	}
 	p.i = start

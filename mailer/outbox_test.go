@@ -126,7 +126,7 @@ func (s *scriptSession) Data(r io.Reader) error {
 		}
 	}
 	s.sc.mu.Lock()
-	s.sc.accepted = append(s.sc.accepted, subjectOf(normalizeCRLF(msg)))
+	s.sc.accepted = append(s.sc.accepted, subjectOf(appendCRLF(nil, msg)))
 	s.sc.mu.Unlock()
 	return nil
 }

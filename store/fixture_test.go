@@ -161,7 +161,7 @@ func buildFixture(t *testing.T, path string) {
 				return err
 			}
 		}
-		return tx.MarkFailed(mails[len(mails)-1].ID, "451 4.3.0 try again later", fixtureTime.Add(30*time.Hour))
+		return tx.RecordAttempt(mails[len(mails)-1].ID, 1, "451 4.3.0 try again later", fixtureTime.Add(30*time.Hour))
 	})
 	if err != nil {
 		t.Fatal(err)

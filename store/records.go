@@ -189,7 +189,7 @@ type Mail struct {
 	Created   time.Time // when it was queued
 	Attempts  uint32    // failed delivery attempts so far
 	NextTry   time.Time // not before; zero means at once
-	LastError string    // the reason given to the last MarkFailed
+	LastError string    // the reason the last failed attempt gave (RecordAttempt)
 }
 
 // rawRecord is a log record exactly as stored and hashed: sealed parts stay ciphertext.

@@ -571,7 +571,7 @@ func TestOutbox(t *testing.T) {
 	}
 	first, second := pending[0].ID, pending[1].ID
 	err = st.Update(func(tx *Tx) error {
-		if err := tx.MarkFailed(first, "451 try later", t0.Add(time.Minute)); err != nil {
+		if err := tx.RecordAttempt(first, 1, "451 try later", t0.Add(time.Minute)); err != nil {
 			return err
 		}
 		return tx.MarkSent(second)
@@ -591,7 +591,7 @@ func TestOutbox(t *testing.T) {
 	})
 	err = st.Update(func(tx *Tx) error { return tx.MarkSent(second) })
 	wantErr(t, err, ErrNotFound)
-	err = st.Update(func(tx *Tx) error { return tx.MarkFailed(second, "x", t0) })
+	err = st.Update(func(tx *Tx) error { return tx.RecordAttempt(second, 1, "x", t0) })
 	wantErr(t, err, ErrNotFound)
 	err = st.Update(func(tx *Tx) error { return tx.Enqueue(&Mail{Data: []byte("x")}) })
 	wantErr(t, err, ErrInvalid)

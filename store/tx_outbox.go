@@ -65,21 +65,3 @@ func (tx *Tx) MarkSent(id uint64) error {
 	}
 	return tx.del(b, be64(id))
 }
-
-// MarkFailed records a failed delivery attempt: it counts it, keeps the reason and sets
-// when to try again.
-func (tx *Tx) MarkFailed(id uint64, reason string, nextTry time.Time) error {
-	b := tx.bucket(bucketOutbox)
-	v := b.Get(be64(id))
-	if v == nil {
-		return fmt.Errorf("store: outbox mail %d: %w", id, ErrNotFound)
-	}
-	m, err := decodeMail(v)
-	if err != nil {
-		return fmt.Errorf("store: outbox mail %d: %w", id, err)
-	}
-	m.Attempts++
-	m.LastError = reason
-	m.NextTry = nextTry.UTC()
-	return tx.put(b, be64(id), encodeMail(m))
-}

@@ -61,10 +61,14 @@ func (b *bufferedWriter) flush() {
 }
 
 // clientOf is the client a request comes from: its IP address.
-func clientOf(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
+func clientOf(r *http.Request) string { return hostOf(r.RemoteAddr) }
+
+// hostOf is the host of a remote address (HOST:PORT), the address itself
+// when it has no port.
+func hostOf(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return r.RemoteAddr
+		return addr
 	}
 	return host
 }
@@ -122,10 +126,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		client := c.RemoteAddr().String()
-		if host, _, err := net.SplitHostPort(client); err == nil {
-			client = host
-		}
+		client := hostOf(c.RemoteAddr().String())
 		if l.open.take(client) {
 			return &limitConn{Conn: c, release: func() { l.open.give(client) }}, nil
 		}
