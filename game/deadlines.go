@@ -2,6 +2,7 @@ package game
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/bottlepost/bottlepost/lang"
@@ -233,4 +234,22 @@ func (s *Service) Tick(now time.Time) (TickResult, error) {
 // internal is a handling with no incoming message, for time-driven work.
 func (s *Service) internal(tx *store.Tx, now time.Time) *handling {
 	return s.newHandling(tx, &Incoming{}, func() Allowance { return Allowance{OK: true} }, now)
+}
+
+// deadlineText is the deadline of the turn under way in a game, in the time
+// zone of a player's settings, in English (deadlineIn).
+func (c *clocks) deadlineText(l *loaded, pm *playerMeta) string {
+	return c.deadlineIn(l, pm, lang.English)
+}
+
+// deadlineIn is the deadline of the turn under way in a game, in the time
+// zone of a player's settings, written for a reader of language lg ("Mon 2
+// Jan 2026 15:04 CET (UTC+01:00)", "Mo 2. Jan. 2026 15:04 MEZ (UTC+01:00)").
+func (c *clocks) deadlineIn(l *loaded, pm *playerMeta, lg lang.Lang) string {
+	t := c.turn(l).deadline.In(pm.location())
+	name, off := t.Zone()
+	if lg == lang.English {
+		return fmt.Sprintf("%s %s (UTC%s)", t.Format("Mon 2 Jan 2006 15:04"), name, offset(off))
+	}
+	return fmt.Sprintf("%s (UTC%s)", timing.FormatDate(t, "Mon 2 Jan 2006 15:04 MST", lg), offset(off))
 }

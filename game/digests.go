@@ -199,7 +199,7 @@ func (h *handling) digestFor(p *store.Player, pm *playerMeta) bool {
 		if side < 0 || int(l.state.ToMove()) != side {
 			continue
 		}
-		lines = append(lines, lg.Tr("[bp-%d] %s v %s: YOUR MOVE (%s), deadline %s", id, l.v.Name(), displayName(l.seats[1-side]), rules.MoveLabel(l.state.Ply()), h.clocks.deadlineText(l, pm)))
+		lines = append(lines, lg.Tr("[bp-%d] %s v %s: YOUR MOVE (%s), deadline %s", id, l.v.Name(), displayName(l.seats[1-side]), rules.MoveLabel(l.state.Ply()), h.clocks.deadlineIn(l, pm, lg)))
 	}
 	if len(lines) == 0 {
 		return false

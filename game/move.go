@@ -157,10 +157,3 @@ func (c *clocks) spend(l *loaded, side int, now time.Time) {
 	l.meta.RemindedHalf, l.meta.RemindedDay, l.meta.TimedOut = false, false, -1
 }
 
-// deadlineText is the deadline of the turn under way in a game, in the time
-// zone of a player's settings.
-func (c *clocks) deadlineText(l *loaded, pm *playerMeta) string {
-	t := c.turn(l).deadline.In(pm.location())
-	name, off := t.Zone()
-	return fmt.Sprintf("%s %s (UTC%s)", t.Format("Mon 2 Jan 2006 15:04"), name, offset(off))
-}

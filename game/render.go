@@ -275,6 +275,11 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 			md.Game.Black = nameAndAddress(l.seats[1])
 		}
 	}
+	for i, en := range l.sides() {
+		if md.YourSide == en {
+			md.YourSide = sides[i] // the side's name in the recipient's language
+		}
+	}
 	md.Subject = subject(l, d)
 	// Every game mail quotes the receipt, an invitation to a player too: it anchors
 	// the start record, which fixes the terms offered (variant, ruleset, setup, time
@@ -328,7 +333,7 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		default:
 			md.Turn = d.tr("%s to move.", sides[toMove])
 		}
-		md.Deadline = r.clocks.deadlineText(l, pm)
+		md.Deadline = r.clocks.deadlineIn(l, pm, d.lang)
 	}
 	if d.lastMoves || d.history || d.final {
 		if err := r.fillRecord(l, d, pm, md); err != nil {

@@ -7,7 +7,7 @@ func init() {
 		"\nOnly answers outside your games wait (help, games, history, board and the like): your moves are played and every mail your games need — the news of a move, a move refused, your move, a game's start and end — comes as always.": "\nNur Antworten außerhalb Ihrer Partien warten (help, games, history, board und dergleichen): Ihre Züge werden gespielt, und jede Mail, die Ihre Partien brauchen – die Nachricht von einem Zug, ein abgelehnter Zug, Sie sind am Zug, Beginn und Ende einer Partie –, kommt wie immer.",
 		"\nThis notice is sent once; mail until then gets no other answer.": "\nDieser Hinweis kommt einmal; Mail bis dahin erhält keine andere Antwort.",
 		"%d days": "%d Tage",
-		"%d moves in %s, unused time carried over":                             "%d Züge in %s, ungenutzte Zeit wird übertragen",
+		"%d moves in %s, unused time carried over":                             "%d Züge pro %s, ungenutzte Zeit wird übertragen",
 		"%q is not a time of day (write digest 8, digest 18:30 or digest off)": "%q ist keine Uhrzeit (schreiben Sie digest 8, digest 18:30 oder digest off)",
 		"%s %s (%s's secret move)":                                             "%s %s (versiegelter Zug von %s)",
 		"%s %s · %s":                                                           "%s %s · %s",
