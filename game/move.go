@@ -156,4 +156,3 @@ func (c *clocks) spend(l *loaded, side int, now time.Time) {
 	l.meta.TurnStart = now
 	l.meta.RemindedHalf, l.meta.RemindedDay, l.meta.TimedOut = false, false, -1
 }
-
