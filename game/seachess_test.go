@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 )
 
@@ -30,29 +31,39 @@ func seachessSaying(t *testing.T, dive, underwater string, say []string) (*fixtu
 // board format format ("" for the default, the diagram).
 func seachessFormat(t *testing.T, dive, underwater string, say []string, format string) (*fixture, []*sent) {
 	t.Helper()
-	f := newFixture(t, Config{})
+	return seachessIn(t, dive, underwater, say, format, lang.English)
+}
+
+// seachessIn is seachessFormat with both players' mails in language lg
+// (the service's language).
+func seachessIn(t *testing.T, dive, underwater string, say []string, format string, lg lang.Lang) (*fixture, []*sent) {
+	t.Helper()
+	f := newFixture(t, Config{Language: lg})
+	accepted := func(m string) string { return lg.Tr("Your move %s was accepted.", m) }
 	// Their mails name them as docs/verify.md's example does.
 	f.names = map[string]string{alice: "alice", bob: "bob"}
 	f.send(alice, f.personal(alice), "new", "new seachess vs "+bob+" as white")
 	f.reply(bob, "accept")
 	if format != "" {
 		f.reply(bob, "board format "+format)
-		f.mustContain(f.last(bob), "Your board format is now "+format)
+		if lg == lang.English {
+			f.mustContain(f.last(bob), "Your board format is now "+format)
+		}
 	}
 	open := []string{"Bj2-j3", "Bj11-j10", "Bi2-i3", "Bi11-i10", "Bh2-h3", "Bh11-h10", "Bg2-g3", "Bg11-g10"}
 	for i, m := range open {
 		f.reply([]string{alice, bob}[i%2], m)
-		f.mustContain(f.last([]string{alice, bob}[i%2]), "Your move "+m+" was accepted")
+		f.mustContain(f.last([]string{alice, bob}[i%2]), accepted(m))
 	}
 	from := len(f.inbox[bob])
 	f.reply(alice, append([]string{dive}, say...)...)
-	f.mustContain(f.last(alice), "Your move "+dive+" was accepted", "Commitments to secret moves")
+	f.mustContain(f.last(alice), accepted(dive), lg.Tr("Commitments to secret moves (checked when the game ends):"))
 	f.reply(bob, "Bc11-c10")
 	if say != nil {
 		f.reply(alice, say...)
 	}
 	f.reply(alice, append([]string{underwater}, say...)...)
-	f.mustContain(f.last(alice), "Your move "+underwater+" was accepted")
+	f.mustContain(f.last(alice), accepted(underwater))
 	f.reply(bob, "Bd11-d10")
 	return f, f.inbox[bob][from:]
 }
@@ -64,25 +75,36 @@ var digests = regexp.MustCompile(`[0-9a-f]{64}`)
 // TestNonInterferenceByMail: what Black receives does not depend on
 // White's hidden moves, also when White's mails carry words (say …): with
 // the moves and in a mail of their own (issue 33); and in every board
-// format Black may read (board format list|both, issue 34).
+// format Black may read (board format list|both, issue 34); and all of it
+// when the players' mails are in German (issue 34).
 func TestNonInterferenceByMail(t *testing.T) {
-	for _, say := range [][]string{nil, {"say Where is my submarine? Guess!", "say (no hint)"}} {
-		t.Run(fmt.Sprintf("%d say lines", len(say)), func(t *testing.T) { nonInterference(t, say, "") })
-	}
-	for _, format := range []string{boardList, boardBoth} {
-		t.Run("board format "+format, func(t *testing.T) { nonInterference(t, nil, format) })
+	for _, lg := range lang.All {
+		for _, say := range [][]string{nil, {"say Where is my submarine? Guess!", "say (no hint)"}} {
+			t.Run(fmt.Sprintf("%s/%d say lines", lg, len(say)), func(t *testing.T) { nonInterference(t, say, "", lg) })
+		}
+		for _, format := range []string{boardList, boardBoth} {
+			t.Run(fmt.Sprintf("%s/board format %s", lg, format), func(t *testing.T) { nonInterference(t, nil, format, lg) })
+		}
 	}
 }
 
-func nonInterference(t *testing.T, say []string, format string) {
-	_, a := seachessFormat(t, "Sd1v-e3", "sSe3-f5", say, format)
-	_, b := seachessFormat(t, "Sd1v-c3", "sSc3-d5", say, format)
-	if format != "" && (!strings.Contains(a[0].Text, "Black (you): ") || !strings.Contains(a[0].HTML, "<li>Black (you): ")) {
+// nonInterference plays two Seachess games by mail in language lg that
+// differ only in White's hidden moves and compares Black's mails byte for
+// byte; the rules' announcements are checked in English.
+func nonInterference(t *testing.T, say []string, format string, lg lang.Lang) {
+	_, a := seachessIn(t, "Sd1v-e3", "sSe3-f5", say, format, lg)
+	_, b := seachessIn(t, "Sd1v-c3", "sSc3-d5", say, format, lg)
+	en := lg == lang.English
+	if !strings.Contains(a[0].HTML, `<html lang="`+string(lg)+`">`) {
+		t.Fatalf("black's mail is not in %s:\n%s", lg, a[0].HTML)
+	}
+	if en && format != "" && (!strings.Contains(a[0].Text, "Black (you): ") || !strings.Contains(a[0].HTML, "<li>Black (you): ")) {
 		t.Fatalf("black's mail is not in the board format %s:\n%s", format, a[0].Text)
 	}
 	if say != nil {
 		// The words' own mail, between the dive and the underwater move.
-		if len(a) != 5 || !strings.Contains(a[0].Text, "alice says:") || !strings.Contains(a[2].Text, "alice says:") {
+		says := lg.Tr("%s says:", "alice")
+		if len(a) != 5 || !strings.Contains(a[0].Text, says) || !strings.Contains(a[2].Text, says) {
 			t.Fatalf("black got %d mails, the words not as sent", len(a))
 		}
 		if x, y := digests.ReplaceAllString(a[2].Text+a[2].HTML, "DIGEST"), digests.ReplaceAllString(b[2].Text+b[2].HTML, "DIGEST"); x != y {
@@ -98,7 +120,7 @@ func nonInterference(t *testing.T, say []string, format string) {
 	// when the submarine's time is up and it surfaces where it is: a public
 	// event (S5.6, S10.2) that may differ.
 	for _, m := range [][]*sent{a, b} {
-		if !strings.Contains(m[3].Text, "surfaced, its time underwater being up (S5.6)") {
+		if en && !strings.Contains(m[3].Text, "surfaced, its time underwater being up (S5.6)") {
 			t.Errorf("the automatic surfacing was not announced:\n%s", m[3].Text)
 		}
 	}
@@ -117,7 +139,7 @@ func nonInterference(t *testing.T, say []string, format string) {
 		}
 	}
 	f := strings.Join([]string{a[0].Text}, "")
-	if !strings.Contains(f, "White made a hidden move") || !strings.Contains(f, "Commitments to secret moves") {
+	if !strings.Contains(f, lg.Tr("Commitments to secret moves (checked when the game ends):")) || en && !strings.Contains(f, "White made a hidden move") {
 		t.Errorf("black was not told of the hidden move with its commitment:\n%s", f)
 	}
 }
