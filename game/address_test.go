@@ -103,8 +103,8 @@ func TestAddressChangeRefused(t *testing.T) {
 // address that never wrote: it takes one of the day's mails to strangers.
 func TestAddressChangeCountsAsStrangerMail(t *testing.T) {
 	f := newFixture(t, Config{Limits: Limits{StrangersPerDay: 3}})
-	startChess(t, f) // alice's welcome, bob's invitation: two
-	askMove(t, f)    // the third
+	startChess(t, f)                                                      // alice's welcome, bob's invitation: two
+	askMove(t, f)                                                         // the third
 	f.send(bob, f.personalOf(bob), "m", "address bob@fourth.example.org") // another player: alice asked today
 	f.mustContain(f.last(bob), "no confirmation went to bob@fourth.example.org", "limits.strangers_per_day")
 }
