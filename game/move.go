@@ -80,7 +80,7 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	}
 	d := h.draft(l.seats[side].Address, l, kind)
 	d.notices = append(d.notices, yours)
-	d.notices = append(d.notices, sentences(rep.Notices[side])...)
+	d.notices = append(d.notices, sentences(rep.NoticesIn(rules.Viewer(side), d.lang))...)
 	if declined {
 		d.notices = append(d.notices, fmt.Sprintf("Your move declines %s's draw offer.", l.sides()[opp]))
 	}
@@ -93,7 +93,7 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	od := h.draft(l.seats[opp].Address, l, kind)
 	od.notices = append(od.notices, fmt.Sprintf("%s played %s %s.", l.sides()[side], rules.MoveLabel(ply),
 		withICCF(h.metaOf(l, opp), before, rep.Move, rep.Record[rules.ViewerOf(rules.Side(opp))])))
-	od.notices = append(od.notices, sentences(rep.Notices[opp])...)
+	od.notices = append(od.notices, sentences(rep.NoticesIn(rules.Viewer(opp), od.lang))...)
 	if theirs != "" {
 		od.notices = append(od.notices, theirs)
 	}
@@ -106,7 +106,7 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	for _, o := range l.meta.Observers {
 		obs := h.draft(o, l, kind)
 		obs.notices = append(obs.notices, played(rules.ViewPublic))
-		obs.notices = append(obs.notices, sentences(rep.Notices[rules.ViewPublic])...)
+		obs.notices = append(obs.notices, sentences(rep.NoticesIn(rules.ViewPublic, obs.lang))...)
 		obs.board, obs.lastMoves = true, true
 		drafts = append(drafts, obs)
 	}

@@ -167,17 +167,30 @@ type Report struct {
 	// it (the referee's carries every effect; the opponent's may be "(h)").
 	Record [NumViewers]string
 	// Notices are sentences for each viewer about what happened
-	// ("your boat struck a mine on e5", "check").
-	Notices [NumViewers][]string
+	// ("your boat struck a mine on e5", "check"), as messages the game
+	// writes in each reader's language.
+	Notices [NumViewers][]lang.Text
 }
 
 // SetAll gives every viewer the same record and notices.
-func (r *Report) SetAll(record string, notices ...string) {
+func (r *Report) SetAll(record string, notices ...lang.Text) {
 	for v := range NumViewers {
 		r.Record[v] = record
-		r.Notices[v] = append([]string(nil), notices...)
+		r.Notices[v] = append([]lang.Text(nil), notices...)
 	}
 }
+
+// NoticesIn are viewer v's notices written in language l.
+func (r *Report) NoticesIn(v Viewer, l lang.Lang) []string {
+	out := make([]string, len(r.Notices[v]))
+	for i, t := range r.Notices[v] {
+		out[i] = t.In(l)
+	}
+	return out
+}
+
+// English are viewer v's notices in English (the logs', the tests').
+func (r *Report) English(v Viewer) []string { return r.NoticesIn(v, lang.English) }
 
 // Status is whether a game goes on or how it ended.
 type Status uint8

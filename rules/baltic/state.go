@@ -195,14 +195,14 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	pts := ns.play(m.From, m.To)
 	ns.outcome = ns.judge()
 	rep := &rules.Report{Move: m, Mover: mover, Text: text}
-	var notices []string
+	var notices []lang.Text
 	if pts > 0 {
-		notices = append(notices, fmt.Sprintf("%s scores %s (%s): %s %d, %s %d.",
-			sideName(mover), pointWord(pts), s.scoreReason(m.From, m.To),
-			sideName(rules.White), ns.points[0], sideName(rules.Black), ns.points[1]))
+		notices = append(notices, lang.Msg("%s scores %s (%s): %s %d, %s %d.",
+			rules.Word(sideName(mover)), pointText(pts), s.scoreReason(m.From, m.To),
+			rules.Word(sideName(rules.White)), ns.points[0], rules.Word(sideName(rules.Black)), ns.points[1]))
 	}
 	if ns.outcome.Over() {
-		notices = append(notices, "Game over: "+ns.outcome.Describe(Variant.Sides())+".")
+		notices = append(notices, lang.Msg("Game over: %s.", ns.outcome.Text(Variant.Sides())))
 	}
 	rep.SetAll(recordText(text, pts), notices...)
 	return &ns, rep, nil
@@ -224,7 +224,7 @@ func pointText(n int) lang.Text {
 }
 
 // scoreReason says why a move scores, citing the ruling.
-func (s *State) scoreReason(from, to rules.Square) string {
+func (s *State) scoreReason(from, to rules.Square) lang.Text {
 	c := s.cells[from]
 	h := c.height() + s.cells[to].height()
 	far := board.Rank(to) == homeRank[c.owner().Other()]
@@ -232,19 +232,19 @@ func (s *State) scoreReason(from, to rules.Square) string {
 		far = far && light(c.animal())
 		switch {
 		case h >= 3 && far:
-			return fmt.Sprintf("a stack of %d on the far rank, B5", h)
+			return lang.Msg("a stack of %d on the far rank, %s", h, "B5")
 		case h >= 3:
-			return fmt.Sprintf("a stack of %d, B5", h)
+			return lang.Msg("a stack of %d, %s", h, "B5")
 		}
-		return "the far rank, B5"
+		return lang.Msg("the far rank, %s", "B5")
 	}
 	switch {
 	case h == 3 && far:
-		return "a stack of 3 on the far rank, B4.3"
+		return lang.Msg("a stack of %d on the far rank, %s", 3, "B4.3")
 	case h == 3:
-		return "a stack of 3, B4.1"
+		return lang.Msg("a stack of %d, %s", 3, "B4.1")
 	}
-	return "the far rank, B4.2"
+	return lang.Msg("the far rank, %s", "B4.2")
 }
 
 // judge decides whether the game is over: B4.4 for holdorf, B5 for sc2022.

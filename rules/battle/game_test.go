@@ -74,8 +74,8 @@ func TestReportsAndViews(t *testing.T) {
 	next, rep := play(t, s, "Sk10-i12^f10")
 	want := "White's soldier reached i12 and left the board; White removed Red's soldier on f10 (C4)."
 	for v := range rules.NumViewers {
-		if rep.Record[v] != "Sk10-i12^f10" || strings.Join(rep.Notices[v], " ") != want {
-			t.Errorf("%v: record %q, notices %q", v, rep.Record[v], rep.Notices[v])
+		if rep.Record[v] != "Sk10-i12^f10" || strings.Join(rep.English(v), " ") != want {
+			t.Errorf("%v: record %q, notices %q", v, rep.Record[v], rep.English(v))
 		}
 	}
 	if rep.Mover != rules.White || rep.Text != "Sk10-i12^f10" || rep.Secret {

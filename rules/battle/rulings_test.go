@@ -229,7 +229,7 @@ func TestC3_1_AShotIsAWholeMove(t *testing.T) {
 	if at(next, "c4") != "G" || at(next, "c8") != "" || next.ToMove() != rules.Black || next.pos.quiet != 0 {
 		t.Errorf("after the shot: c4 %q, c8 %q, to move %v, quiet %d", at(next, "c4"), at(next, "c8"), next.ToMove(), next.pos.quiet)
 	}
-	if rep.Record[rules.ViewReferee] != "Gc4!c8" || !strings.Contains(strings.Join(rep.Notices[rules.ViewPublic], " "), "White's gun on c4 shot Red's soldier on c8 (C3).") {
+	if rep.Record[rules.ViewReferee] != "Gc4!c8" || !strings.Contains(strings.Join(rep.English(rules.ViewPublic), " "), "White's gun on c4 shot Red's soldier on c8 (C3).") {
 		t.Errorf("report %+v", rep)
 	}
 	s = setUp(t, "w", "Hg1 Gc4 Sd4 hj12 sc6 sc8 mh4")
@@ -281,8 +281,8 @@ func TestC3_4_ShotsGiveCheck(t *testing.T) {
 	if s.check != board.MustParse("e4") || rep.Record[rules.ViewReferee] != "Ge4!e6+" {
 		t.Errorf("after Ge4!e6: check from %s, record %q", board.Name(s.check), rep.Record[rules.ViewReferee])
 	}
-	if !strings.Contains(strings.Join(rep.Notices[rules.ViewBlack], " "), "Red's headquarter is in check from e4") {
-		t.Errorf("notices %v", rep.Notices[rules.ViewBlack])
+	if !strings.Contains(strings.Join(rep.English(rules.ViewBlack), " "), "Red's headquarter is in check from e4") {
+		t.Errorf("notices %v", rep.English(rules.ViewBlack))
 	}
 	// Red must leave the line of fire, which reaches five squares: e9 too.
 	wantMoves(t, "Red's answers", texts(s), "He8-d7", "He8-d8", "He8-d9", "He8-f7", "He8-f8", "He8-f9")
@@ -313,7 +313,7 @@ func TestC4_SoldierAtTheFarEnd(t *testing.T) {
 	if at(next, "d11") != "" || at(next, "d12") != "" || at(next, "h9") != "" || at(next, "e12") != "c" || at(next, "a5") != "s" {
 		t.Errorf("after Sd11-d12^h9:\n%s", next.View(rules.ViewReferee).ASCII())
 	}
-	if rep.Record[rules.ViewReferee] != "Sd11-d12^h9" || !strings.Contains(strings.Join(rep.Notices[rules.ViewReferee], " "),
+	if rep.Record[rules.ViewReferee] != "Sd11-d12^h9" || !strings.Contains(strings.Join(rep.English(rules.ViewReferee), " "),
 		"White's soldier reached d12 and left the board; White removed Red's gun on h9 (C4).") {
 		t.Errorf("report %+v", rep)
 	}
@@ -340,8 +340,8 @@ func TestC4_SoldierAtTheFarEnd(t *testing.T) {
 	wantMoves(t, "arrivals without a choice", arrivals, "Sd11-c12", "Sd11-d12", "Sd11-e12")
 	refused(t, s, "Sd11-d12^j12", "Red has nothing but the headquarter, which cannot be removed: write Sd11-d12", "C4")
 	next, rep = play(t, s, "Sd11-d12")
-	if at(next, "d12") != "" || !strings.Contains(strings.Join(rep.Notices[rules.ViewWhite], " "), "nothing else is removed (C4)") {
-		t.Errorf("after Sd11-d12: %v", rep.Notices[rules.ViewWhite])
+	if at(next, "d12") != "" || !strings.Contains(strings.Join(rep.English(rules.ViewWhite), " "), "nothing else is removed (C4)") {
+		t.Errorf("after Sd11-d12: %v", rep.English(rules.ViewWhite))
 	}
 
 	// The removal may resolve a check...

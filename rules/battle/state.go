@@ -149,25 +149,25 @@ func (s *State) isLegal(m rules.Move) bool {
 // report describes m, played from s, leading to next.
 func (s *State) report(m rules.Move, next *State) *rules.Report {
 	sides := Variant.Sides()
-	me, them := sides[s.pos.side], sides[s.pos.side.Other()]
+	me, them := rules.Word(sides[s.pos.side]), rules.Word(sides[s.pos.side.Other()])
 	text := s.Format(m)
 	record := text
-	var notes []string
+	var notes []lang.Text
 	target := s.pos.cells[m.To]
 	switch {
 	case m.Kind == kindShot:
-		notes = append(notes, fmt.Sprintf("%s's %s on %s shot %s's %s on %s (C3).", me, pieceNames[m.Piece], board.Name(m.From), them, pieceNames[typeOf(target)], board.Name(m.To)))
+		notes = append(notes, lang.Msg("%s's %s on %s shot %s's %s on %s (C3).", me, rules.Word(pieceNames[m.Piece]), board.Name(m.From), them, rules.Word(pieceNames[typeOf(target)]), board.Name(m.To)))
 	case target != 0:
-		notes = append(notes, fmt.Sprintf("%s's %s took %s's %s on %s.", me, pieceNames[m.Piece], them, pieceNames[typeOf(target)], board.Name(m.To)))
+		notes = append(notes, lang.Msg("%s's %s took %s's %s on %s.", me, rules.Word(pieceNames[m.Piece]), them, rules.Word(pieceNames[typeOf(target)]), board.Name(m.To)))
 	}
 	if m.Piece == pSoldier && board.Rank(m.To) == farRank[s.pos.side] {
-		n := fmt.Sprintf("%s's soldier reached %s and left the board", me, board.Name(m.To))
 		if m.Aux != rules.NoSquare {
-			n += fmt.Sprintf("; %s removed %s's %s on %s (C4).", me, them, pieceNames[typeOf(s.pos.cells[m.Aux])], board.Name(m.Aux))
+			notes = append(notes, lang.Msg("%s's soldier reached %s and left the board; %s removed %s's %s on %s (C4).",
+				me, board.Name(m.To), me, them, rules.Word(pieceNames[typeOf(s.pos.cells[m.Aux])]), board.Name(m.Aux)))
 		} else {
-			n += fmt.Sprintf("; %s has nothing but the headquarter, so nothing else is removed (C4).", them)
+			notes = append(notes, lang.Msg("%s's soldier reached %s and left the board; %s has nothing but the headquarter, so nothing else is removed (C4).",
+				me, board.Name(m.To), them))
 		}
-		notes = append(notes, n)
 	}
 	switch {
 	case next.outcome.Over():
@@ -176,10 +176,10 @@ func (s *State) report(m rules.Move, next *State) *rules.Report {
 		} else if next.check != rules.NoSquare {
 			record += "+"
 		}
-		notes = append(notes, "Game over: "+next.outcome.Describe(sides)+".")
+		notes = append(notes, lang.Msg("Game over: %s.", next.outcome.Text(sides)))
 	case next.check != rules.NoSquare:
 		record += "+"
-		notes = append(notes, fmt.Sprintf("%s's headquarter is in check from %s.", them, board.Name(next.check)))
+		notes = append(notes, lang.Msg("%s's headquarter is in check from %s.", them, board.Name(next.check)))
 	}
 	rep := &rules.Report{Move: m, Mover: s.pos.side, Text: text}
 	rep.SetAll(record, notes...)

@@ -312,7 +312,7 @@ func TestFIDE5_1_1_Checkmate(t *testing.T) {
 	if o.Status != rules.Win || o.Winner != rules.Black || o.Reason != "checkmate" || o.Ruling != "FIDE 5.1.1" || o.Result() != "0-1" {
 		t.Errorf("outcome %+v", o)
 	}
-	if rep.Record[rules.ViewPublic] != "Qh4#" || !strings.Contains(strings.Join(rep.Notices[rules.ViewWhite], " "), "Black wins: checkmate (FIDE 5.1.1)") {
+	if rep.Record[rules.ViewPublic] != "Qh4#" || !strings.Contains(strings.Join(rep.English(rules.ViewWhite), " "), "Black wins: checkmate (FIDE 5.1.1)") {
 		t.Errorf("report %+v", rep)
 	}
 	if len(next.Moves()) != 0 {

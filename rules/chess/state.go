@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -241,12 +242,12 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	}
 	next := s.play(x)
 	rep := &rules.Report{Move: m, Mover: s.ToMove(), Text: next.last}
-	var notices []string
+	var notices []lang.Text
 	switch {
 	case next.out.Over():
-		notices = append(notices, next.out.Describe(Variant.Sides())+".")
+		notices = append(notices, lang.Msg("%s.", next.out.Text(Variant.Sides())))
 	case next.pos.inCheck():
-		notices = append(notices, Variant.Sides()[next.pos.side]+" is in check (FIDE 3.9.1).")
+		notices = append(notices, lang.Msg("%s is in check (FIDE 3.9.1).", rules.Word(Variant.Sides()[next.pos.side])))
 	}
 	rep.SetAll(next.last, notices...)
 	return next, rep, nil

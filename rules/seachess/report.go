@@ -3,6 +3,7 @@ package seachess
 import (
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -86,117 +87,149 @@ func surfaceText(sf surfacing) string {
 	return t
 }
 
-// owner phrases a side's possession for viewer v: "your" or "White's".
-func owner(v rules.Viewer, side rules.Side) string {
+// The words of Seachess's notices: its kinds of piece and what else a
+// notice names.
+var _ = lang.Keys("boat", "cruiser", "torpedo boat", "submarine", "destroyer", "aircraft carrier", "commando ship",
+	"aircraft", "submerged submarine")
+
+// owner names a side's piece kind for viewer v: "your cruiser" or
+// "White's cruiser".
+func owner(v rules.Viewer, side rules.Side, kind string) lang.Text {
 	if v == rules.ViewerOf(side) {
-		return "your"
+		return lang.Msg("your %s", rules.Word(kind))
 	}
-	return sideNames[side] + "'s"
+	return lang.Msg("%s's %s", rules.Word(sideNames[side]), rules.Word(kind))
 }
 
 // notices are viewer v's sentences about the move (S10): hidden moves only
 // as such, every mine strike, surfacing and check.
-func notices(v rules.Viewer, s *State, m rules.Move, text string, next *State, fx *effects) []string {
+func notices(v rules.Viewer, s *State, m rules.Move, text string, next *State, fx *effects) []lang.Text {
 	x := s.pos.toMove
 	mover := v == rules.ViewerOf(x)
-	var out []string
-	add := func(t string) { out = append(out, t) }
+	side := rules.Word(sideNames[x])
+	var out []lang.Text
+	add := func(t lang.Text) { out = append(out, t) }
 	if hidden(m.Kind) {
 		switch {
 		case mover:
-			add("your hidden move is sealed: " + text + " (S10.1)")
+			add(lang.Msg("your hidden move is sealed: %s (S10.1)", text))
 		case v == rules.ViewReferee:
-			add(sideNames[x] + " made a hidden move: " + text)
+			add(lang.Msg("%s made a hidden move: %s", side, text))
 		default:
-			add(sideNames[x] + " made a hidden move (S10.1)")
+			add(lang.Msg("%s made a hidden move (S10.1)", side))
 		}
 	}
 	for _, c := range fx.captures {
-		what := owner(v, c.piece.side()) + " " + c.piece.kind().String() + " on " + sqName(c.sq)
+		what := owner(v, c.piece.side(), c.piece.kind().String())
+		sq := sqName(c.sq)
 		switch m.Kind {
 		case mvTorpedo:
-			add(owner(v, x) + " torpedo boat torpedoed " + what)
+			add(lang.Msg("%s torpedoed %s on %s", owner(v, x, "torpedo boat"), what, sq))
 		case mvLaunch, mvAirCapture:
-			add(owner(v, x) + " aircraft captured " + what)
+			add(lang.Msg("%s captured %s on %s", owner(v, x, "aircraft"), what, sq))
 		case mvSurfaceMove, mvSurfaceHere:
-			add(owner(v, x) + " submarine surfaced and captured " + what)
+			add(lang.Msg("%s surfaced and captured %s on %s", owner(v, x, "submarine"), what, sq))
 		}
 	}
 	if m.Kind == mvSurfaceHere && len(fx.captures) == 0 && len(fx.strikes) == 0 {
-		add(owner(v, x) + " submarine surfaced on " + sqName(m.To))
+		add(lang.Msg("%s surfaced on %s", owner(v, x, "submarine"), sqName(m.To)))
 	}
 	for _, c := range fx.subTaken {
-		sub := owner(v, c.piece.side()) + " submerged submarine"
+		sub := owner(v, c.piece.side(), "submerged submarine")
 		if v != rules.ViewerOf(c.piece.side()) && v != rules.ViewReferee {
-			sub = "a submerged submarine"
+			sub = lang.Msg("a submerged submarine")
 		}
-		add(owner(v, x) + " destroyer captured " + sub + " on " + sqName(c.sq) + " (S6.1)")
+		add(lang.Msg("%s captured %s on %s (S6.1)", owner(v, x, "destroyer"), sub, sqName(c.sq)))
 	}
 	for _, st := range fx.strikes {
 		sq := sqName(st.sq)
-		pc := st.piece.kind().String()
+		pc := owner(v, x, st.piece.kind().String())
 		switch {
 		case mover:
-			add("your " + pc + " struck a mine on " + sq + " (S3.3)")
+			add(lang.Msg("%s struck a mine on %s (S3.3)", pc, sq))
 		case v == rules.ViewerOf(st.owner):
-			add(sideNames[x] + "'s " + pc + " struck your mine on " + sq + " (S3.3)")
+			add(lang.Msg("%s struck your mine on %s (S3.3)", pc, sq))
 		case v == rules.ViewReferee:
-			add(sideNames[x] + "'s " + pc + " struck " + sideNames[st.owner] + "'s mine on " + sq + " (S3.3)")
+			add(lang.Msg("%s struck %s's mine on %s (S3.3)", pc, rules.Word(sideNames[st.owner]), sq))
 		default:
-			add("a mine on " + sq + " destroyed " + sideNames[x] + "'s " + pc + " (S3.3)")
+			add(lang.Msg("a mine on %s destroyed %s (S3.3)", sq, pc))
 		}
 	}
 	for _, sf := range fx.forced {
-		add(surfaceNotice(v, sf, "was forced up by a destroyer", "S6.2"))
+		add(surfaceNotice(v, sf, false))
 	}
 	if fx.reloadM != noSq && (mover || v == rules.ViewReferee) {
-		add(owner(v, x) + " cruiser on " + sqName(fx.reloadM) + " has reloaded its mine (S3.2)")
+		add(lang.Msg("%s on %s has reloaded its mine (S3.2)", owner(v, x, "cruiser"), sqName(fx.reloadM)))
 	}
 	if fx.reloadT != noSq {
-		add(owner(v, x) + " torpedo boat on " + sqName(fx.reloadT) + " has reloaded (S4.3)")
+		add(lang.Msg("%s on %s has reloaded (S4.3)", owner(v, x, "torpedo boat"), sqName(fx.reloadT)))
 	}
 	for _, side := range fx.airLost {
-		add(owner(v, side) + " aircraft is lost with its carrier (S7.3)")
+		add(lang.Msg("%s is lost with its carrier (S7.3)", owner(v, side, "aircraft")))
 	}
 	for _, sf := range fx.auto {
-		add(surfaceNotice(v, sf, "surfaced, its time underwater being up", "S5.6"))
+		add(surfaceNotice(v, sf, true))
 	}
 	if next.inCheck {
 		y := next.pos.toMove
 		visible := next.pos.visibleCheck(y)
-		what := "check"
+		who := rules.Word(sideNames[y])
+		sub := next.subCheck && !visible
+		also := next.subCheck && visible
 		switch {
-		case next.subCheck && visible:
-			what = "check, also by a submarine"
-		case next.subCheck:
-			what = "check by a submarine"
+		case v == rules.ViewerOf(y) && also:
+			add(lang.Msg("you are in check, also by a submarine (S5.8)"))
+		case v == rules.ViewerOf(y) && sub:
+			add(lang.Msg("you are in check by a submarine (S5.8)"))
+		case v == rules.ViewerOf(y):
+			add(lang.Msg("you are in check"))
+		case (v == rules.ViewPublic || v == rules.ViewReferee) && also:
+			add(lang.Msg("%s is in check, also by a submarine (S5.8)", who))
+		case (v == rules.ViewPublic || v == rules.ViewReferee) && sub:
+			add(lang.Msg("%s is in check by a submarine (S5.8)", who))
+		case v == rules.ViewPublic || v == rules.ViewReferee:
+			add(lang.Msg("%s is in check", who))
+		case also:
+			add(lang.Msg("check, also by a submarine (S5.8)"))
+		case sub:
+			add(lang.Msg("check by a submarine (S5.8)"))
+		default:
+			add(lang.Msg("check"))
 		}
-		if v == rules.ViewerOf(y) {
-			what = "you are in " + what
-		} else if v == rules.ViewPublic || v == rules.ViewReferee {
-			what = sideNames[y] + " is in " + what
-		}
-		if next.subCheck {
-			what += " (S5.8)"
-		}
-		add(what)
 	}
 	if next.outcome.Over() {
-		add("game over: " + next.outcome.Describe(sideNames))
+		add(lang.Msg("game over: %s", next.outcome.Text(sideNames)))
 	}
 	return out
 }
 
-func surfaceNotice(v rules.Viewer, sf surfacing, how, ruling string) string {
-	t := owner(v, sf.side) + " submarine on " + sqName(sf.sq) + " " + how
+// surfaceNotice tells of a submarine surfacing: forced up by a destroyer
+// (S6.2) or, auto, its time underwater being up (S5.6).
+func surfaceNotice(v rules.Viewer, sf surfacing, auto bool) lang.Text {
+	var how, mine lang.Text
 	switch {
 	case sf.lost:
-		t += ", but could not come up under the commando ship there and is lost"
+		how = lang.Msg(", but could not come up under the commando ship there and is lost")
 	case sf.captured != 0:
-		t += ", capturing " + owner(v, sf.captured.side()) + " " + sf.captured.kind().String()
+		how = lang.Msg(", capturing %s", owner(v, sf.captured.side(), sf.captured.kind().String()))
+	default:
+		how = lang.Raw("")
 	}
+	mine = lang.Raw("")
 	if sf.mine {
-		t += ", and was destroyed by a mine there"
+		mine = lang.Msg(", and was destroyed by a mine there")
 	}
-	return t + " (" + ruling + ")"
+	sub := owner(v, sf.side, "submarine")
+	if auto {
+		return lang.Msg("%s on %s surfaced, its time underwater being up%s%s (S5.6)", sub, sqName(sf.sq), how, mine)
+	}
+	return lang.Msg("%s on %s was forced up by a destroyer%s%s (S6.2)", sub, sqName(sf.sq), how, mine)
+}
+
+// ownerOf phrases a side's possession for viewer v: "your" or "White's".
+func ownerOf(v rules.Viewer, side rules.Side) string {
+	if v == rules.ViewerOf(side) {
+		return "your"
+	}
+	return sideNames[side] + "'s"
 }

@@ -104,7 +104,7 @@ func TestS3_4_NothingCrossesAMine(t *testing.T) {
 	if got := rep.Record[rules.ViewReferee]; got != "Ce2xe9-Mx(e6)" {
 		t.Errorf("record %q", got)
 	}
-	if got := rep.Notices[rules.ViewWhite]; len(got) == 0 || got[0] != "your cruiser struck a mine on e6 (S3.3)" {
+	if got := rep.English(rules.ViewWhite); len(got) == 0 || got[0] != "your cruiser struck a mine on e6 (S3.3)" {
 		t.Errorf("White's notices %q", got)
 	}
 	// The carrier's two-square move stops on an enemy mine it passes.

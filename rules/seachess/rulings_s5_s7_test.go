@@ -124,8 +124,8 @@ func TestS5_4_UnderwaterMoves(t *testing.T) {
 	if rep.Record[rules.ViewBlack] != "(h)-Mx(g4)" || rep.Record[rules.ViewWhite] != "sSe5-g4-Mx (h)" {
 		t.Errorf("records %q / %q", rep.Record[rules.ViewBlack], rep.Record[rules.ViewWhite])
 	}
-	if !slices.Contains(rep.Notices[rules.ViewBlack], "White's submarine struck your mine on g4 (S3.3)") {
-		t.Errorf("Black's notices %q", rep.Notices[rules.ViewBlack])
+	if !slices.Contains(rep.English(rules.ViewBlack), "White's submarine struck your mine on g4 (S3.3)") {
+		t.Errorf("Black's notices %q", rep.English(rules.ViewBlack))
 	}
 }
 
@@ -171,7 +171,7 @@ func TestS5_6_AutomaticSurfacing(t *testing.T) {
 	if rep.Record[rules.ViewPublic] != want {
 		t.Errorf("record %q, want %q", rep.Record[rules.ViewPublic], want)
 	}
-	notes := strings.Join(rep.Notices[rules.ViewWhite], "\n")
+	notes := strings.Join(rep.English(rules.ViewWhite), "\n")
 	for _, w := range []string{
 		"your submarine on e5 surfaced, its time underwater being up, capturing your boat (S5.6)",
 		"your submarine on g1 surfaced, its time underwater being up, but could not come up under the commando ship there and is lost (S5.6)",
@@ -210,10 +210,10 @@ func TestS5_8_SubmarineCheck(t *testing.T) {
 		rules.ViewBlack: "check by a submarine (S5.8)", rules.ViewWhite: "you are in check by a submarine (S5.8)",
 		rules.ViewPublic: "White is in check by a submarine (S5.8)",
 	} {
-		if !slices.Contains(rep.Notices[v], want) {
-			t.Errorf("%v notices %q, want %q", v, rep.Notices[v], want)
+		if !slices.Contains(rep.English(v), want) {
+			t.Errorf("%v notices %q, want %q", v, rep.English(v), want)
 		}
-		for _, note := range rep.Notices[v] {
+		for _, note := range rep.English(v) {
 			if v != rules.ViewBlack && strings.Contains(note, "h3") {
 				t.Errorf("%v learns the submarine's square: %q", v, note)
 			}
@@ -252,8 +252,8 @@ func TestS6_1_DestroyerMovesLikeBishop(t *testing.T) {
 	if at(n, "e5") != "D" || rep.Record[rules.ViewPublic] != "Dc3-e5xsS" {
 		t.Errorf("e5 %q record %q", at(n, "e5"), rep.Record[rules.ViewPublic])
 	}
-	if !slices.Contains(rep.Notices[rules.ViewBlack], "White's destroyer captured your submerged submarine on e5 (S6.1)") {
-		t.Errorf("Black's notices %q", rep.Notices[rules.ViewBlack])
+	if !slices.Contains(rep.English(rules.ViewBlack), "White's destroyer captured your submerged submarine on e5 (S6.1)") {
+		t.Errorf("Black's notices %q", rep.English(rules.ViewBlack))
 	}
 	// Its own submarine below is safe.
 	n = play(t, s, "Dc3-d2", "Kg12-f12", "Dd2-f4")
@@ -271,9 +271,9 @@ func TestS6_2_ForcedSurfacing(t *testing.T) {
 	if got := rep.Record[rules.ViewBlack]; got != "Dc3-e5>d5^(lost)>e6^xe6" {
 		t.Errorf("record %q", got)
 	}
-	if !slices.Contains(rep.Notices[rules.ViewBlack],
+	if !slices.Contains(rep.English(rules.ViewBlack),
 		"your submarine on e6 was forced up by a destroyer, capturing White's boat (S6.2)") {
-		t.Errorf("Black's notices %q", rep.Notices[rules.ViewBlack])
+		t.Errorf("Black's notices %q", rep.English(rules.ViewBlack))
 	}
 	// A submarine that ends its own move next to an enemy destroyer comes
 	// up at once.
@@ -329,8 +329,8 @@ func TestS7_3_AircraftInFlight(t *testing.T) {
 	s = setup(t, "K@g1 k@g12 A@e5 b@h8 c@l5 B@c2", "w")
 	s, _ = step(t, s, "Ae5xah8")
 	s, rep := step(t, s, "Cl5xe5")
-	if !slices.Contains(rep.Notices[rules.ViewWhite], "your aircraft is lost with its carrier (S7.3)") {
-		t.Errorf("notices %q", rep.Notices[rules.ViewWhite])
+	if !slices.Contains(rep.English(rules.ViewWhite), "your aircraft is lost with its carrier (S7.3)") {
+		t.Errorf("notices %q", rep.English(rules.ViewWhite))
 	}
 	if !has(s, "Bc2-c3") {
 		t.Errorf("White cannot move after losing the aircraft: %v", texts(s))

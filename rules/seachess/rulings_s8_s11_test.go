@@ -137,8 +137,8 @@ func TestS10_1_HiddenMovesAnnounced(t *testing.T) {
 			t.Errorf("%s: secret %v text %q", text, rep.Secret, rep.Text)
 		}
 		for _, v := range []rules.Viewer{rules.ViewBlack, rules.ViewPublic} {
-			if rep.Record[v] != "(h)" || !slices.Equal(rep.Notices[v], []string{"White made a hidden move (S10.1)"}) {
-				t.Errorf("%s: %v reads %q %q", text, v, rep.Record[v], rep.Notices[v])
+			if rep.Record[v] != "(h)" || !slices.Equal(rep.English(v), []string{"White made a hidden move (S10.1)"}) {
+				t.Errorf("%s: %v reads %q %q", text, v, rep.Record[v], rep.English(v))
 			}
 		}
 		if rep.Record[rules.ViewWhite] != text+" (h)" || rep.Record[rules.ViewReferee] != text+" (h)" {
@@ -154,9 +154,9 @@ func TestS10_1_HiddenMovesAnnounced(t *testing.T) {
 func TestS10_2_PublicEvents(t *testing.T) {
 	// A capture by a mine: its square and the piece, for both.
 	_, rep := step(t, setup(t, "K@g1 k@g12 B@d3 m@d4", "w"), "Bd3-d4")
-	if rep.Record[rules.ViewPublic] != "Bd3-d4-Mx" || !slices.Contains(rep.Notices[rules.ViewPublic], "a mine on d4 destroyed White's boat (S3.3)") ||
-		!slices.Contains(rep.Notices[rules.ViewBlack], "White's boat struck your mine on d4 (S3.3)") ||
-		!slices.Contains(rep.Notices[rules.ViewWhite], "your boat struck a mine on d4 (S3.3)") {
+	if rep.Record[rules.ViewPublic] != "Bd3-d4-Mx" || !slices.Contains(rep.English(rules.ViewPublic), "a mine on d4 destroyed White's boat (S3.3)") ||
+		!slices.Contains(rep.English(rules.ViewBlack), "White's boat struck your mine on d4 (S3.3)") ||
+		!slices.Contains(rep.English(rules.ViewWhite), "your boat struck a mine on d4 (S3.3)") {
 		t.Errorf("mine: %q %q", rep.Record[rules.ViewPublic], rep.Notices)
 	}
 	// A surfacing and its capture, a destroyer's catch, a submarine's check:
@@ -171,8 +171,8 @@ func TestS10_2_PublicEvents(t *testing.T) {
 		t.Errorf("destroyer's catch: %q", rep.Record[rules.ViewPublic])
 	}
 	_, rep = step(t, setup(t, "K@g1 k@g12 U@g8", "w", "left=Ug8:3"), "sSg8-h10")
-	if rep.Record[rules.ViewPublic] != "(h)+" || !slices.Contains(rep.Notices[rules.ViewPublic], "Black is in check by a submarine (S5.8)") {
-		t.Errorf("check by a submarine: %q %q", rep.Record[rules.ViewPublic], rep.Notices[rules.ViewPublic])
+	if rep.Record[rules.ViewPublic] != "(h)+" || !slices.Contains(rep.English(rules.ViewPublic), "Black is in check by a submarine (S5.8)") {
+		t.Errorf("check by a submarine: %q %q", rep.Record[rules.ViewPublic], rep.English(rules.ViewPublic))
 	}
 }
 
@@ -203,7 +203,7 @@ func TestS10_3_OwnHiddenThingsOnly(t *testing.T) {
 		t.Errorf("records %q", rep.Record)
 	}
 	for _, v := range []rules.Viewer{rules.ViewBlack, rules.ViewPublic} {
-		for _, note := range rep.Notices[v] {
+		for _, note := range rep.English(v) {
 			if strings.Contains(note, "reload") {
 				t.Errorf("%v is told %q", v, note)
 			}
@@ -235,7 +235,7 @@ func TestS10_4_HiddenMovesCanBeRevealed(t *testing.T) {
 			t.Errorf("%s: referee's record %q", text, rep.Record[rules.ViewReferee])
 		}
 		opp := rules.ViewerOf(rep.Mover.Other())
-		if strings.Contains(rep.Record[opp], rep.Text) || strings.Contains(strings.Join(rep.Notices[opp], " "), rep.Text) {
+		if strings.Contains(rep.Record[opp], rep.Text) || strings.Contains(strings.Join(rep.English(opp), " "), rep.Text) {
 			t.Errorf("%s: the opponent reads the text", text)
 		}
 	}

@@ -89,7 +89,7 @@ func TestSampleGame(t *testing.T) {
 		n, rep := step(t, s, text)
 		fmt.Fprintf(&b, "%d%s %s\n", i/2+1, map[bool]string{true: ".", false: "..."}[i%2 == 0], rep.Record[rules.ViewReferee])
 		fmt.Fprintf(&b, "    White reads %q, Black reads %q\n", rep.Record[rules.ViewWhite], rep.Record[rules.ViewBlack])
-		for _, note := range rep.Notices[rules.ViewReferee] {
+		for _, note := range rep.English(rules.ViewReferee) {
 			fmt.Fprintf(&b, "    %s\n", note)
 		}
 		records = append(records, rep.Record[rules.ViewReferee])

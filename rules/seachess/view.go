@@ -119,7 +119,7 @@ func (s *State) status(v rules.Viewer) []string {
 				}
 			}
 		}
-		who := owner(v, side)
+		who := ownerOf(v, side)
 		who = strings.ToUpper(who[:1]) + who[1:]
 		if len(cr) > 0 {
 			out = append(out, who+" cruisers (S3.2): "+strings.Join(cr, ", ")+".")

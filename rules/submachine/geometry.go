@@ -1,6 +1,7 @@
 package submachine
 
 import (
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -26,6 +27,9 @@ const letters = " PNBRQKCM"
 
 // names are the pieces' names for players, indexed by kind.
 var names = [...]string{"", "pawn", "knight", "bishop", "rook", "queen", "king", "cardinal", "marshall"}
+
+// The names Submachine adds to chess's (declared by rules/chess).
+var _ = lang.Keys("cardinal", "marshall")
 
 // promotions lists the kinds a pawn may promote to (M5.3), in canonical order.
 var promotions = []uint8{queen, rook, bishop, knight, cardinal, marshall}

@@ -350,8 +350,8 @@ func TestM3_TeleportCapture(t *testing.T) {
 	if got := next.(*State).Position(); got != "6k4/11/2p5B2/11/11/11/11/11/11/11/11/6K4 b - 0 1" {
 		t.Errorf("after the teleport capture: %s", got)
 	}
-	if !strings.Contains(strings.Join(rep.Notices[rules.ViewBlack], ";"), "teleported") {
-		t.Errorf("notices %v do not tell of the teleport", rep.Notices[rules.ViewBlack])
+	if !strings.Contains(strings.Join(rep.English(rules.ViewBlack), ";"), "teleported") {
+		t.Errorf("notices %v do not tell of the teleport", rep.English(rules.ViewBlack))
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -178,19 +179,19 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	next := settle(p, s.ply+1, s.history)
 	rep := &rules.Report{Move: m, Mover: s.pos.side, Text: text}
 	record := text
-	var notices []string
+	var notices []lang.Text
 	if m.Kind == kindTeleport {
-		notices = append(notices, fmt.Sprintf("%s teleported from %s to %s (M3)", names[m.Piece], board.Name(m.From), board.Name(m.To)))
+		notices = append(notices, lang.Msg("%s teleported from %s to %s (M3)", rules.Word(names[m.Piece]), board.Name(m.From), board.Name(m.To)))
 	}
 	switch {
 	case next.outcome.Status == rules.Win:
 		record += "#"
 	case next.check:
 		record += "+"
-		notices = append(notices, sideName[p.side]+" is in check")
+		notices = append(notices, lang.Msg("%s is in check", rules.Word(sideName[p.side])))
 	}
 	if next.outcome.Over() {
-		notices = append(notices, "game over: "+next.outcome.Describe(Variant.Sides()))
+		notices = append(notices, lang.Msg("game over: %s", next.outcome.Text(Variant.Sides())))
 	}
 	rep.SetAll(record, notices...)
 	return next, rep, nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -146,30 +147,34 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 
 	text := s.Format(m)
 	record := text
-	var notes []string
+	var notes []lang.Text
 	if m.Aux != rules.NoSquare {
-		notes = append(notes, fmt.Sprintf("the %s landing on %s is transported to %s (T4.1)",
-			kindNames[m.Piece], board.Name(m.To), board.Name(m.Aux)))
+		notes = append(notes, lang.Msg("the %s landing on %s is transported to %s (T4.1)",
+			rules.Word(kindNames[m.Piece]), board.Name(m.To), board.Name(m.Aux)))
 	} else if transporterSq[m.To] {
-		notes = append(notes, fmt.Sprintf("the %s stays on %s: no transporter square opposite is free (T4.1)",
-			kindNames[m.Piece], board.Name(m.To)))
+		notes = append(notes, lang.Msg("the %s stays on %s: no transporter square opposite is free (T4.1)",
+			rules.Word(kindNames[m.Piece]), board.Name(m.To)))
 	}
 	if u.captured != empty {
-		notes = append(notes, fmt.Sprintf("%s's %s on %s is captured", sideNames[mover.Other()], kindNames[kindOf(u.captured)], board.Name(m.To)))
+		notes = append(notes, lang.Msg("%s's %s on %s is captured", rules.Word(sideNames[mover.Other()]), rules.Word(kindNames[kindOf(u.captured)]), board.Name(m.To)))
 	}
 	if m.Promo != 0 {
-		notes = append(notes, fmt.Sprintf("the %s promotes to %s (T5)", kindNames[m.Piece], article(kindNames[m.Promo])))
+		if strings.HasPrefix(article(kindNames[m.Promo]), "an ") {
+			notes = append(notes, lang.Msg("the %s promotes to an %s (T5)", rules.Word(kindNames[m.Piece]), rules.Word(kindNames[m.Promo])))
+		} else {
+			notes = append(notes, lang.Msg("the %s promotes to a %s (T5)", rules.Word(kindNames[m.Piece]), rules.Word(kindNames[m.Promo])))
+		}
 	}
 	if next.pos.inCheck() {
 		if next.outcome.Reason == "checkmate" {
 			record += "#"
 		} else {
 			record += "+"
-			notes = append(notes, sideNames[mover.Other()]+" is in check")
+			notes = append(notes, lang.Msg("%s is in check", rules.Word(sideNames[mover.Other()])))
 		}
 	}
 	if next.outcome.Over() {
-		notes = append(notes, "game over: "+next.outcome.Describe(sideNames))
+		notes = append(notes, lang.Msg("game over: %s", next.outcome.Text(sideNames)))
 	}
 	rep := &rules.Report{Move: m, Mover: mover, Text: text}
 	rep.SetAll(record, notes...)

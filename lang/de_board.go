@@ -1,0 +1,84 @@
+package lang
+
+// German: what a move did (rules.Report's notices: check, game over, the
+// mine strikes and surfacings of Seachess, Baltic's scores, Battle's shots,
+// Transporter's transports) and the words of the boards (rules.WordsIn,
+// the text and HTML boards).
+func init() {
+	add(German, map[string]string{
+		// Every variant.
+		"%s.":                          "%s.",
+		"Game over: %s.":               "Partie beendet: %s.",
+		"game over: %s":                "Partie beendet: %s",
+		"%s is in check":               "%s steht im Schach",
+		"%s is in check (FIDE 3.9.1).": "%s steht im Schach (FIDE 3.9.1).",
+
+		// Seachess: its pieces, named for a viewer.
+		"boat":                  "Boot",
+		"cruiser":               "Kreuzer",
+		"torpedo boat":          "Torpedoboot",
+		"submarine":             "U-Boot",
+		"destroyer":             "Zerstörer",
+		"aircraft carrier":      "Flugzeugträger",
+		"commando ship":         "Kommandoschiff",
+		"aircraft":              "Flugzeug",
+		"submerged submarine":   "getauchtes U-Boot",
+		"a submerged submarine": "ein getauchtes U-Boot",
+		"your %s":               "Ihr %s",
+		"%s's %s":               "%[2]s von %[1]s",
+		// Seachess: what a move did (S10).
+		"your hidden move is sealed: %s (S10.1)":                            "Ihr verborgener Zug ist versiegelt: %s (S10.1)",
+		"%s made a hidden move: %s":                                         "%s hat verborgen gezogen: %s",
+		"%s made a hidden move (S10.1)":                                     "%s hat verborgen gezogen (S10.1)",
+		"%s torpedoed %s on %s":                                             "%s hat torpediert: %s auf %s",
+		"%s captured %s on %s":                                              "%s hat geschlagen: %s auf %s",
+		"%s surfaced and captured %s on %s":                                 "%s ist aufgetaucht und hat geschlagen: %s auf %s",
+		"%s surfaced on %s":                                                 "%s ist auf %s aufgetaucht",
+		"%s captured %s on %s (S6.1)":                                       "%s hat geschlagen: %s auf %s (S6.1)",
+		"%s struck a mine on %s (S3.3)":                                     "%s ist auf %s auf eine Mine gelaufen (S3.3)",
+		"%s struck your mine on %s (S3.3)":                                  "%s ist auf %s auf Ihre Mine gelaufen (S3.3)",
+		"%s struck %s's mine on %s (S3.3)":                                  "%[1]s ist auf %[3]s auf eine Mine von %[2]s gelaufen (S3.3)",
+		"a mine on %s destroyed %s (S3.3)":                                  "eine Mine auf %s hat zerstört: %s (S3.3)",
+		"%s on %s has reloaded its mine (S3.2)":                             "%s auf %s hat seine Mine nachgeladen (S3.2)",
+		"%s on %s has reloaded (S4.3)":                                      "%s auf %s hat nachgeladen (S4.3)",
+		"%s is lost with its carrier (S7.3)":                                "%s ist mit seinem Träger verloren (S7.3)",
+		"%s on %s was forced up by a destroyer%s%s (S6.2)":                  "%s auf %s wurde von einem Zerstörer zum Auftauchen gezwungen%s%s (S6.2)",
+		"%s on %s surfaced, its time underwater being up%s%s (S5.6)":        "%s auf %s ist aufgetaucht, da seine Tauchzeit um war%s%s (S5.6)",
+		", but could not come up under the commando ship there and is lost": ", konnte aber unter dem Kommandoschiff dort nicht auftauchen und ist verloren",
+		", capturing %s":                                                    " und hat dabei geschlagen: %s",
+		", and was destroyed by a mine there":                               ", und wurde dort von einer Mine zerstört",
+		"you are in check":                                                  "Sie stehen im Schach",
+		"you are in check by a submarine (S5.8)":                            "Sie stehen im Schach durch ein U-Boot (S5.8)",
+		"you are in check, also by a submarine (S5.8)":                      "Sie stehen im Schach, auch durch ein U-Boot (S5.8)",
+		"%s is in check by a submarine (S5.8)":                              "%s steht im Schach durch ein U-Boot (S5.8)",
+		"%s is in check, also by a submarine (S5.8)":                        "%s steht im Schach, auch durch ein U-Boot (S5.8)",
+		"check":                             "Schach",
+		"check by a submarine (S5.8)":       "Schach durch ein U-Boot (S5.8)",
+		"check, also by a submarine (S5.8)": "Schach, auch durch ein U-Boot (S5.8)",
+
+		// Submachine.
+		"cardinal":                         "Kardinal",
+		"marshall":                         "Marschall",
+		"%s teleported from %s to %s (M3)": "Teleport: %s von %s nach %s (M3)",
+
+		// Baltic Sea Chess: a score (B4, B5).
+		"%s scores %s (%s): %s %d, %s %d.":  "%s erzielt %s (%s): %s %d, %s %d.",
+		"a stack of %d on the far rank, %s": "ein Stapel aus %d auf der letzten Reihe, %s",
+		"a stack of %d, %s":                 "ein Stapel aus %d, %s",
+		"the far rank, %s":                  "die letzte Reihe, %s",
+
+		// Chess Battle.
+		"%s's %s on %s shot %s's %s on %s (C3).":                                     "%[2]s von %[1]s auf %[3]s hat geschossen: %[5]s von %[4]s auf %[6]s (C3).",
+		"%s's %s took %s's %s on %s.":                                                "%[2]s von %[1]s hat geschlagen: %[4]s von %[3]s auf %[5]s.",
+		"%s's soldier reached %s and left the board; %s removed %s's %s on %s (C4).": "Soldat von %[1]s hat %[2]s erreicht und das Brett verlassen; %[3]s hat entfernt: %[5]s von %[4]s auf %[6]s (C4).",
+		"%s's soldier reached %s and left the board; %s has nothing but the headquarter, so nothing else is removed (C4).": "Soldat von %[1]s hat %[2]s erreicht und das Brett verlassen; %[3]s hat nur noch das Hauptquartier, also wird nichts weiter entfernt (C4).",
+		"%s's headquarter is in check from %s.": "Hauptquartier von %[1]s steht im Schach, von %[2]s aus.",
+
+		// Transporter Chess (T4.1, T5).
+		"the %s landing on %s is transported to %s (T4.1)":                  "%s landet auf %s und wird nach %s transportiert (T4.1)",
+		"the %s stays on %s: no transporter square opposite is free (T4.1)": "%s bleibt auf %s: kein gegenüberliegendes Transporterfeld ist frei (T4.1)",
+		"%s's %s on %s is captured":                                         "%[2]s von %[1]s auf %[3]s ist geschlagen",
+		"the %s promotes to a %s (T5)":                                      "Umwandlung: %s wird zu %s (T5)",
+		"the %s promotes to an %s (T5)":                                     "Umwandlung: %s wird zu %s (T5)",
+	})
+}
