@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/rulestest"
 )
@@ -63,6 +64,7 @@ func boolInt(b bool) int {
 // public is everything about a move that both sides learn.
 func public(rep *rules.Report, s *State) string {
 	return rep.Record[rules.ViewPublic] + "\n" + strings.Join(rep.English(rules.ViewPublic), "\n") + "\n" +
+		strings.Join(rep.NoticesIn(rules.ViewPublic, lang.German), "\n") + "\n" +
 		boards(s.View(rules.ViewPublic))
 }
 
@@ -80,7 +82,8 @@ func boards(v *rules.View) string {
 func private(rep *rules.Report, s *State, v rules.Viewer) string {
 	out := boards(s.View(v))
 	if rep != nil {
-		out += rep.Record[v] + "\n" + strings.Join(rep.English(v), "\n") + "\n"
+		out += rep.Record[v] + "\n" + strings.Join(rep.English(v), "\n") + "\n" +
+			strings.Join(rep.NoticesIn(v, lang.German), "\n") + "\n"
 	}
 	if side, _ := v.Side(); s.ToMove() == side {
 		out += strings.Join(texts(s), " ")
