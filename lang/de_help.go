@@ -49,8 +49,9 @@ address NEW         move your account to a new mail address
 help COMMAND        more on board, notation, settings, takeback, say,
                     messages, name, address, language, ratings, tournaments`: `new VARIANT [vs ADDRESS] [as white|black|random] [rules NAME] [time CONTROL]
                     fordert jemanden heraus (Antwort: accept oder
-                    decline); ADDRESS darf den Namen tragen: %s;
-                    casual dazu für eine ungewertete Partie
+                    decline); ADDRESS darf einen Namen tragen,
+                    wie %s; casual dazu
+                    für eine ungewertete Partie
 accept / decline    eine Herausforderung annehmen oder ablehnen
 MOVE oder move MOVE einen Zug in der Notation der Variante spielen
 board               das Brett, wie Sie es sehen; board format
@@ -433,7 +434,7 @@ submarine you cannot see may shield it, and then it is accepted. If it
 is not shielded the referee refuses it, says only that, and you send
 another. A commando ship is never captured (S8.4).
 Hidden moves reach your opponent as "(h)" (S10). Draws: stalemate,
-4th repetition, 75 moves each without capture or boat move (S9).`: `Seachess: setzen Sie das feindliche Kommandoschiff (K) matt. 12x12,
+4th repetition, 75 moves each without capture or boat move (S9).`: `Seachess: setzen Sie das feindliche Kommandoschiff (K) matt. Meer 12x12,
 Häfen c1-j2 (Weiß) und c11-j12 (Schwarz) (S1). Es gelten die Regeln
 S1-S11.
 B Boot: Bauer; vom Start 2-4 Felder; e.p. nur auf Reihe 3/10; wird auf
