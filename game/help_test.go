@@ -1,9 +1,11 @@
 package game
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules/variants"
@@ -152,5 +154,41 @@ func TestHelpNamesTheLanguageCommand(t *testing.T) {
 			f.mustContain(f.last(alice), tt.want...)
 			noMisses(t)
 		})
+	}
+}
+
+// rulingRE finds the ruling numbers a summary cites: S8.3, B4.4, C1.1,
+// T5, M7, and the FIDE Laws' articles (3.7.3.1).
+var rulingRE = regexp.MustCompile(`\b(?:[A-Z]\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)*)\b`)
+
+// TestVariantSummaryInEveryLanguage: each variant's summary (help
+// VARIANT, the invitation) in every language keeps the shape
+// rules.Variant.Help promises (at most 40 lines of at most 72
+// characters) and cites every ruling number its English cites.
+func TestVariantSummaryInEveryLanguage(t *testing.T) {
+	for _, v := range variants.All() {
+		for _, lg := range lang.All {
+			t.Run(v.ID()+"/"+string(lg), func(t *testing.T) {
+				text := variantHelpIn(v, lg)
+				lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+				if len(lines) > 40 {
+					t.Errorf("%d lines, at most 40", len(lines))
+				}
+				for i, l := range lines {
+					if n := utf8.RuneCountInString(l); n > 72 {
+						t.Errorf("line %d has %d characters: %q", i+1, n, l)
+					}
+				}
+				for _, r := range rulingRE.FindAllString(v.Help(), -1) {
+					if !regexp.MustCompile(`\b` + regexp.QuoteMeta(r) + `\b`).MatchString(text) {
+						t.Errorf("ruling %s of the English is not cited", r)
+					}
+				}
+				if lg != lang.English && text == v.Help() {
+					t.Errorf("the summary is the English one")
+				}
+				noMisses(t)
+			})
+		}
 	}
 }

@@ -618,10 +618,10 @@ Notation (C6):
   Sd11-d12^h9   a soldier arrives; you remove the piece on h9
   Sd11xe12^h9   the same, capturing on e12
 Short forms such as Sd4 or G!c6 work when only one move fits.
-`: `Chess-Battle (Yurgelevich, 1933): das feindliche Hauptquartier mattsetzen
-(C5). Brett: ein Kreuz aus 128 Feldern, die Reihen 1-2 und 11-12 nur auf
-den Linien c-j (C1.1). Weiß (Reihen 1-3) zieht zuerst; Rot beginnt auf
-den Reihen 10-12 (C1.3).
+`: `Chess-Battle (Yurgelevich, 1933): das feindliche Hauptquartier
+mattsetzen (C5). Brett: ein Kreuz aus 128 Feldern, die Reihen 1-2 und
+11-12 nur auf den Linien c-j (C1.1). Weiß (Reihen 1-3) zieht zuerst;
+Rot beginnt auf den Reihen 10-12 (C1.3).
 
 Figuren (C2):
   H Hauptquartier   zieht wie ein König; es ist die königliche Figur.
@@ -686,9 +686,9 @@ or on threefold repetition.
 Notation (T7): Rd1-d7, Cd4xd8, Fb2-c3, Id5-h5, Rd3-a3@a8, Fc8-d9=S.
 Case, spaces, "-" and "x" are optional; Ra3@a8 works when only one
 Commander can go there.
-`: `Transporter Chess: setzen Sie den feindlichen Admiral matt. Schwarz zieht
-zuerst. Das Brett hat 84 Felder; Ihr Lager sind Ihre ersten zwei Reihen
-(T1).
+`: `Transporter Chess: setzen Sie den feindlichen Admiral matt. Schwarz
+zieht zuerst. Das Brett hat 84 Felder; Ihr Lager sind Ihre ersten zwei
+Reihen (T1).
 Figuren (T2), Weiß in Groß-, Schwarz in Kleinbuchstaben auf dem Brett:
  A Admiral: ein König, oder zwei Felder gerade über ein leeres Feld
  C Kommodore: zieht wie ein Läufer; schlägt nur auf Reihen und
