@@ -86,6 +86,10 @@ func TestMailsAccessible(t *testing.T) {
 			f, _, other, _ := boardFormatGame(t, v, format)
 			kinds["opponent-moved-"+format] = f.last(other).HTML
 		}
+		// The same in German (language de): the news, the receipt and a
+		// refusal, with the board as diagram and list.
+		f, mover, other := germanGame(t, v, boardBoth)
+		kinds["de-opponent-moved-both"], kinds["de-receipt"] = f.last(other).HTML, f.last(mover).HTML
 		names := make([]string, 0, len(kinds))
 		for k := range kinds {
 			names = append(names, k)

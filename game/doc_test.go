@@ -8,14 +8,18 @@ import (
 	"testing"
 
 	"github.com/bottlepost/bottlepost/internal/chromiumtest"
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules/htmlboard"
 )
 
 // docGame plays the game docs/service.md shows: a few moves of chess
 // between alice and bob, bob resigning. It returns alice's receipt for her
 // fourth move, bob's news of it, and alice's game-over mail.
-func docGame(t *testing.T) (receipt, news, final *sent) {
-	f := newFixture(t, Config{})
+func docGame(t *testing.T) (receipt, news, final *sent) { return docGameIn(t, lang.English) }
+
+// docGameIn is docGame with both players writing in language lg.
+func docGameIn(t *testing.T, lg lang.Lang) (receipt, news, final *sent) {
+	f := newFixture(t, Config{Language: lg})
 	f.names = map[string]string{alice: "Alice", bob: "Bob"}
 	startChess(t, f)
 	for i, m := range []string{"e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Ng5"} {
@@ -82,6 +86,20 @@ func TestServiceDocShowsRealMails(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join("..", "docs", "mail-html.png"), shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// The same news in German (docs/service.md, "Languages").
+		_, newsDE, _ := docGameIn(t, lang.German)
+		page = filepath.Join(t.TempDir(), "news-de.html")
+		if err := os.WriteFile(page, []byte(newsDE.HTML), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		shot = chromiumtest.Screenshot(t, page, 640, 760)
+		if _, err := chromiumtest.Verify(shot, chromiumtest.Check{Width: 640, Height: 760,
+			Colours: []string{htmlboard.Colours.Light, htmlboard.Colours.Dark}, MinPixels: 4 * 30 * 30}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("..", "docs", "mail-html-de.png"), shot, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
