@@ -210,7 +210,7 @@ func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKin
 		}
 		return rules.Illegal, lang.Msg("that would leave your headquarter on %s attacked by the %s on %s", board.Name(n.hq[me]), piece(at), board.Name(a)), ruling
 	}
-	return rules.Illegal, lang.Msg(""), ""
+	return rules.Illegal, lang.Text{}, ""
 }
 
 // line reports the direction and distance from a to b when they lie on one

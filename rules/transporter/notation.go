@@ -147,7 +147,7 @@ func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKin
 	if w.dest != rules.NoSquare {
 		return 0, lang.Msg("your Admiral would be in check after that transport"), "T4.3"
 	}
-	return 0, lang.Msg(""), ""
+	return 0, lang.Text{}, ""
 }
 
 // written is a move as a player wrote it, as diagnose needs it.
