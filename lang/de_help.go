@@ -628,10 +628,11 @@ Figuren (C2):
   B Bomber          eine Dame, die je Zug über eine eigene Figur
                     hinwegziehen darf, nie über eine feindliche.
   T Panzer          ein oder zwei Felder auf Reihe oder Linie; kann
-                    nicht von Maschinengewehr, Kavallerie oder Soldat
-                    geschlagen werden.
+                    nicht von MG, Kavallerie oder Soldat geschlagen
+                    werden.
   G Geschütz        zieht ein Feld, schlägt nie; schießt (C3.2).
-  M Maschinengewehr zieht ein Feld, schlägt nie; schießt (C3.3).
+  M MG              Maschinengewehr: zieht ein Feld, schlägt nie;
+                    schießt (C3.3).
   C Kavallerie      springt (1,2), (1,3) oder (2,3), wie ein langer
                     Springer.
   S Soldat          ein Feld in jede Richtung; von einem hellen Feld
@@ -639,9 +640,9 @@ Figuren (C2):
                     ein Feld seitwärts, vorwärts oder schräg vorwärts.
 Schüsse (C3): der Schütze bleibt stehen und entfernt eine feindliche
 Figur über leere Felder: ein Geschütz bis 5 Felder nach links, rechts,
-vorwärts oder schräg vorwärts; ein Maschinengewehr bis 3 in jede
-Richtung, nie auf einen Panzer. Ein Hauptquartier in einer Schusslinie
-steht im Schach (C3.4).
+vorwärts oder schräg vorwärts; ein MG bis 3 in jede Richtung,
+nie auf einen Panzer. Ein Hauptquartier in einer Schusslinie steht im
+Schach (C3.4).
 Ferne Reihe (C4): ein Soldat, der die letzte Reihe erreicht, verlässt
 das Brett, und Sie entfernen eine feindliche Figur Ihrer Wahl, nicht das
 Hauptquartier.
@@ -694,7 +695,7 @@ Figuren (T2), Weiß in Groß-, Schwarz in Kleinbuchstaben auf dem Brett:
  C Kommodore: zieht wie ein Läufer; schlägt nur auf Reihen und
    Linien, über genau eine Figur springend (eine Kanone)
  R Kommandant: ein Turm          B Assistent: ein Läufer
- M Erster Offizier: ein Feld in jede Richtung, schlägt aber nicht
+ M Erster Maat: ein Feld in jede Richtung, schlägt aber nicht
    seitwärts
  D Berater: ein König, oder zwei Felder schräg über ein leeres Feld
  F Kämpfer: ein Feld schräg vorwärts, beim ersten Zug zwei; schlägt
