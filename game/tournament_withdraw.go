@@ -57,22 +57,22 @@ func (h *handling) withdraw(c Command) error {
 	case i < 0:
 		return userf("you do not play in tournament %d", t.ID)
 	case t.Phase != tourPlaying:
-		return userf("tournament %d is not being played (it is %s)", t.ID, t.Phase)
+		return userf("tournament %d is not being played (it is %s)", t.ID, phaseText(t.Phase))
 	case t.Players[i].Withdrawn:
 		return userf("you have already withdrawn from tournament %d", t.ID)
 	}
 	d := h.draft(h.from, nil, "notice")
-	d.subject = fmt.Sprintf("Tournament %d: withdrawal · %s", t.ID, t.Name)
+	d.subject = d.tr("Tournament %d: withdrawal · %s", t.ID, t.Name)
 	if c.Arg != "confirm" {
-		d.notices = append(d.notices, fmt.Sprintf("To withdraw from tournament %d, %s, reply: withdraw %d confirm", t.ID, t.Name, t.ID),
-			fmt.Sprintf("Each of your games still being played (%d) is then lost by forfeit, and your opponents are told. This cannot be undone.", t.unfinished(i)))
+		d.notice("To withdraw from tournament %d, %s, reply: withdraw %[1]d confirm", t.ID, t.Name)
+		d.notice("Each of your games still being played (%d) is then lost by forfeit, and your opponents are told. This cannot be undone.", t.unfinished(i))
 		return nil
 	}
 	n, err := h.withdrawPlayer(t, i, "withdrew from the tournament")
 	if err != nil {
 		return err
 	}
-	d.notices = append(d.notices, fmt.Sprintf("You have withdrawn from tournament %d, %s: %s lost by forfeit.", t.ID, t.Name, plural(n, "game")))
+	d.notice("You have withdrawn from tournament %d, %s: %s lost by forfeit.", t.ID, t.Name, gamesIn(d.lang, n))
 	return nil
 }
 
@@ -86,7 +86,7 @@ func (h *handling) refereeWithdraw(c Command) error {
 		return userf("only a referee may withdraw another player")
 	}
 	if t.Phase != tourPlaying {
-		return userf("tournament %d is not being played (it is %s)", t.ID, t.Phase)
+		return userf("tournament %d is not being played (it is %s)", t.ID, phaseText(t.Phase))
 	}
 	i := -1 // the player of the address, wherever they were invited
 	if p, err := h.tx.PlayerByAddress(c.Opponent); err == nil {
@@ -105,8 +105,8 @@ func (h *handling) refereeWithdraw(c Command) error {
 		return err
 	}
 	d := h.draft(h.from, nil, "notice")
-	d.subject = fmt.Sprintf("Tournament %d: withdrawal · %s", t.ID, t.Name)
-	d.notices = append(d.notices, fmt.Sprintf("%s is withdrawn from tournament %d: %s lost by forfeit; the opponents have been told.", c.Opponent, t.ID, plural(n, "game")))
+	d.subject = d.tr("Tournament %d: withdrawal · %s", t.ID, t.Name)
+	d.notice("%s is withdrawn from tournament %d: %s lost by forfeit; the opponents have been told.", c.Opponent, t.ID, gamesIn(d.lang, n))
 	return nil
 }
 
