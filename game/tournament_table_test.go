@@ -116,9 +116,7 @@ func TestStandingLine(t *testing.T) {
 			}
 		})
 	}
-	if m := lang.Missed(); len(m) > 0 {
-		t.Errorf("messages missing from a catalog: %q", m)
-	}
+	noClubMisses(t)
 }
 
 // TestCrosstable: the layout of a small section (Bob: S-B ½ + 1 for
