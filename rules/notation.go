@@ -95,6 +95,31 @@ func Errorf(kind ErrorKind, input, ruling, format string, args ...any) *MoveErro
 	return &MoveError{Input: input, Kind: kind, Ruling: ruling, Reason: why.String(), Why: why}
 }
 
+// SetWhy replaces the error's reason (a message of the catalogs, lang) and
+// ruling.
+func (e *MoveError) SetWhy(why lang.Text, ruling string) {
+	e.Why, e.Reason, e.Ruling = why, why.String(), ruling
+}
+
+// ambiguous is the error for a text that fits each of opts (sorted).
+func ambiguous(input string, opts []string) *MoveError {
+	e := Errorf(Ambiguous, input, "", "it could be %s; please write it in full", OneOf(opts))
+	e.Options = opts
+	return e
+}
+
+// OneOf lists alternatives as a message: "a or b or c".
+func OneOf(alts []string) lang.Text {
+	if len(alts) == 0 {
+		return lang.Raw("")
+	}
+	t := lang.Raw(alts[0])
+	for _, a := range alts[1:] {
+		t = lang.Msg("%s or %s", t, a)
+	}
+	return t
+}
+
 // Candidate is a known move with the texts that name it, for Match:
 // Forms[0] is the canonical notation, the rest are accepted aliases (the
 // record's line, say).
@@ -104,10 +129,10 @@ type Candidate struct {
 }
 
 // Diagnose explains why a text that names no legal move is wrong, with
-// the ruling, given the readings of the text (none when it is not shaped
+// the ruling (the reason a message of the catalogs, lang), given the readings of the text (none when it is not shaped
 // like a move); kind is Unreadable when the text is not a move at all, 0
 // to keep Illegal.
-type Diagnose func(input string, readings []Written) (kind ErrorKind, reason, ruling string)
+type Diagnose func(input string, readings []Written) (kind ErrorKind, reason lang.Text, ruling string)
 
 // Spelled is a legal move as Notation.Match sees it: its canonical text
 // and its full spellings (every part written). Most moves have one
@@ -128,7 +153,7 @@ type Spelled struct {
 func (n *Notation) Match(input string, moves []Spelled, diagnose Diagnose) (Move, error) {
 	text := strings.Join(strings.Fields(input), "")
 	if text == "" {
-		return Move{}, &MoveError{Input: input, Kind: Unreadable, Reason: "no move was given"}
+		return Move{}, Errorf(Unreadable, input, "", "no move was given")
 	}
 	for _, m := range moves {
 		if m.Text == text {
@@ -146,8 +171,7 @@ func (n *Notation) Match(input string, moves []Spelled, diagnose Diagnose) (Move
 			opts[i] = m.Text
 		}
 		sort.Strings(opts)
-		return Move{}, &MoveError{Input: input, Kind: Ambiguous, Options: opts,
-			Reason: "it could be " + strings.Join(opts, " or ") + "; please write it in full"}
+		return Move{}, ambiguous(input, opts)
 	}
 	texts := make([]string, len(moves))
 	for i, m := range moves {
@@ -159,14 +183,14 @@ func (n *Notation) Match(input string, moves []Spelled, diagnose Diagnose) (Move
 // noMove is the error for an input that names no move: Illegal, or what
 // diagnose (when not nil) says of it, with the nearest of texts.
 func noMove(input string, readings []Written, diagnose Diagnose, texts []string) *MoveError {
-	e := &MoveError{Input: input, Kind: Illegal, Reason: "that is not a legal move here"}
+	e := Errorf(Illegal, input, "", "that is not a legal move here")
 	if diagnose != nil {
 		k, reason, ruling := diagnose(strings.TrimSpace(input), readings)
 		if k != 0 {
 			e.Kind = k
 		}
-		if reason != "" {
-			e.Reason, e.Ruling = reason, ruling
+		if !reason.IsZero() {
+			e.SetWhy(reason, ruling)
 		}
 	}
 	e.Options = Nearest(input, texts, 5)
@@ -207,7 +231,7 @@ func (n *Notation) fitsAny(readings, parts []Written) bool {
 func Match(input string, cands []Candidate, diagnose Diagnose) (Move, error) {
 	text := strings.Join(strings.Fields(input), "")
 	if text == "" {
-		return Move{}, &MoveError{Input: input, Kind: Unreadable, Reason: "no move was given"}
+		return Move{}, Errorf(Unreadable, input, "", "no move was given")
 	}
 	// The exact text first, without building any key: the common case.
 	var found []Candidate
@@ -260,8 +284,7 @@ func Match(input string, cands []Candidate, diagnose Diagnose) (Move, error) {
 				opts[i] = c.Forms[0]
 			}
 			sort.Strings(opts)
-			return Move{}, &MoveError{Input: input, Kind: Ambiguous, Options: opts,
-				Reason: "it could be " + strings.Join(opts, " or ") + "; please write it in full"}
+			return Move{}, ambiguous(input, opts)
 		}
 	}
 	texts := make([]string, 0, len(cands))

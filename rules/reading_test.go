@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -126,9 +127,9 @@ func TestNotationMatch(t *testing.T) {
 		Parts: []rules.Written{w(sb, 'C', "e2", -1, -1, "c3", 0)}}
 	moves := []rules.Spelled{pawn, cardinal}
 	var seen []rules.Written
-	diagnose := func(_ string, readings []rules.Written) (rules.ErrorKind, string, string) {
+	diagnose := func(_ string, readings []rules.Written) (rules.ErrorKind, lang.Text, string) {
 		seen = readings
-		return rules.Illegal, "why", "M7"
+		return rules.Illegal, lang.Raw("why"), "M7"
 	}
 	tests := []struct {
 		in   string

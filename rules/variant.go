@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/bottlepost/bottlepost/lang"
 )
 
 // Side is one of the two players. Variants name them (White/Black,
@@ -226,6 +228,29 @@ func (o Outcome) Describe(sides [2]string) string {
 		return fmt.Sprintf("drawn: %s%s", o.Reason, cite)
 	}
 	return "the game goes on"
+}
+
+// Text is Describe as a message (lang), to write in a reader's language:
+// the side names (sides, in English as Sides gives them) and the reason
+// are looked up as words the variants declare (lang.Keys).
+func (o Outcome) Text(sides [2]string) lang.Text {
+	cite := ""
+	if o.Ruling != "" {
+		cite = " (" + o.Ruling + ")"
+	}
+	switch o.Status {
+	case Win:
+		return lang.Msg("%s wins: %s%s", Word(sides[o.Winner]), Word(o.Reason), cite)
+	case Draw:
+		return lang.Msg("drawn: %s%s", Word(o.Reason), cite)
+	}
+	return lang.Msg("the game goes on")
+}
+
+// GameOverError is the error for a move sent after the game ended
+// (outcome o; sides as Sides gives them), citing ruling.
+func GameOverError(input, ruling string, o Outcome, sides [2]string) *MoveError {
+	return Errorf(GameOver, input, ruling, "the game is over: %s", o.Text(sides))
 }
 
 // Perfter is implemented by states with a fast perft of their own.

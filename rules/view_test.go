@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/rules/rulestest"
 	"github.com/bottlepost/bottlepost/rules/variants"
@@ -157,8 +158,8 @@ func TestMatchAmbiguousListsOptions(t *testing.T) {
 
 func TestMatchDiagnoseAndNearest(t *testing.T) {
 	list := cands([]string{"e4"}, []string{"e3"}, []string{"Nf3"}, []string{"a3"})
-	diag := func(in string, _ []rules.Written) (rules.ErrorKind, string, string) {
-		return rules.Illegal, "a pawn moves straight forward", "FIDE 3.7"
+	diag := func(in string, _ []rules.Written) (rules.ErrorKind, lang.Text, string) {
+		return rules.Illegal, lang.Raw("a pawn moves straight forward"), "FIDE 3.7"
 	}
 	_, err := rules.Match("e5", list, diag)
 	var me *rules.MoveError

@@ -16,6 +16,7 @@ package baltic
 import (
 	"fmt"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -84,6 +85,8 @@ var board = rules.BalticBoard
 var animalLetter = [5]byte{0, 'C', 'S', 'L', 'G'}
 
 var animalName = [5]string{"", "cockle", "starfish", "seal", "gull"}
+
+var _ = lang.Keys("cockle", "starfish", "seal", "gull")
 
 func animalOf(letter byte) uint8 {
 	switch letter | 0x20 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -76,8 +77,7 @@ func (s *State) spelled() []rules.Spelled {
 // form "d7-d8+1".
 func (s *State) Parse(text string) (rules.Move, error) {
 	if s.outcome.Over() {
-		return rules.Move{}, &rules.MoveError{Input: text, Kind: rules.GameOver,
-			Reason: "the game is over: " + s.outcome.Describe(Variant.Sides())}
+		return rules.Move{}, rules.GameOverError(text, "", s.outcome, Variant.Sides())
 	}
 	if m, ok := s.exact(text); ok {
 		return m, nil
@@ -111,17 +111,17 @@ func (s *State) exact(text string) (rules.Move, bool) {
 	return rules.Move{}, false
 }
 
-var moveRuling = [5]string{"", "a cockle moves one square diagonally forward", "a starfish moves one square forward or one square diagonally",
-	"a seal makes a knight's leap: one square straight, then one diagonally outward", "a gull moves one square left, right, forward or back"}
+var moveRuling = [5]lang.Text{{}, lang.Msg("a cockle moves one square diagonally forward"), lang.Msg("a starfish moves one square forward or one square diagonally"),
+	lang.Msg("a seal makes a knight's leap: one square straight, then one diagonally outward"), lang.Msg("a gull moves one square left, right, forward or back")}
 
 // diagnose explains, for the player, why text is not a legal move here:
 // an unreadable text here, a move by why.
-func (s *State) diagnose(text string, readings []rules.Written) (rules.ErrorKind, string, string) {
+func (s *State) diagnose(text string, readings []rules.Written) (rules.ErrorKind, lang.Text, string) {
 	if s.outcome.Over() {
-		return rules.GameOver, "the game is over: " + s.outcome.Describe(Variant.Sides()), ""
+		return rules.GameOver, lang.Msg("the game is over: %s", s.outcome.Text(Variant.Sides())), ""
 	}
 	if len(readings) == 0 || readings[0].From == rules.NoSquare {
-		return rules.Unreadable, "write a move as the two squares, from and to, such as b1-c2 or b1xc2", "B6"
+		return rules.Unreadable, lang.Msg("write a move as the two squares, from and to, such as b1-c2 or b1xc2"), "B6"
 	}
 	r := readings[0]
 	reason, ruling := s.why(r.From, r.To, r.Mark)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -176,16 +177,17 @@ func (s *State) play(from, to rules.Square) int {
 // Moves gives a *rules.MoveError and no state; the receiver never changes.
 func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	if s.outcome.Over() {
-		return nil, nil, &rules.MoveError{Input: s.safeFormat(m), Kind: rules.GameOver,
-			Reason: "the game is over: " + s.outcome.Describe(Variant.Sides())}
+		return nil, nil, rules.GameOverError(s.safeFormat(m), "", s.outcome, Variant.Sides())
 	}
 	if !s.legal(m) {
 		text := s.safeFormat(m)
 		_, reason, ruling := s.diagnose(text, notation.Read(text))
-		if reason == "" {
-			reason = "that is not a legal move here"
+		if reason.IsZero() {
+			reason = lang.Msg("that is not a legal move here")
 		}
-		return nil, nil, &rules.MoveError{Input: text, Kind: rules.Illegal, Reason: reason, Ruling: ruling}
+		e := &rules.MoveError{Input: text, Kind: rules.Illegal}
+		e.SetWhy(reason, ruling)
+		return nil, nil, e
 	}
 	mover := s.toMove
 	text := s.Format(m)
@@ -211,6 +213,14 @@ func pointWord(n int) string {
 		return "1 point"
 	}
 	return fmt.Sprintf("%d points", n)
+}
+
+// pointText is pointWord as a message (lang).
+func pointText(n int) lang.Text {
+	if n == 1 {
+		return lang.Msg("1 point")
+	}
+	return lang.Msg("%d points", n)
 }
 
 // scoreReason says why a move scores, citing the ruling.

@@ -14,7 +14,10 @@
 // flag passes through.
 package battle
 
-import "github.com/bottlepost/bottlepost/rules"
+import (
+	"github.com/bottlepost/bottlepost/lang"
+	"github.com/bottlepost/bottlepost/rules"
+)
 
 // Piece types, the codes carried in rules.Move.Piece.
 const (
@@ -40,6 +43,11 @@ const letters = "?HBTGMCS"
 
 // pieceNames name the types for players.
 var pieceNames = [numTypes]string{"", "headquarter", "bomber", "tank", "gun", "machine-gun", "cavalry", "soldier"}
+
+var _ = lang.Keys("headquarter", "bomber", "tank", "gun", "machine-gun", "cavalry", "soldier")
+
+// piece is the name of a type of piece as a message (lang).
+func piece(t uint8) lang.Text { return rules.Word(pieceNames[t]) }
 
 // limits are the pieces of each type a side starts with (C1.4); no piece is
 // ever added, so they bound every position.

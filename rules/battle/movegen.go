@@ -1,6 +1,8 @@
 package battle
 
-import "github.com/bottlepost/bottlepost/rules"
+import (
+	"github.com/bottlepost/bottlepost/rules"
+)
 
 // Ranges of fire (C3.2, C3.3).
 const (

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -44,7 +45,7 @@ func (s *State) safeFormat(m rules.Move) string {
 // shortenings such as "Sd4", "Gc!c6", squares only "d3-d4").
 func (s *State) Parse(text string) (rules.Move, error) {
 	if s.outcome.Over() {
-		return rules.Move{}, rules.Errorf(rules.GameOver, text, s.outcome.Ruling, "the game is over: %s", s.outcome.Describe(Variant.Sides()))
+		return rules.Move{}, rules.GameOverError(text, s.outcome.Ruling, s.outcome, Variant.Sides())
 	}
 	if m, ok := s.canonical()[strings.TrimRight(strings.Join(strings.Fields(text), ""), "+#")]; ok {
 		return m, nil
@@ -126,38 +127,38 @@ func parsed(readings []rules.Written) parsedMove {
 
 // diagnose explains, for a player and citing the ruling, why a text names
 // no legal move.
-func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, string, string) {
+func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, lang.Text, string) {
 	sides := Variant.Sides()
 	me, them := s.pos.side, s.pos.side.Other()
 	if s.outcome.Over() {
-		return rules.GameOver, "the game is over: " + s.outcome.Describe(sides), s.outcome.Ruling
+		return rules.GameOver, lang.Msg("the game is over: %s", s.outcome.Text(sides)), s.outcome.Ruling
 	}
 	if len(readings) == 0 {
-		return rules.Unreadable, "write the piece letter, the square it leaves, - or x and the square it goes to (Sd3-d4, Bf1xf7); a shot with ! (Gc1!c6); a soldier at the far end with ^ and the piece removed (Sd11-d12^h9)", "C6"
+		return rules.Unreadable, lang.Msg("write the piece letter, the square it leaves, - or x and the square it goes to (Sd3-d4, Bf1xf7); a shot with ! (Gc1!c6); a soldier at the far end with ^ and the piece removed (Sd11-d12^h9)"), "C6"
 	}
 	pr := parsed(readings)
 	for _, sq := range []rules.Square{pr.from, pr.to, pr.aux} {
 		if sq != rules.NoSquare && !board.Exists(sq) {
-			return rules.Illegal, board.Name(sq) + " is not a square of the board: ranks 1, 2, 11 and 12 have only the files c to j", "C1.1"
+			return rules.Illegal, lang.Msg("%s is not a square of the board: ranks 1, 2, 11 and 12 have only the files c to j", board.Name(sq)), "C1.1"
 		}
 	}
 	if !pr.hasTo {
-		return rules.Illegal, "no legal move fits; name the square the piece leaves and the square it goes to, e.g. Sd3-d4", "C6"
+		return rules.Illegal, lang.Msg("no legal move fits; name the square the piece leaves and the square it goes to, e.g. Sd3-d4"), "C6"
 	}
 	c := s.pos.cells[pr.from]
 	if c == 0 {
-		return rules.Illegal, "there is no piece on " + board.Name(pr.from), ""
+		return rules.Illegal, lang.Msg("there is no piece on %s", board.Name(pr.from)), ""
 	}
 	t := typeOf(c)
 	if sideOf(c) != me {
-		return rules.Illegal, fmt.Sprintf("the %s on %s is %s's; %s is to move", pieceNames[t], board.Name(pr.from), sides[them], sides[me]), "C1.3"
+		return rules.Illegal, lang.Msg("the %s on %s is %s's; %s is to move", piece(t), board.Name(pr.from), rules.Word(sides[them]), rules.Word(sides[me])), "C1.3"
 	}
 	if pr.letter != pNone && pr.letter != t {
-		return rules.Illegal, fmt.Sprintf("the piece on %s is a %s (%c), not a %s (%c)", board.Name(pr.from), pieceNames[t], letters[t], pieceNames[pr.letter], letters[pr.letter]), "C6"
+		return rules.Illegal, lang.Msg("the piece on %s is a %s (%c), not a %s (%c)", board.Name(pr.from), piece(t), letters[t], piece(pr.letter), letters[pr.letter]), "C6"
 	}
 	isShot := pr.sep == '!'
 	if isShot && t != pGun && t != pMGun {
-		return rules.Illegal, "only guns and machine-guns shoot; other pieces capture by moving (" + board.Name(pr.to) + " with x)", "C3"
+		return rules.Illegal, lang.Msg("only guns and machine-guns shoot; other pieces capture by moving (%s with x)", board.Name(pr.to)), "C3"
 	}
 	var fits []rules.Move
 	for _, m := range s.pos.pieceMoves(nil, pr.from) {
@@ -171,27 +172,27 @@ func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKin
 	}
 	arrival := t == pSoldier && board.Rank(pr.to) == farRank[me]
 	if !arrival && pr.hasAux {
-		return rules.Illegal, "only a soldier that reaches the far end removes an opposing piece with ^", "C4"
+		return rules.Illegal, lang.Msg("only a soldier that reaches the far end removes an opposing piece with ^"), "C4"
 	}
 	m := fits[0]
 	if arrival {
 		choices := fits[0].Aux != rules.NoSquare
 		switch {
 		case !pr.hasAux && choices:
-			return rules.Illegal, fmt.Sprintf("the soldier leaves the board at the far end and you remove one of %s's pieces: name it with ^, e.g. %s^%s", sides[them], s.Format(fits[0]), board.Name(fits[0].Aux)), "C4"
+			return rules.Illegal, lang.Msg("the soldier leaves the board at the far end and you remove one of %s's pieces: name it with ^, e.g. %s^%s", rules.Word(sides[them]), s.Format(fits[0]), board.Name(fits[0].Aux)), "C4"
 		case pr.hasAux && !choices:
-			return rules.Illegal, fmt.Sprintf("%s has nothing but the headquarter, which cannot be removed: write %s, and the soldier just leaves the board", sides[them], s.Format(fits[0])), "C4"
+			return rules.Illegal, lang.Msg("%s has nothing but the headquarter, which cannot be removed: write %s, and the soldier just leaves the board", rules.Word(sides[them]), s.Format(fits[0])), "C4"
 		case pr.hasAux:
 			ac := s.pos.cells[pr.aux]
 			switch {
 			case pr.aux == pr.to && ac != 0:
-				return rules.Illegal, fmt.Sprintf("the %s on %s is the piece you capture; remove another of %s's pieces", pieceNames[typeOf(ac)], board.Name(pr.aux), sides[them]), "C4"
+				return rules.Illegal, lang.Msg("the %s on %s is the piece you capture; remove another of %s's pieces", piece(typeOf(ac)), board.Name(pr.aux), rules.Word(sides[them])), "C4"
 			case ac == 0:
-				return rules.Illegal, fmt.Sprintf("there is no piece on %s to remove; name one of %s's pieces", board.Name(pr.aux), sides[them]), "C4"
+				return rules.Illegal, lang.Msg("there is no piece on %s to remove; name one of %s's pieces", board.Name(pr.aux), rules.Word(sides[them])), "C4"
 			case sideOf(ac) == me:
-				return rules.Illegal, fmt.Sprintf("the %s on %s is your own; you remove one of %s's pieces", pieceNames[typeOf(ac)], board.Name(pr.aux), sides[them]), "C4"
+				return rules.Illegal, lang.Msg("the %s on %s is your own; you remove one of %s's pieces", piece(typeOf(ac)), board.Name(pr.aux), rules.Word(sides[them])), "C4"
 			case typeOf(ac) == pHQ:
-				return rules.Illegal, "the headquarter cannot be removed; name another of " + sides[them] + "'s pieces", "C4"
+				return rules.Illegal, lang.Msg("the headquarter cannot be removed; name another of %s's pieces", rules.Word(sides[them])), "C4"
 			}
 			for _, f := range fits {
 				if f.Aux == pr.aux {
@@ -207,9 +208,9 @@ func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKin
 		if at == pGun || at == pMGun {
 			ruling = "C3.4"
 		}
-		return rules.Illegal, fmt.Sprintf("that would leave your headquarter on %s attacked by the %s on %s", board.Name(n.hq[me]), pieceNames[at], board.Name(a)), ruling
+		return rules.Illegal, lang.Msg("that would leave your headquarter on %s attacked by the %s on %s", board.Name(n.hq[me]), piece(at), board.Name(a)), ruling
 	}
-	return rules.Illegal, "", ""
+	return rules.Illegal, lang.Text{}, ""
 }
 
 // line reports the direction and distance from a to b when they lie on one

@@ -1,6 +1,8 @@
 package battle
 
-import "github.com/bottlepost/bottlepost/rules"
+import (
+	"github.com/bottlepost/bottlepost/rules"
+)
 
 // Perft counts the leaves of the game tree to depth plies, as rules.Perft
 // does, without building states: positions are copied by value and the

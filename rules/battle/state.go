@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -115,15 +116,17 @@ func (s *State) Position() string { return s.pos.String() }
 // Apply plays a legal move.
 func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	if s.outcome.Over() {
-		return nil, nil, rules.Errorf(rules.GameOver, s.safeFormat(m), s.outcome.Ruling, "the game is over: %s", s.outcome.Describe(Variant.Sides()))
+		return nil, nil, rules.GameOverError(s.safeFormat(m), s.outcome.Ruling, s.outcome, Variant.Sides())
 	}
 	if !s.isLegal(m) {
 		text := s.safeFormat(m)
 		_, reason, ruling := s.diagnose(text, notation.Read(text))
-		if reason == "" {
-			reason = "that is not a legal move here"
+		if reason.IsZero() {
+			reason = lang.Msg("that is not a legal move here")
 		}
-		return nil, nil, &rules.MoveError{Input: text, Kind: rules.Illegal, Reason: reason, Ruling: ruling}
+		e := &rules.MoveError{Input: text, Kind: rules.Illegal}
+		e.SetWhy(reason, ruling)
+		return nil, nil, e
 	}
 	np, material := s.pos.play(m)
 	h := &history{hash: np.hash, prev: s.hist}

@@ -1,13 +1,16 @@
 package chess
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
-var pieceNames = [...]string{"", "pawn", "knight", "bishop", "rook", "queen", "king"}
+var pieceNames = append([]string{""}, lang.Keys("pawn", "knight", "bishop", "rook", "queen", "king")...)
+
+// piece is the name of a kind of piece as a message (lang).
+func piece(t int) lang.Text { return rules.Word(pieceNames[t]) }
 
 // san writes a legal move of s in Standard Algebraic Notation (FIDE
 // Appendix C): Nf3, exd5, Nbd2, R1e2, O-O, O-O-O, e8=Q, with "+" for check
@@ -255,20 +258,20 @@ func (s *State) ParseIn(text, lang string) (rules.Move, error) {
 // names no legal move is wrong: of its readings, the one that got furthest
 // through the rules (why). A lower-case "b" that would be a legal bishop
 // move in upper case gets a hint.
-func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, string, string) {
+func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, lang.Text, string) {
 	if len(readings) == 0 {
-		return rules.Unreadable, "this is not a move in algebraic notation: write for example Nf3, exd5, O-O, e8=Q or e2e4 (or in ICCF numbers, 5254 for e2-e4)", "FIDE Appendix C"
+		return rules.Unreadable, lang.Msg("this is not a move in algebraic notation: write for example Nf3, exd5, O-O, e8=Q or e2e4 (or in ICCF numbers, 5254 for e2-e4)"), "FIDE Appendix C"
 	}
-	best, reason, ruling := -1, "that is not a legal move here", "FIDE 3.10.1"
+	best, reason, ruling := -1, lang.Msg("that is not a legal move here"), "FIDE 3.10.1"
 	for _, w := range readings {
-		if st, r, rl := s.explain(w); st > best && r != "" {
+		if st, r, rl := s.explain(w); st > best && !r.IsZero() {
 			best, reason, ruling = st, r, rl
 		}
 	}
 	t := strings.Join(strings.Fields(input), "")
 	if len(t) > 1 && t[0] == 'b' && (t[1] < '1' || t[1] > '8') {
 		if _, err := s.Parse("B" + t[1:]); err == nil {
-			reason += "; for the bishop write B" + t[1:]
+			reason = lang.Msg("%s; for the bishop write B%s", reason, t[1:])
 		}
 	}
 	return rules.Illegal, reason, ruling
@@ -276,13 +279,13 @@ func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKin
 
 // explain says why one reading names no legal move, with the stage of why
 // it got to.
-func (s *State) explain(w rules.Written) (stage int, reason, ruling string) {
+func (s *State) explain(w rules.Written) (stage int, reason lang.Text, ruling string) {
 	p := &s.pos
 	us := int(p.side)
 	home := 4 + 56*us
 	if w.Mark != "" {
 		if p.pt[King]&p.col[us]&bit(home) == 0 {
-			return 1, "castling is no longer possible: the king has moved", "FIDE 3.8.2.1"
+			return 1, lang.Msg("castling is no longer possible: the king has moved"), "FIDE 3.8.2.1"
 		}
 		to := home + 2
 		if w.Mark == "O-O-O" {
@@ -302,7 +305,7 @@ func (s *State) explain(w rules.Written) (stage int, reason, ruling string) {
 	if w.From != rules.NoSquare {
 		from := int(w.From)
 		if side, have := p.pieceAt(from); have != 0 && side == us && typ != 0 && have != typ {
-			return 0, fmt.Sprintf("the piece on %s is a %s, not a %s", squareName(from), pieceNames[have], pieceNames[typ]), ""
+			return 0, lang.Msg("the piece on %s is a %s, not a %s", squareName(from), piece(have), piece(typ)), ""
 		}
 		return s.why(from, to, promo, typ != 0 && typ != Pawn)
 	}
@@ -321,20 +324,20 @@ func (s *State) explain(w rules.Written) (stage int, reason, ruling string) {
 		origins = append(origins, sq)
 	}
 	if len(origins) == 0 {
-		where := ""
+		side := rules.Word(Variant.Sides()[us])
 		switch {
 		case w.File >= 0:
-			where = " on the " + rules.FileName(w.File) + "-file"
+			return 0, lang.Msg("%s has no %s on the %s-file", side, piece(typ), rules.FileName(w.File)), ""
 		case typ == Pawn:
-			where = " on the " + rules.FileName(to%8) + "-file"
+			return 0, lang.Msg("%s has no %s on the %s-file", side, piece(typ), rules.FileName(to%8)), ""
 		case w.Rank >= 0:
-			where = fmt.Sprintf(" on rank %d", w.Rank+1)
+			return 0, lang.Msg("%s has no %s on rank %d", side, piece(typ), w.Rank+1), ""
 		}
-		return 0, fmt.Sprintf("%s has no %s%s", Variant.Sides()[us], pieceNames[typ], where), ""
+		return 0, lang.Msg("%s has no %s", side, piece(typ)), ""
 	}
-	best, reason, ruling := -1, "", ""
+	best, reason, ruling := -1, lang.Text{}, ""
 	for _, from := range origins {
-		if st, r, rl := s.why(from, to, promo, typ != Pawn); st > best && r != "" {
+		if st, r, rl := s.why(from, to, promo, typ != Pawn); st > best && !r.IsZero() {
 			best, reason, ruling = st, r, rl
 		}
 	}
@@ -343,7 +346,7 @@ func (s *State) explain(w rules.Written) (stage int, reason, ruling string) {
 
 // whyCastle explains why castling from the king's square to `to` is not
 // allowed.
-func (s *State) whyCastle(from, to int) (int, string, string) {
+func (s *State) whyCastle(from, to int) (int, lang.Text, string) {
 	p := &s.pos
 	us := int(p.side)
 	right, rookSq, path, cross := uint8(castleWK), from+3, []int{from + 1, from + 2}, []int{from + 1, from + 2}
@@ -354,21 +357,21 @@ func (s *State) whyCastle(from, to int) (int, string, string) {
 		right <<= 2
 	}
 	if p.castle&right == 0 {
-		return 2, fmt.Sprintf("castling with the %s rook is no longer possible: the king or that rook has moved", squareName(rookSq)), "FIDE 3.8.2.1"
+		return 2, lang.Msg("castling with the %s rook is no longer possible: the king or that rook has moved", squareName(rookSq)), "FIDE 3.8.2.1"
 	}
 	for _, sq := range path {
 		if (p.col[0]|p.col[1])&bit(sq) != 0 {
 			_, t := p.pieceAt(sq)
-			return 2, fmt.Sprintf("castling needs the squares between king and rook empty, and a %s stands on %s", pieceNames[t], squareName(sq)), "FIDE 3.8.2.2.2"
+			return 2, lang.Msg("castling needs the squares between king and rook empty, and a %s stands on %s", piece(t), squareName(sq)), "FIDE 3.8.2.2.2"
 		}
 	}
 	if p.inCheck() {
-		return 2, "the king cannot castle out of check", "FIDE 3.8.2.2.1"
+		return 2, lang.Msg("the king cannot castle out of check"), "FIDE 3.8.2.2.1"
 	}
 	for _, sq := range cross {
 		if p.attacked(sq, us^1, p.col[0]|p.col[1]) {
-			return 2, fmt.Sprintf("the king may not cross or land on an attacked square, and %s is attacked", squareName(sq)), "FIDE 3.8.2.2.1"
+			return 2, lang.Msg("the king may not cross or land on an attacked square, and %s is attacked", squareName(sq)), "FIDE 3.8.2.2.1"
 		}
 	}
-	return 4, "", ""
+	return 4, lang.Text{}, ""
 }

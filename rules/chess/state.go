@@ -233,8 +233,8 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	if !ok {
 		e := rules.Errorf(rules.Illegal, coord(m), "FIDE 3.10.1", "that is not a legal move here")
 		if m.From >= 0 && m.From < 64 && m.To >= 0 && m.To < 64 {
-			if _, reason, ruling := s.why(int(m.From), int(m.To), int(m.Promo), m.Piece != 0 && m.Piece != Pawn); reason != "" {
-				e.Reason, e.Ruling = reason, ruling
+			if _, reason, ruling := s.why(int(m.From), int(m.To), int(m.Promo), m.Piece != 0 && m.Piece != Pawn); !reason.IsZero() {
+				e.SetWhy(reason, ruling)
 			}
 		}
 		return nil, nil, e
@@ -253,8 +253,7 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 }
 
 func (s *State) gameOver(input string) error {
-	return &rules.MoveError{Input: input, Kind: rules.GameOver, Ruling: s.out.Ruling,
-		Reason: "the game is over: " + s.out.Describe(Variant.Sides())}
+	return rules.GameOverError(input, s.out.Ruling, s.out, Variant.Sides())
 }
 
 // coord writes a move in coordinate notation (e2e4, e7e8q).

@@ -1,6 +1,8 @@
 package seachess
 
-import "github.com/bottlepost/bottlepost/rules"
+import (
+	"github.com/bottlepost/bottlepost/rules"
+)
 
 // Square is the core's square type; the alias keeps the piece code short.
 type Square = rules.Square

@@ -1,6 +1,8 @@
 package seachess
 
-import "github.com/bottlepost/bottlepost/rules"
+import (
+	"github.com/bottlepost/bottlepost/rules"
+)
 
 // Move kinds (rules.Move.Kind).
 const (

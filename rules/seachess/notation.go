@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -67,8 +68,7 @@ func (p *position) format(m rules.Move) string {
 // whose marks of what happened are read past, never checked.
 func (s *State) Parse(text string) (rules.Move, error) {
 	if s.outcome.Over() {
-		return rules.Move{}, &rules.MoveError{Input: text, Kind: rules.GameOver,
-			Reason: "the game is over: " + s.outcome.Describe(Variant.Sides())}
+		return rules.Move{}, rules.GameOverError(text, "", s.outcome, Variant.Sides())
 	}
 	c := s.known()
 	if t := strings.TrimSpace(text); t != "" {
@@ -306,23 +306,26 @@ func intentOf(w rules.Written) intent {
 }
 
 // pieceRule is how each piece moves, for players, with its ruling.
-var pieceRule = [...]struct{ text, ruling string }{
-	boat:      {"a boat moves one square straight forward (2, 3 or 4 from its starting square) and captures one square diagonally forward", "S2.1, S2.2"},
-	cruiser:   {"a cruiser moves like a rook", "S3.1"},
-	torpedo:   {"a torpedo boat moves like a rook", "S4.1"},
-	submarine: {"a submarine moves like a knight", "S5.1"},
-	destroyer: {"a destroyer moves like a bishop", "S6.1"},
-	carrier:   {"an aircraft carrier moves one or two squares in any direction, or by a horse move whose two-square leg is empty", "S7.1"},
-	commando:  {"a commando ship moves one square in any direction", "S8.1"},
+var pieceRule = [...]struct {
+	text   lang.Text
+	ruling string
+}{
+	boat:      {lang.Msg("a boat moves one square straight forward (2, 3 or 4 from its starting square) and captures one square diagonally forward"), "S2.1, S2.2"},
+	cruiser:   {lang.Msg("a cruiser moves like a rook"), "S3.1"},
+	torpedo:   {lang.Msg("a torpedo boat moves like a rook"), "S4.1"},
+	submarine: {lang.Msg("a submarine moves like a knight"), "S5.1"},
+	destroyer: {lang.Msg("a destroyer moves like a bishop"), "S6.1"},
+	carrier:   {lang.Msg("an aircraft carrier moves one or two squares in any direction, or by a horse move whose two-square leg is empty"), "S7.1"},
+	commando:  {lang.Msg("a commando ship moves one square in any direction"), "S8.1"},
 }
 
 // diagnose explains, for the player, why a text names no legal move: an
 // unreadable text here, anything else by why, of the text's readings the
 // first of the forms outside the grammar, else the first that names the
 // square left.
-func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, string, string) {
+func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, lang.Text, string) {
 	if len(readings) == 0 {
-		return rules.Unreadable, "write a move like Be2-e4, Cc1xc7, Ce5-M, Sd1v-e3, sSe3-f5, sSf5^x, Tj5xth7, Ad4xag7, Aaxg1, Aa-A or O-O", "S11"
+		return rules.Unreadable, lang.Msg("write a move like Be2-e4, Cc1xc7, Ce5-M, Sd1v-e3, sSe3-f5, sSf5^x, Tj5xth7, Ad4xag7, Aaxg1, Aa-A or O-O"), "S11"
 	}
 	w := readings[0]
 	for _, r := range readings {
@@ -334,11 +337,11 @@ func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKin
 	in := intentOf(w)
 	for _, sq := range []Square{in.from, in.to} {
 		if sq != noSq && !brd.Exists(sq) {
-			return rules.Illegal, sqName(sq) + " is not a square of the board: ranks 1, 2, 11 and 12 have only the files c to j", "S1.1"
+			return rules.Illegal, lang.Msg("%s is not a square of the board: ranks 1, 2, 11 and 12 have only the files c to j", sqName(sq)), "S1.1"
 		}
 	}
 	if in.kind == mvNormal && in.from == noSq {
-		return rules.Illegal, "no " + in.piece.String() + " of yours can move to " + sqName(in.to) + " here; write the move in full, such as Be2-e4, to be told why", "S11"
+		return rules.Illegal, lang.Msg("no %s of yours can move to %s here; write the move in full, such as Be2-e4, to be told why", in.piece.String(), sqName(in.to)), "S11"
 	}
 	reason, ruling := s.why(in)
 	return rules.Illegal, reason, ruling

@@ -1,6 +1,8 @@
 package seachess
 
-import "github.com/bottlepost/bottlepost/rules"
+import (
+	"github.com/bottlepost/bottlepost/rules"
+)
 
 // kind is a piece type; the codes double as rules.Move.Piece and Promo.
 type kind uint8

@@ -1,6 +1,8 @@
 package seachess
 
-import "github.com/bottlepost/bottlepost/rules"
+import (
+	"github.com/bottlepost/bottlepost/rules"
+)
 
 // How a submarine came up without moving itself.
 const (

@@ -209,12 +209,10 @@ func (s *State) computeOutcome() rules.Outcome {
 // full information, may refuse it (S8.3).
 func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	if s.outcome.Over() {
-		return nil, nil, &rules.MoveError{Input: s.Format(m), Kind: rules.GameOver,
-			Reason: "the game is over: " + s.outcome.Describe(Variant.Sides())}
+		return nil, nil, rules.GameOverError(s.Format(m), "", s.outcome, Variant.Sides())
 	}
 	if !slices.Contains(s.known().moves, m) {
-		return nil, nil, &rules.MoveError{Input: s.Format(m), Kind: rules.Illegal,
-			Reason: "that is not a legal move here"}
+		return nil, nil, rules.Errorf(rules.Illegal, s.Format(m), "", "that is not a legal move here")
 	}
 	fx := &effects{reloadM: noSq, reloadT: noSq}
 	q, ok := s.pos.judge(m, s.inCheck, fx)
@@ -228,8 +226,7 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 // refusal is the referee's answer to a move that leaves the commando ship
 // in check: it says nothing about why (S8.3).
 func refusal(input string) *rules.MoveError {
-	return &rules.MoveError{Input: input, Kind: rules.Refused, Ruling: "S8.3",
-		Reason: "the referee refuses it: your commando ship would be (or stay) in check; please send another move"}
+	return rules.Errorf(rules.Refused, input, "S8.3", "the referee refuses it: your commando ship would be (or stay) in check; please send another move")
 }
 
 // Perft counts the moves the referee accepts, depth plies deep: the same

@@ -1,6 +1,9 @@
 package seachess
 
-import "github.com/bottlepost/bottlepost/rules"
+import (
+	"github.com/bottlepost/bottlepost/lang"
+	"github.com/bottlepost/bottlepost/rules"
+)
 
 // whyMove is a move under explanation (why): what the player wrote (in),
 // judged on the board the mover knows (w: its own hidden things, none of
@@ -39,13 +42,13 @@ func kindIs(kinds ...uint8) func(*whyMove) bool {
 var whyAny = []whyCheck{
 	{Fails: func(m *whyMove) bool {
 		return m.w.airborne(m.x) != noSq && m.in.kind != mvAirCapture && m.in.kind != mvReturn
-	}, Text: "your aircraft is in flight: it must capture on its carrier's outline (Aax…) or return (Aa-A), and nothing else may move", Ruling: "S7.3"},
+	}, Text: lang.Msg("your aircraft is in flight: it must capture on its carrier's outline (Aax…) or return (Aa-A), and nothing else may move"), Ruling: "S7.3"},
 	{Fails: func(m *whyMove) bool {
 		return kindIs(mvNormal, mvTorpedo, mvLaunch, mvAirCapture, mvSurfaceMove)(m) && m.in.to != noSq && m.to() == mk(commando, m.x.Other())
-	}, Text: "a commando ship is never captured: a move onto its square is not a legal move", Ruling: "S8.4"},
+	}, Text: lang.Msg("a commando ship is never captured: a move onto its square is not a legal move"), Ruling: "S8.4"},
 	{Fails: func(m *whyMove) bool { return m.shapeFits() && kindIs(mvCastleT, mvCastleC)(m) },
-		Text: "your commando ship may not castle out of, through or into check, and nothing hidden from you could shield it", Ruling: "S8.2"},
-	{Fails: (*whyMove).shapeFits, Text: "your commando ship would be in check, and nothing hidden from you could shield it", Ruling: "S8.3"},
+		Text: lang.Msg("your commando ship may not castle out of, through or into check, and nothing hidden from you could shield it"), Ruling: "S8.2"},
+	{Fails: (*whyMove).shapeFits, Text: lang.Msg("your commando ship would be in check, and nothing hidden from you could shield it"), Ruling: "S8.3"},
 }
 
 // shapeFits reports whether a move the pieces allow has the shape written:
@@ -67,10 +70,10 @@ func (m *whyMove) shapeFits() bool {
 var whyKind = map[uint8][]whyCheck{
 	mvCastleT: whyCastle,
 	mvCastleC: whyCastle,
-	mvReturn:  {{Fails: always, Text: "your aircraft is not in flight", Ruling: "S7.3"}},
+	mvReturn:  {{Fails: always, Text: lang.Msg("your aircraft is not in flight"), Ruling: "S7.3"}},
 	mvAirCapture: {
-		{Fails: func(m *whyMove) bool { return m.w.airborne(m.x) == noSq }, Text: "your aircraft is not in flight: launch it from its carrier (Ad4xag7)", Ruling: "S7.2"},
-		{Fails: always, Text: "the aircraft captures only an enemy piece on its carrier's outline, three squares away", Ruling: "S7.2, S7.5"}},
+		{Fails: func(m *whyMove) bool { return m.w.airborne(m.x) == noSq }, Text: lang.Msg("your aircraft is not in flight: launch it from its carrier (Ad4xag7)"), Ruling: "S7.2"},
+		{Fails: always, Text: lang.Msg("the aircraft captures only an enemy piece on its carrier's outline, three squares away"), Ruling: "S7.2, S7.5"}},
 	mvUnder:       append(whySubmerged, whyUnder...),
 	mvSurfaceMove: append(whySubmerged, whySurfaceMove...),
 	mvSurfaceHere: append(whySubmerged, whySurfaceHere...),
@@ -78,8 +81,8 @@ var whyKind = map[uint8][]whyCheck{
 
 var whyCastle = []whyCheck{
 	{Fails: func(m *whyMove) bool { return m.w.castle&castleBit(m.x, m.in.kind == mvCastleT) == 0 },
-		Text: "you may no longer castle on that side: the commando ship or its partner has moved", Ruling: "S8.2"},
-	{Fails: func(m *whyMove) bool { return m.inCheck }, Text: "you may not castle while in check", Ruling: "S8.2"},
+		Text: lang.Msg("you may no longer castle on that side: the commando ship or its partner has moved"), Ruling: "S8.2"},
+	{Fails: func(m *whyMove) bool { return m.inCheck }, Text: lang.Msg("you may not castle while in check"), Ruling: "S8.2"},
 	{Fails: func(m *whyMove) bool {
 		for _, t := range castlingOf(m.x, m.in.kind).empty {
 			if m.w.sq[t] != 0 {
@@ -87,7 +90,7 @@ var whyCastle = []whyCheck{
 			}
 		}
 		return false
-	}, Text: "the squares between the commando ship and its partner must be empty", Ruling: "S8.2"},
+	}, Text: lang.Msg("the squares between the commando ship and its partner must be empty"), Ruling: "S8.2"},
 	{Fails: func(m *whyMove) bool {
 		cs := castlingOf(m.x, m.in.kind)
 		for _, t := range append(append([]Square{}, cs.pass...), cs.partnerPath...) {
@@ -96,47 +99,49 @@ var whyCastle = []whyCheck{
 			}
 		}
 		return false
-	}, Text: "you may not castle across your own mine", Ruling: "S3.4"},
-	{Fails: always, Text: "your commando ship may not pass or land on an attacked square", Ruling: "S8.2"},
+	}, Text: lang.Msg("you may not castle across your own mine"), Ruling: "S3.4"},
+	{Fails: always, Text: lang.Msg("your commando ship may not pass or land on an attacked square"), Ruling: "S8.2"},
 }
 
 var whySubmerged = []whyCheck{{Fails: func(m *whyMove) bool { return m.w.uw[m.x][m.in.from] == 0 }, Ruling: "S5.2",
-	Say: func(m *whyMove) string { return "you have no submerged submarine on " + sqName(m.in.from) }}}
+	Say: func(m *whyMove) lang.Text {
+		return lang.Msg("you have no submerged submarine on %s", sqName(m.in.from))
+	}}}
 
 var whySurfaceHere = []whyCheck{
-	{Fails: func(m *whyMove) bool { return m.from() != 0 && m.from().side() == m.x }, Text: "a submarine may not surface under your own piece", Ruling: "S5.5"},
-	{Fails: func(m *whyMove) bool { return m.from().is(commando) }, Text: "a submarine may not surface under a commando ship", Ruling: "S5.5"},
-	{Fails: func(m *whyMove) bool { return m.w.ownMine(m.in.from, m.x) }, Text: "a submarine may not surface onto your own mine", Ruling: "S3.4"},
-	{Fails: always, Text: "that is not a legal surfacing here", Ruling: "S5.5"},
+	{Fails: func(m *whyMove) bool { return m.from() != 0 && m.from().side() == m.x }, Text: lang.Msg("a submarine may not surface under your own piece"), Ruling: "S5.5"},
+	{Fails: func(m *whyMove) bool { return m.from().is(commando) }, Text: lang.Msg("a submarine may not surface under a commando ship"), Ruling: "S5.5"},
+	{Fails: func(m *whyMove) bool { return m.w.ownMine(m.in.from, m.x) }, Text: lang.Msg("a submarine may not surface onto your own mine"), Ruling: "S3.4"},
+	{Fails: always, Text: lang.Msg("that is not a legal surfacing here"), Ruling: "S5.5"},
 }
 
 // notLeap is the check that a submarine's move is a knight's leap.
 var notLeap = whyCheck{Fails: func(m *whyMove) bool { return !knightLeap(m.in.from, m.in.to) },
-	Text: "a submarine moves like a knight, underwater too", Ruling: "S5.1, S5.4"}
+	Text: lang.Msg("a submarine moves like a knight, underwater too"), Ruling: "S5.1, S5.4"}
 
 var whySurfaceMove = []whyCheck{
 	notLeap,
 	{Fails: func(m *whyMove) bool { return !m.to().enemy(m.x) },
-		Text: "a submarine surfaces by moving only onto an enemy piece, which it captures; to come up on an empty square, surface in place (sSf5^)", Ruling: "S5.5"},
-	{Fails: always, Text: "a submarine cannot capture a destroyer", Ruling: "S5.5"},
+		Text: lang.Msg("a submarine surfaces by moving only onto an enemy piece, which it captures; to come up on an empty square, surface in place (sSf5^)"), Ruling: "S5.5"},
+	{Fails: always, Text: lang.Msg("a submarine cannot capture a destroyer"), Ruling: "S5.5"},
 }
 
 var whyUnder = append([]whyCheck{notLeap}, whyDive...)
 
 // whyDive says why a submarine may not end underwater on to (S5.4).
 var whyDive = []whyCheck{
-	{Fails: func(m *whyMove) bool { return m.to().is(destroyer) }, Text: "a submarine may not end underwater under a destroyer", Ruling: "S5.4"},
-	{Fails: func(m *whyMove) bool { return m.w.ownMine(m.in.to, m.x) }, Text: "a submarine may not end on your own mine", Ruling: "S5.4"},
-	{Fails: func(m *whyMove) bool { return m.w.uw[m.x][m.in.to] != 0 }, Text: "another of your submerged submarines is there", Ruling: "S5.4"},
-	{Fails: always, Text: "that is not a legal underwater move here", Ruling: "S5.4"},
+	{Fails: func(m *whyMove) bool { return m.to().is(destroyer) }, Text: lang.Msg("a submarine may not end underwater under a destroyer"), Ruling: "S5.4"},
+	{Fails: func(m *whyMove) bool { return m.w.ownMine(m.in.to, m.x) }, Text: lang.Msg("a submarine may not end on your own mine"), Ruling: "S5.4"},
+	{Fails: func(m *whyMove) bool { return m.w.uw[m.x][m.in.to] != 0 }, Text: lang.Msg("another of your submerged submarines is there"), Ruling: "S5.4"},
+	{Fails: always, Text: lang.Msg("that is not a legal underwater move here"), Ruling: "S5.4"},
 }
 
 // whyFrom are the checks of the piece on the square a move starts from.
 var whyFrom = []whyCheck{
-	{Fails: func(m *whyMove) bool { return m.from() == 0 }, Say: func(m *whyMove) string { return "there is no piece of yours on " + sqName(m.in.from) }},
-	{Fails: func(m *whyMove) bool { return m.from().side() != m.x }, Say: func(m *whyMove) string { return "the piece on " + sqName(m.in.from) + " is not yours" }},
-	{Fails: func(m *whyMove) bool { return m.from().kind() != m.in.piece }, Say: func(m *whyMove) string {
-		return "the piece on " + sqName(m.in.from) + " is a " + m.from().kind().String() + ", not a " + m.in.piece.String()
+	{Fails: func(m *whyMove) bool { return m.from() == 0 }, Say: func(m *whyMove) lang.Text { return lang.Msg("there is no piece of yours on %s", sqName(m.in.from)) }},
+	{Fails: func(m *whyMove) bool { return m.from().side() != m.x }, Say: func(m *whyMove) lang.Text { return lang.Msg("the piece on %s is not yours", sqName(m.in.from)) }},
+	{Fails: func(m *whyMove) bool { return m.from().kind() != m.in.piece }, Say: func(m *whyMove) lang.Text {
+		return lang.Msg("the piece on %s is a %s, not a %s", sqName(m.in.from), m.from().kind().String(), m.in.piece.String())
 	}},
 }
 
@@ -146,51 +151,54 @@ var whyFrom = []whyCheck{
 var whyPieceKind = map[uint8][]whyCheck{
 	mvMine: {
 		{Fails: func(m *whyMove) bool { return m.w.attr[m.in.from]&attrLoaded == 0 },
-			Text: "this cruiser has laid its mine; it reloads by ending a move in your haven", Ruling: "S3.2"},
-		{Fails: always, Text: "there is a mine on this square already", Ruling: "S3.2"}},
+			Text: lang.Msg("this cruiser has laid its mine; it reloads by ending a move in your haven"), Ruling: "S3.2"},
+		{Fails: always, Text: lang.Msg("there is a mine on this square already"), Ruling: "S3.2"}},
 	mvTorpedo: {
 		{Fails: func(m *whyMove) bool { return m.w.attr[m.in.from]&attrLoaded == 0 },
-			Text: "this torpedo boat has fired; it reloads by ending a move in your haven", Ruling: "S4.3"},
-		{Fails: always, Ruling: "S4.2, S4.3", Say: func(m *whyMove) string {
-			return "a torpedo hits an enemy piece one or two squares away on a forward diagonal (forward: the way the boat last moved, now " +
-				facing(m.w.attr[m.in.from]).String() + "), with no piece in between; it cannot hit a submerged submarine"
+			Text: lang.Msg("this torpedo boat has fired; it reloads by ending a move in your haven"), Ruling: "S4.3"},
+		{Fails: always, Ruling: "S4.2, S4.3", Say: func(m *whyMove) lang.Text {
+			return lang.Msg("a torpedo hits an enemy piece one or two squares away on a forward diagonal (forward: the way the boat last moved, now %s), with no piece in between; it cannot hit a submerged submarine",
+				facing(m.w.attr[m.in.from]).String())
 		}}},
 	mvSubmerge: append([]whyCheck{
 		{Fails: func(m *whyMove) bool { return endurance(m.w.attr[m.in.from]) < 1 },
-			Text: "this submarine may not dive yet: it must first be visible for 2 of your turns", Ruling: "S5.3"},
+			Text: lang.Msg("this submarine may not dive yet: it must first be visible for 2 of your turns"), Ruling: "S5.3"},
 		notLeap}, whyDive...),
 	mvLaunch: {
 		{Fails: func(m *whyMove) bool { return !onOutline(m.in.from, m.in.to) },
-			Text: "the aircraft captures only on its carrier's outline, exactly three squares away", Ruling: "S7.2"},
-		{Fails: always, Text: "the aircraft captures only an enemy piece, never a submerged submarine", Ruling: "S7.2, S7.5"}},
+			Text: lang.Msg("the aircraft captures only on its carrier's outline, exactly three squares away"), Ruling: "S7.2"},
+		{Fails: always, Text: lang.Msg("the aircraft captures only an enemy piece, never a submerged submarine"), Ruling: "S7.2, S7.5"}},
 	mvNormal: whyOrdinary,
 }
 
 // whyOrdinary are the checks of an ordinary move or capture (S2–S8), the
 // last saying how the piece moves.
 var whyOrdinary = []whyCheck{
-	{Fails: func(m *whyMove) bool { return m.to() != 0 && m.to().side() == m.x }, Text: "you cannot capture your own piece"},
-	{Fails: func(m *whyMove) bool { return m.w.ownMine(m.in.to, m.x) }, Text: "you may never move onto your own mine", Ruling: "S3.4"},
+	{Fails: func(m *whyMove) bool { return m.to() != 0 && m.to().side() == m.x }, Text: lang.Msg("you cannot capture your own piece")},
+	{Fails: func(m *whyMove) bool { return m.w.ownMine(m.in.to, m.x) }, Text: lang.Msg("you may never move onto your own mine"), Ruling: "S3.4"},
 	{Fails: func(m *whyMove) bool {
 		return m.in.piece == boat && brd.Rank(m.in.to) == lastRank(m.x) && m.in.promo == 0
-	}, Ruling: "S2.4", Say: func(m *whyMove) string {
+	}, Ruling: "S2.4", Say: func(m *whyMove) lang.Text {
 		sep := "-"
 		if m.to() != 0 {
 			sep = "x"
 		}
-		return "a boat reaching the last rank is promoted: name the piece it becomes, as in B" + sqName(m.in.from) + sep + sqName(m.in.to) + "=C (=C, =T, =S, =D or =A)"
+		return lang.Msg("a boat reaching the last rank is promoted: name the piece it becomes, as in B%s%s%s=C (=C, =T, =S, =D or =A)", sqName(m.in.from), sep, sqName(m.in.to))
 	}},
 	{Fails: func(m *whyMove) bool { return m.in.promo == boat || m.in.promo == commando },
-		Text: "a boat promotes to a cruiser, torpedo boat, submarine, destroyer or aircraft carrier", Ruling: "S2.4"},
-	{Fails: func(m *whyMove) bool { _, mine, ok := m.lineWay(); return ok && mine }, Text: "nothing may move across your own mine", Ruling: "S3.4"},
+		Text: lang.Msg("a boat promotes to a cruiser, torpedo boat, submarine, destroyer or aircraft carrier"), Ruling: "S2.4"},
+	{Fails: func(m *whyMove) bool { _, mine, ok := m.lineWay(); return ok && mine }, Text: lang.Msg("nothing may move across your own mine"), Ruling: "S3.4"},
 	{Fails: func(m *whyMove) bool { _, mine, ok := m.lineWay(); return ok && !mine },
-		Say:  func(m *whyMove) string { sq, _, _ := m.lineWay(); return "the way is blocked on " + sqName(sq) },
+		Say: func(m *whyMove) lang.Text {
+			sq, _, _ := m.lineWay()
+			return lang.Msg("the way is blocked on %s", sqName(sq))
+		},
 		Cite: func(m *whyMove) string { return pieceRule[m.in.piece].ruling }},
 	{Fails: func(m *whyMove) bool { return m.in.piece == boat && brd.Next(m.in.from, forward(m.x)) == noSq },
-		Text: "a boat that cannot move forward may step sideways one square toward the centre, onto an empty square, and still captures diagonally", Ruling: "S2.5"},
+		Text: lang.Msg("a boat that cannot move forward may step sideways one square toward the centre, onto an empty square, and still captures diagonally"), Ruling: "S2.5"},
 	{Fails: func(m *whyMove) bool { return m.in.piece == boat && m.in.capture },
-		Text: "a boat captures one square diagonally forward, en passant only onto the square just passed by an enemy boat's first move", Ruling: "S2.2, S2.3"},
-	{Fails: always, Say: func(m *whyMove) string { return pieceRule[m.in.piece].text }, Cite: func(m *whyMove) string { return pieceRule[m.in.piece].ruling }},
+		Text: lang.Msg("a boat captures one square diagonally forward, en passant only onto the square just passed by an enemy boat's first move"), Ruling: "S2.2, S2.3"},
+	{Fails: always, Say: func(m *whyMove) lang.Text { return pieceRule[m.in.piece].text }, Cite: func(m *whyMove) string { return pieceRule[m.in.piece].ruling }},
 }
 
 // lineWay walks the line from the move's from to its to, when they share
@@ -221,7 +229,7 @@ func (m *whyMove) lineWay() (sq Square, mine, ok bool) {
 // (in) is not legal, judging on what the mover knows: the first check of
 // whyAny, then of the move's own tables (whyKind, or whyFrom and
 // whyPieceKind), that it fails.
-func (s *State) why(in intent) (reason, ruling string) {
+func (s *State) why(in intent) (reason lang.Text, ruling string) {
 	m := &whyMove{in: in, x: s.pos.toMove}
 	m.w, m.inCheck = s.pos.knowledge(s.inCheck)
 	tables := [][]whyCheck{whyAny, whyKind[in.kind]}
@@ -233,5 +241,5 @@ func (s *State) why(in intent) (reason, ruling string) {
 			return reason, ruling
 		}
 	}
-	return "", ""
+	return lang.Text{}, ""
 }

@@ -1,6 +1,8 @@
 package submachine
 
-import "github.com/bottlepost/bottlepost/rules"
+import (
+	"github.com/bottlepost/bottlepost/rules"
+)
 
 // board is the Submachine board of the core (M1, M2): holes, cylinders,
 // one-way shifts and teleport marks all live there.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -50,8 +51,7 @@ func (s *State) canonical() map[string]rules.Move {
 // bxc3=Q; M7). Errors are *rules.MoveError citing the ruling.
 func (s *State) Parse(text string) (rules.Move, error) {
 	if s.outcome.Over() {
-		return rules.Move{}, &rules.MoveError{Input: text, Kind: rules.GameOver,
-			Reason: "the game is over: " + s.outcome.Describe(Variant.Sides()), Ruling: s.outcome.Ruling}
+		return rules.Move{}, rules.GameOverError(text, s.outcome.Ruling, s.outcome, Variant.Sides())
 	}
 	if m, ok := s.canonical()[text]; ok {
 		return m, nil // the exact canonical text: Match's first level, without building every alias
@@ -97,31 +97,34 @@ type written struct {
 }
 
 // missing explains a named cell that is not a square (M1).
-func missing(sq rules.Square) string {
-	return board.Name(sq) + " is a hole: there is no square there"
+func missing(sq rules.Square) lang.Text {
+	return lang.Msg("%s is a hole: there is no square there", board.Name(sq))
 }
 
 // pieceRule says how each kind moves and the ruling that says so.
-var pieceRule = [...][2]string{
-	pawn:     {"a pawn steps to the next existing square straight ahead on its file, jumping holes, two such steps from its start rank, and captures one square diagonally forward without wrapping", "M5"},
-	knight:   {"a knight leaps to the plain knight-move square and never wraps", "M2.4"},
-	bishop:   {"a bishop slides diagonally, following the wraps; holes stop it", "M2"},
-	rook:     {"a rook slides along ranks and files, following the wraps and the one-way shift; holes stop it", "M2"},
-	queen:    {"a queen slides like a rook or a bishop, following the wraps; holes stop it", "M2"},
-	king:     {"a king steps to a neighbouring square, wraps included; there is no castling", "M2, M4"},
-	cardinal: {"a cardinal slides like a bishop or leaps like a knight, the leap never wrapping", "M2, M4"},
-	marshall: {"a marshall slides like a rook or leaps like a knight, the leap never wrapping", "M2, M4"},
+var pieceRule = [...]struct {
+	text   lang.Text
+	ruling string
+}{
+	pawn:     {lang.Msg("a pawn steps to the next existing square straight ahead on its file, jumping holes, two such steps from its start rank, and captures one square diagonally forward without wrapping"), "M5"},
+	knight:   {lang.Msg("a knight leaps to the plain knight-move square and never wraps"), "M2.4"},
+	bishop:   {lang.Msg("a bishop slides diagonally, following the wraps; holes stop it"), "M2"},
+	rook:     {lang.Msg("a rook slides along ranks and files, following the wraps and the one-way shift; holes stop it"), "M2"},
+	queen:    {lang.Msg("a queen slides like a rook or a bishop, following the wraps; holes stop it"), "M2"},
+	king:     {lang.Msg("a king steps to a neighbouring square, wraps included; there is no castling"), "M2, M4"},
+	cardinal: {lang.Msg("a cardinal slides like a bishop or leaps like a knight, the leap never wrapping"), "M2, M4"},
+	marshall: {lang.Msg("a marshall slides like a rook or leaps like a knight, the leap never wrapping"), "M2, M4"},
 }
 
 // diagnose explains why a text that matched no legal move is wrong: of
 // its readings, one that names the square left (else the first), by why.
-func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, string, string) {
+func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, lang.Text, string) {
 	up := strings.ToUpper(strings.Join(strings.Fields(input), ""))
 	if strings.HasPrefix(up, "O-O") || strings.HasPrefix(up, "0-0") || strings.HasPrefix(up, "OO") {
-		return rules.Illegal, "castling is not part of Submachine Chess", "M4"
+		return rules.Illegal, lang.Msg("castling is not part of Submachine Chess"), "M4"
 	}
 	if len(readings) == 0 {
-		return rules.Unreadable, "write a move as the piece letter, the two squares and any promotion: Nb1-c3, Qe1xe7, b2-b4, c4xd5, g9-g10=Q", "M7"
+		return rules.Unreadable, lang.Msg("write a move as the piece letter, the two squares and any promotion: Nb1-c3, Qe1xe7, b2-b4, c4xd5, g9-g10=Q"), "M7"
 	}
 	w := readings[0]
 	for _, r := range readings {
@@ -131,7 +134,7 @@ func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKin
 		}
 	}
 	if w.Promo == 'K' || w.Promo == 'P' {
-		return rules.Illegal, "a pawn promotes to Q, R, B, N, C or M", "M5.3"
+		return rules.Illegal, lang.Msg("a pawn promotes to Q, R, B, N, C or M"), "M5.3"
 	}
 	if !board.Exists(w.To) {
 		return rules.Illegal, missing(w.To), "M1"
@@ -141,7 +144,7 @@ func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKin
 		if w.Letter != 0 {
 			what = names[kindFromLetter(w.Letter)]
 		}
-		return rules.Illegal, fmt.Sprintf("no %s of yours can move to %s here; write the move in full, such as Nb1-c3, to be told why", what, board.Name(w.To)), "M7"
+		return rules.Illegal, lang.Msg("no %s of yours can move to %s here; write the move in full, such as Nb1-c3, to be told why", what, board.Name(w.To)), "M7"
 	}
 	if !board.Exists(w.From) {
 		return rules.Illegal, missing(w.From), "M1"

@@ -167,12 +167,10 @@ func (s *State) Position() string { return s.pos.String() }
 // Apply plays a legal move.
 func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	if s.outcome.Over() {
-		return nil, nil, &rules.MoveError{Kind: rules.GameOver, Input: s.Format(m),
-			Reason: "the game is over: " + s.outcome.Describe(Variant.Sides()), Ruling: s.outcome.Ruling}
+		return nil, nil, rules.GameOverError(s.Format(m), s.outcome.Ruling, s.outcome, Variant.Sides())
 	}
 	if !slices.Contains(s.moves, m) {
-		return nil, nil, &rules.MoveError{Kind: rules.Illegal, Input: s.Format(m),
-			Reason: "that is not a legal move here", Ruling: "M7"}
+		return nil, nil, rules.Errorf(rules.Illegal, s.Format(m), "M7", "that is not a legal move here")
 	}
 	text := s.Format(m)
 	p := s.pos.clone()

@@ -1,9 +1,9 @@
 package submachine
 
 import (
-	"fmt"
 	"slices"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -51,63 +51,65 @@ type whyCheck = rules.Check[*whyMove]
 // whyTable is the explainer's table (M2–M7): the piece, the letter, the
 // square reached, promotion and check, then how the piece moves.
 var whyTable = []whyCheck{
-	{Fails: func(m *whyMove) bool { return m.c == 0 }, Say: func(m *whyMove) string { return "there is no piece on " + board.Name(m.from) }},
-	{Fails: func(m *whyMove) bool { return sideOf(m.c) != m.s.pos.side }, Say: func(m *whyMove) string {
-		return fmt.Sprintf("the %s on %s is %s's", names[m.k], board.Name(m.from), sideName[sideOf(m.c)])
+	{Fails: func(m *whyMove) bool { return m.c == 0 }, Say: func(m *whyMove) lang.Text { return lang.Msg("there is no piece on %s", board.Name(m.from)) }},
+	{Fails: func(m *whyMove) bool { return sideOf(m.c) != m.s.pos.side }, Say: func(m *whyMove) lang.Text {
+		return lang.Msg("the %s on %s is %s's", names[m.k], board.Name(m.from), sideName[sideOf(m.c)])
 	}},
-	{Fails: func(m *whyMove) bool { return m.w.kind != 0 && m.w.kind != m.k }, Ruling: "M7", Say: func(m *whyMove) string {
-		return fmt.Sprintf("the piece on %s is a %s, not a %s", board.Name(m.from), names[m.k], names[m.w.kind])
+	{Fails: func(m *whyMove) bool { return m.w.kind != 0 && m.w.kind != m.k }, Ruling: "M7", Say: func(m *whyMove) lang.Text {
+		return lang.Msg("the piece on %s is a %s, not a %s", board.Name(m.from), names[m.k], names[m.w.kind])
 	}},
-	{Fails: func(m *whyMove) bool { return m.w.kind == 0 && m.k != pawn }, Ruling: "M7", Say: func(m *whyMove) string {
-		return fmt.Sprintf("the piece on %s is a %s: write its letter, as in %c%s", board.Name(m.from), names[m.k], letters[m.k], m.w.input)
+	{Fails: func(m *whyMove) bool { return m.w.kind == 0 && m.k != pawn }, Ruling: "M7", Say: func(m *whyMove) lang.Text {
+		return lang.Msg("the piece on %s is a %s: write its letter, as in %c%s", board.Name(m.from), names[m.k], letters[m.k], m.w.input)
 	}},
 	{Fails: func(m *whyMove) bool { tc := m.s.pos.cells[m.to]; return tc != 0 && sideOf(tc) == m.s.pos.side },
-		Say: func(m *whyMove) string { return "you cannot capture your own piece on " + board.Name(m.to) }},
+		Say: func(m *whyMove) lang.Text {
+			return lang.Msg("you cannot capture your own piece on %s", board.Name(m.to))
+		}},
 	{Fails: func(m *whyMove) bool { _, ok := m.legalAs(); return ok }, Ruling: "M7",
-		Say: func(m *whyMove) string { x, _ := m.legalAs(); return "write it as " + m.s.Format(x) }},
-	{Fails: func(m *whyMove) bool { return m.promoting() && m.w.promo == 0 }, Ruling: "M5.3", Say: func(m *whyMove) string {
-		return fmt.Sprintf("a pawn reaching %s promotes: add =Q, =R, =B, =N, =C or =M", board.Name(m.to))
+		Say: func(m *whyMove) lang.Text { x, _ := m.legalAs(); return lang.Msg("write it as %s", m.s.Format(x)) }},
+	{Fails: func(m *whyMove) bool { return m.promoting() && m.w.promo == 0 }, Ruling: "M5.3", Say: func(m *whyMove) lang.Text {
+		return lang.Msg("a pawn reaching %s promotes: add =Q, =R, =B, =N, =C or =M", board.Name(m.to))
 	}},
 	{Fails: func(m *whyMove) bool { return len(m.moves()) > 0 && !m.promoting() && m.w.promo != 0 },
-		Text: "only a pawn reaching rank 10, 11 or 12 (Black: 3, 2 or 1) promotes", Ruling: "M5.3"},
+		Text: lang.Msg("only a pawn reaching rank 10, 11 or 12 (Black: 3, 2 or 1) promotes"), Ruling: "M5.3"},
 	{Fails: func(m *whyMove) bool { return len(m.moves()) > 0 && m.s.check },
-		Text: "your king is in check and this move does not get it out of check", Ruling: "M6"},
-	{Fails: func(m *whyMove) bool { return len(m.moves()) > 0 }, Text: "this move would leave your king in check", Ruling: "M6"},
-	{Fails: func(m *whyMove) bool { return isTeleport[m.from] && isTeleport[m.to] && m.k == pawn }, Text: "pawns may not teleport", Ruling: "M3"},
+		Text: lang.Msg("your king is in check and this move does not get it out of check"), Ruling: "M6"},
+	{Fails: func(m *whyMove) bool { return len(m.moves()) > 0 }, Text: lang.Msg("this move would leave your king in check"), Ruling: "M6"},
+	{Fails: func(m *whyMove) bool { return isTeleport[m.from] && isTeleport[m.to] && m.k == pawn }, Text: lang.Msg("pawns may not teleport"), Ruling: "M3"},
 }
 
 // whyPawnTable says why a pawn cannot make a move its pattern rules out
 // (M5).
 var whyPawnTable = []whyCheck{
 	{Fails: func(m *whyMove) bool { return m.to == m.step() }, Ruling: "M5.1",
-		Say: func(m *whyMove) string { return "the pawn is blocked: " + board.Name(m.to) + " is occupied" }},
+		Say: func(m *whyMove) lang.Text { return lang.Msg("the pawn is blocked: %s is occupied", board.Name(m.to)) }},
 	{Fails: func(m *whyMove) bool {
 		step := m.step()
 		return step != rules.NoSquare && m.to == pawnStep[m.s.pos.side][step] && board.Rank(m.from) == startRank[m.s.pos.side]
-	}, Ruling: "M5.1", Say: func(m *whyMove) string {
-		return "the double step needs " + board.Name(m.step()) + " and " + board.Name(m.to) + " empty"
+	}, Ruling: "M5.1", Say: func(m *whyMove) lang.Text {
+		return lang.Msg("the double step needs %s and %s empty", board.Name(m.step()), board.Name(m.to))
 	}},
-	{Fails: func(m *whyMove) bool { return hasSquare(pawnCaps[m.s.pos.side][m.from], m.to) }, Text: "a pawn moves diagonally only to capture", Ruling: "M5.2"},
+	{Fails: func(m *whyMove) bool { return hasSquare(pawnCaps[m.s.pos.side][m.from], m.to) }, Text: lang.Msg("a pawn moves diagonally only to capture"), Ruling: "M5.2"},
 	{Fails: func(m *whyMove) bool { return board.File(m.from) == board.File(m.to) && m.step() != rules.NoSquare }, Ruling: "M5.1",
-		Say: func(m *whyMove) string {
-			return "a pawn steps to the next existing square ahead on its file, " + board.Name(m.step()) + " here; two such steps only from its start rank"
+		Say: func(m *whyMove) lang.Text {
+			return lang.Msg("a pawn steps to the next existing square ahead on its file, %s here; two such steps only from its start rank", board.Name(m.step()))
 		}},
-	{Fails: always, Text: pieceRule[pawn][0], Ruling: pieceRule[pawn][1]},
+	{Fails: always, Text: pieceRule[pawn].text, Ruling: pieceRule[pawn].ruling},
 }
 
 // whyPieceTable says why another piece cannot: a blocked line, a
 // teleport from an ordinary square, or its pattern (M2, M3).
 var whyPieceTable = []whyCheck{
 	{Fails: func(m *whyMove) bool { return blockedAt(m.s.pos, m.from, m.to, m.k) != rules.NoSquare }, Ruling: "M2",
-		Say: func(m *whyMove) string {
-			return fmt.Sprintf("the way from %s to %s is blocked on %s", board.Name(m.from), board.Name(m.to), board.Name(blockedAt(m.s.pos, m.from, m.to, m.k)))
+		Say: func(m *whyMove) lang.Text {
+			return lang.Msg("the way from %s to %s is blocked on %s", board.Name(m.from), board.Name(m.to), board.Name(blockedAt(m.s.pos, m.from, m.to, m.k)))
 		}},
 	{Fails: func(m *whyMove) bool { return isTeleport[m.to] && !isTeleport[m.from] },
-		Say: func(m *whyMove) string {
-			return pieceRule[m.k][0] + "; only a piece standing on a teleport square may teleport"
+		Say: func(m *whyMove) lang.Text {
+			return lang.Msg("%s; only a piece standing on a teleport square may teleport", pieceRule[m.k].text)
 		},
-		Cite: func(m *whyMove) string { return pieceRule[m.k][1] + ", M3" }},
-	{Fails: always, Say: func(m *whyMove) string { return pieceRule[m.k][0] }, Cite: func(m *whyMove) string { return pieceRule[m.k][1] }},
+		Cite: func(m *whyMove) string { return pieceRule[m.k].ruling + ", M3" }},
+	{Fails: always, Say: func(m *whyMove) lang.Text { return pieceRule[m.k].text }, Cite: func(m *whyMove) string { return pieceRule[m.k].ruling }},
 }
 
 func (m *whyMove) step() rules.Square { return pawnStep[m.s.pos.side][m.from] }
@@ -118,7 +120,7 @@ func always(*whyMove) bool { return true }
 // why explains why the move written as w from `from` to `to` is not
 // legal: the first check of whyTable, then of the pawn's or the piece's
 // table, that it fails, with the ruling.
-func (s *State) why(w *written, from, to rules.Square) (reason, ruling string) {
+func (s *State) why(w *written, from, to rules.Square) (reason lang.Text, ruling string) {
 	m := &whyMove{s: s, w: w, from: from, to: to, c: s.pos.cells[from]}
 	m.k = kindOf(m.c)
 	last := whyPieceTable
@@ -130,5 +132,5 @@ func (s *State) why(w *written, from, to rules.Square) (reason, ruling string) {
 			return reason, ruling
 		}
 	}
-	return "", ""
+	return lang.Text{}, ""
 }

@@ -1,6 +1,8 @@
 package transporter
 
-import "github.com/bottlepost/bottlepost/rules"
+import (
+	"github.com/bottlepost/bottlepost/rules"
+)
 
 // board is the 84-square board (T1.1), with its transporter squares and
 // camps as marks.

@@ -1,9 +1,9 @@
 package transporter
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -57,12 +57,12 @@ func (s *State) exact() map[string]rules.Move {
 // diagnose explains, for a player and citing the ruling, why a text that
 // named no legal move is wrong: of its readings, one that names the square
 // left (else the first).
-func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, string, string) {
+func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKind, lang.Text, string) {
 	if len(readings) == 0 {
 		if name := missingSquare(input); name != "" {
-			return 0, name + " is not a square of the board: ranks 1 and 10 run from d to g, ranks 2 and 9 from b to i", "T1.1"
+			return 0, lang.Msg("%s is not a square of the board: ranks 1 and 10 run from d to g, ranks 2 and 9 from b to i", name), "T1.1"
 		}
-		return rules.Unreadable, "write a move as letter, from, - or x, to, as in Rd1-d7, Cd4xd8, Rd3-a3@a8 or Fc8-d9=S", "T7"
+		return rules.Unreadable, lang.Msg("write a move as letter, from, - or x, to, as in Rd1-d7, Cd4xd8, Rd3-a3@a8 or Fc8-d9=S"), "T7"
 	}
 	r := readings[0]
 	for _, x := range readings {
@@ -73,7 +73,7 @@ func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKin
 	}
 	for _, sq := range []rules.Square{r.From, r.To, r.Aux} {
 		if sq != rules.NoSquare && !board.Exists(sq) {
-			return 0, board.Name(sq) + " is not a square of the board: ranks 1 and 10 run from d to g, ranks 2 and 9 from b to i", "T1.1"
+			return 0, lang.Msg("%s is not a square of the board: ranks 1 and 10 run from d to g, ranks 2 and 9 from b to i", board.Name(sq)), "T1.1"
 		}
 	}
 	w := written{piece: kindByLetter(r.Letter), from: r.From, to: r.To, dest: r.Aux, promo: kindByLetter(r.Promo), promoGiven: r.Promo != 0}
@@ -81,24 +81,24 @@ func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKin
 	me := p.toMove
 	if w.from == rules.NoSquare {
 		if w.piece == empty {
-			return rules.Unreadable, "name the piece and the square it moves from, as in Rd1-d7", "T7"
+			return rules.Unreadable, lang.Msg("name the piece and the square it moves from, as in Rd1-d7"), "T7"
 		}
-		return 0, fmt.Sprintf("none of your %ss can go to %s", kindNames[w.piece], board.Name(w.to)), "T2"
+		return 0, lang.Msg("none of your %ss can go to %s", kindNames[w.piece], board.Name(w.to)), "T2"
 	}
 	c := p.cells[w.from]
 	switch {
 	case c == empty:
-		return 0, "there is no piece on " + board.Name(w.from), ""
+		return 0, lang.Msg("there is no piece on %s", board.Name(w.from)), ""
 	case sideOf(c) != me:
-		return 0, fmt.Sprintf("the %s on %s is %s's; it is %s's turn", kindNames[kindOf(c)], board.Name(w.from), sideNames[me.Other()], sideNames[me]), ""
+		return 0, lang.Msg("the %s on %s is %s's; it is %s's turn", kindNames[kindOf(c)], board.Name(w.from), sideNames[me.Other()], sideNames[me]), ""
 	case w.piece != empty && w.piece != kindOf(c):
-		return 0, fmt.Sprintf("the piece on %s is your %s, not %s", board.Name(w.from), kindNames[kindOf(c)], article(kindNames[w.piece])), "T2"
+		return 0, lang.Msg("the piece on %s is your %s, not %s", board.Name(w.from), kindNames[kindOf(c)], article(kindNames[w.piece])), "T2"
 	case w.piece == empty && s.movesFromTo(w.from, w.to):
 		sep := "-"
 		if r.Capture || p.cells[w.to] != empty {
 			sep = "x"
 		}
-		return 0, fmt.Sprintf("write the piece letter: the piece on %s is your %s, so the move is %c%s%s%s",
+		return 0, lang.Msg("write the piece letter: the piece on %s is your %s, so the move is %c%s%s%s",
 			board.Name(w.from), kindNames[kindOf(c)], letters[kindOf(c)], board.Name(w.from), sep, board.Name(w.to)), "T7"
 	}
 	k := kindOf(c)
@@ -121,33 +121,33 @@ func (s *State) diagnose(input string, readings []rules.Written) (rules.ErrorKin
 		o := opposite[w.to]
 		switch {
 		case !transporterSq[w.to]:
-			return 0, board.Name(w.to) + " is not a transporter square (only a3 a8 j3 j8 are)", "T4.1"
+			return 0, lang.Msg("%s is not a transporter square (only a3 a8 j3 j8 are)", board.Name(w.to)), "T4.1"
 		case w.dest != o[0] && w.dest != o[1]:
-			return 0, fmt.Sprintf("from %s a piece is transported to %s or %s only", board.Name(w.to), board.Name(o[0]), board.Name(o[1])), "T4.1"
+			return 0, lang.Msg("from %s a piece is transported to %s or %s only", board.Name(w.to), board.Name(o[0]), board.Name(o[1])), "T4.1"
 		case w.dest == w.from:
-			return 0, "a piece is never carried back to the square it started its move on", "T4.1"
+			return 0, lang.Msg("a piece is never carried back to the square it started its move on"), "T4.1"
 		case p.cells[w.dest] != empty:
-			return 0, board.Name(w.dest) + " is occupied, so nothing can be transported there", "T4.1"
+			return 0, lang.Msg("%s is occupied, so nothing can be transported there", board.Name(w.dest)), "T4.1"
 		}
 	}
 	if len(legal) == 0 {
-		return 0, "your Admiral would be in check after that move", "T4.3"
+		return 0, lang.Msg("your Admiral would be in check after that move"), "T4.3"
 	}
 	if w.promoGiven {
 		m := legal[0]
 		switch {
 		case m.Promo == 0 && c&promotedBit != 0:
-			return 0, "a piece promotes only once in its life", "T5"
+			return 0, lang.Msg("a piece promotes only once in its life"), "T5"
 		case m.Promo == 0:
-			return 0, fmt.Sprintf("%s does not promote there: Fighters, Super Fighters and First Mates promote on arriving in the enemy camp", article(kindNames[k])), "T5"
+			return 0, lang.Msg("%s does not promote there: Fighters, Super Fighters and First Mates promote on arriving in the enemy camp", article(kindNames[k])), "T5"
 		case m.Promo != w.promo:
-			return 0, fmt.Sprintf("%s arriving in the enemy camp becomes %s", article(kindNames[k]), article(kindNames[m.Promo])), "T5"
+			return 0, lang.Msg("%s arriving in the enemy camp becomes %s", article(kindNames[k]), article(kindNames[m.Promo])), "T5"
 		}
 	}
 	if w.dest != rules.NoSquare {
-		return 0, "your Admiral would be in check after that transport", "T4.3"
+		return 0, lang.Msg("your Admiral would be in check after that transport"), "T4.3"
 	}
-	return 0, "", ""
+	return 0, lang.Text{}, ""
 }
 
 // written is a move as a player wrote it, as diagnose needs it.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -34,6 +35,8 @@ const (
 
 // letters are the piece letters of T2, indexed by kind.
 const letters = "?ACRBMDFSI"
+
+var _ = lang.Keys("Admiral", "Commodore", "Commander", "Assistant", "First Mate", "Advisor", "Fighter", "Super Fighter", "Interference")
 
 var kindNames = [numKinds]string{"", "Admiral", "Commodore", "Commander", "Assistant",
 	"First Mate", "Advisor", "Fighter", "Super Fighter", "Interference"}

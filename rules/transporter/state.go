@@ -122,14 +122,13 @@ func (s *State) isLegal(m rules.Move) bool {
 // Apply plays a legal move.
 func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	if s.outcome.Over() {
-		return nil, nil, &rules.MoveError{Input: s.Format(m), Kind: rules.GameOver,
-			Reason: "the game is over: " + s.outcome.Describe(sideNames), Ruling: s.outcome.Ruling}
+		return nil, nil, rules.GameOverError(s.Format(m), s.outcome.Ruling, s.outcome, sideNames)
 	}
 	if !s.isLegal(m) {
 		text := s.Format(m)
-		e := &rules.MoveError{Input: text, Kind: rules.Illegal, Reason: "that is not a legal move here"}
-		if _, reason, ruling := s.diagnose(text, notation.Read(text)); reason != "" {
-			e.Reason, e.Ruling = reason, ruling
+		e := rules.Errorf(rules.Illegal, text, "", "that is not a legal move here")
+		if _, reason, ruling := s.diagnose(text, notation.Read(text)); !reason.IsZero() {
+			e.SetWhy(reason, ruling)
 		}
 		return nil, nil, e
 	}
@@ -205,8 +204,7 @@ func (s *State) Format(m rules.Move) string {
 // Parse reads a move for the side to move (see notation.go).
 func (s *State) Parse(text string) (rules.Move, error) {
 	if s.outcome.Over() {
-		return rules.Move{}, &rules.MoveError{Input: text, Kind: rules.GameOver,
-			Reason: "the game is over: " + s.outcome.Describe(sideNames), Ruling: s.outcome.Ruling}
+		return rules.Move{}, rules.GameOverError(text, s.outcome.Ruling, s.outcome, sideNames)
 	}
 	if m, ok := s.exact()[strings.TrimRight(strings.TrimSpace(text), "+#")]; ok {
 		return m, nil
