@@ -11,6 +11,7 @@ import (
 	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // Messages between opponents (issue 33). A line "say TEXT" of a player's
@@ -141,7 +142,7 @@ func (h *handling) relay(says []Command) error {
 	}
 	day := slices.DeleteFunc(slices.Clone(l.meta.Said[side]), func(t time.Time) bool { return !t.After(h.now.Add(-24 * time.Hour)) })
 	if len(day) >= SaysPerDay {
-		return userf("your words were not passed on: at most %d mails with words a day go to your opponent in one game; the next may go after %s", SaysPerDay, day[0].Add(24*time.Hour).UTC().Format("Mon 2 Jan 15:04 UTC"))
+		return userf("your words were not passed on: at most %d mails with words a day go to your opponent in one game; the next may go after %s", SaysPerDay, timing.FormatDate(day[0].Add(24*time.Hour).UTC(), "Mon 2 Jan 15:04 UTC", d.lang))
 	}
 	if cut { // said only of words that go
 		d.notice("Your words were cut after %d characters: at most %[1]d go with one mail.", maxSayRunes)

@@ -2,7 +2,6 @@ package game
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/lang"
@@ -68,7 +67,7 @@ func (h *handling) withdraw(c Command) error {
 		d.notice("Each of your games still being played (%d) is then lost by forfeit, and your opponents are told. This cannot be undone.", t.unfinished(i))
 		return nil
 	}
-	n, err := h.withdrawPlayer(t, i, "withdrew from the tournament")
+	n, err := h.withdrawPlayer(t, i, forfeitWithdrew)
 	if err != nil {
 		return err
 	}
@@ -100,7 +99,7 @@ func (h *handling) refereeWithdraw(c Command) error {
 	case t.Players[i].Withdrawn:
 		return userf("%s has already withdrawn from tournament %d", c.Opponent, t.ID)
 	}
-	n, err := h.withdrawPlayer(t, i, "was withdrawn by the referee")
+	n, err := h.withdrawPlayer(t, i, forfeitWithdrawn)
 	if err != nil {
 		return err
 	}
@@ -146,11 +145,35 @@ func (h *handling) withdrawPlayer(t *tournament, i int, how string) (int, error)
 		side := l.side(t.Players[i].Player)
 		l.meta.Forfeit = true
 		o := rules.Outcome{Status: rules.Win, Winner: rules.Side(1 - side),
-			Reason: fmt.Sprintf("forfeit: %s %s", displayName(l.seats[side]), how)}
+			Reason: forfeitPrefix + displayName(l.seats[side]) + " " + how}
 		if err := h.finish(l, o); err != nil {
 			return 0, err
 		}
 		n++
 	}
 	return n, nil
+}
+
+// How a forfeit's reason is stored (in English, as every game's Reason):
+// "forfeit: Bob Smith withdrew from the tournament".
+const (
+	forfeitPrefix    = "forfeit: "
+	forfeitWithdrew  = "withdrew from the tournament"
+	forfeitWithdrawn = "was withdrawn by the referee"
+)
+
+// forfeitIn is a forfeit's stored reason in language lg, for the final
+// mail and its subject; false when reason is no forfeit's.
+func forfeitIn(reason string, lg lang.Lang) (string, bool) {
+	name, ok := strings.CutPrefix(reason, forfeitPrefix)
+	if !ok {
+		return "", false
+	}
+	if who, ok := strings.CutSuffix(name, " "+forfeitWithdrew); ok {
+		return lg.Tr("forfeit: %s withdrew from the tournament", who), true
+	}
+	if who, ok := strings.CutSuffix(name, " "+forfeitWithdrawn); ok {
+		return lg.Tr("forfeit: %s was withdrawn by the referee", who), true
+	}
+	return "", false
 }
