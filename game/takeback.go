@@ -65,7 +65,7 @@ func (h *handling) takeback(l *loaded, side int, c Command, d *draft) error {
 		return l.notPlaying()
 	}
 	if why, ok := noTakebacks[l.g.Variant]; ok {
-		return &userError{why}
+		return &userError{msg: why}
 	}
 	if c.Arg == "" {
 		return h.askTakeback(l, side, d)
