@@ -13,6 +13,7 @@ import (
 	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // Moving to a new address (issue 33). "address NEW" from a player's
@@ -117,15 +118,16 @@ func (h *handling) changeAddress(c Command, reply *draft) error {
 		}
 		return err
 	}
+	lg := h.langOf(h.from)
 	if last := h.pmeta.AddressChanged; !last.IsZero() && h.now.Before(last.AddDate(0, 0, addressDays)) {
-		return userf("your address changed on %s: it may change once in %d days, next from %s", last.UTC().Format("2 Jan 2006"), addressDays, last.AddDate(0, 0, addressDays).UTC().Format("2 Jan 2006 15:04 UTC"))
+		return userf("your address changed on %s: it may change once in %d days, next from %s", dateIn(last.UTC(), "2 Jan 2006", lg), addressDays, dateIn(last.AddDate(0, 0, addressDays).UTC(), "2 Jan 2006 15:04 UTC", lg))
 	}
 	if last := h.pmeta.AddressAsked; !last.IsZero() && h.now.Before(last.Add(24*time.Hour)) && !h.now.Before(last) {
-		return userf("a confirmation of a new address went out on %s: one goes out a day, the next from %s (a confirmation stays valid for %d days)", last.UTC().Format("2 Jan 2006 15:04 UTC"), last.Add(24*time.Hour).UTC().Format("2 Jan 2006 15:04 UTC"), confirmDays)
+		return userf("a confirmation of a new address went out on %s: one goes out a day, the next from %s (a confirmation stays valid for %d days)", dateIn(last.UTC(), "2 Jan 2006 15:04 UTC", lg), dateIn(last.Add(24*time.Hour).UTC(), "2 Jan 2006 15:04 UTC", lg), confirmDays)
 	}
 	if ok, err := h.strangerMail(); err != nil || !ok {
 		if err == nil {
-			err = &limitError{setting: "strangers_per_day", msg: "no confirmation went to " + to + ": bottlepost has sent today all the mail it sends in a day to addresses that never wrote to it (limits.strangers_per_day); ask again tomorrow (from 00:00 UTC)"}
+			err = &limitError{setting: "strangers_per_day", text: lang.Msg("no confirmation went to %s: bottlepost has sent today all the mail it sends in a day to addresses that never wrote to it (limits.strangers_per_day); ask again tomorrow (from 00:00 UTC)", to)}
 		}
 		return err
 	}
@@ -142,12 +144,11 @@ func (h *handling) changeAddress(c Command, reply *draft) error {
 		return err
 	}
 	d := h.draft(to, nil, "notice")
-	d.subject = "bottlepost: confirm your new address"
+	d.subject = d.tr("bottlepost: confirm your new address")
 	d.messageID, d.replyTo = id, h.s.cfg.Address
-	d.notices = append(d.notices,
-		fmt.Sprintf("The bottlepost player writing from %s asked to move their account — games, ratings, settings — to this address.", h.from),
-		fmt.Sprintf("If that was you, reply to this mail from this address before %s; the reply moves the account. If it was not, ignore this mail: nothing changes.", m.Expires.UTC().Format("Mon 2 Jan 2006 15:04 UTC")))
-	reply.notices = append(reply.notices, fmt.Sprintf("A confirmation went to %s: reply to it from there within %d days to move your account (games, ratings, settings) to it. Until then nothing changes.", to, confirmDays))
+	d.notice("The bottlepost player writing from %s asked to move their account — games, ratings, settings — to this address.", h.from)
+	d.notice("If that was you, reply to this mail from this address before %s; the reply moves the account. If it was not, ignore this mail: nothing changes.", timing.FormatDate(m.Expires.UTC(), "Mon 2 Jan 2006 15:04 UTC", d.lang))
+	reply.notice("A confirmation went to %s: reply to it from there within %d days to move your account (games, ratings, settings) to it. Until then nothing changes.", to, confirmDays)
 	return nil
 }
 
@@ -194,7 +195,7 @@ func (h *handling) confirmMove(m *moving, name string) error {
 		return err
 	}
 	d := h.draft(h.from, nil, "notice")
-	d.subject = "bottlepost: your new address"
+	d.subject = d.tr("bottlepost: your new address")
 	p, err := h.tx.Player(m.Player)
 	if err != nil {
 		return err
@@ -205,11 +206,11 @@ func (h *handling) confirmMove(m *moving, name string) error {
 		return err
 	case h.now.After(m.Expires):
 		h.refused = "an expired confirmation of a new address"
-		d.notices = append(d.notices, fmt.Sprintf("This confirmation expired on %s: nothing changed. Ask again from your current address (address %s).", m.Expires.UTC().Format("2 Jan 2006 15:04 UTC"), m.New))
+		d.notice("This confirmation expired on %s: nothing changed. Ask again from your current address (address %s).", dateIn(m.Expires.UTC(), "2 Jan 2006 15:04 UTC", d.lang), m.New)
 		return nil
 	case mailfmt.Key(p.Address) != m.Old || taken:
 		h.refused = "a confirmation of a new address that no longer applies"
-		d.notices = append(d.notices, "This confirmation no longer applies (the account's address changed since, or this address became another account's): nothing changed.")
+		d.notice("This confirmation no longer applies (the account's address changed since, or this address became another account's): nothing changed.")
 		return nil
 	}
 	pm := decodePlayerMeta(p)
@@ -243,10 +244,10 @@ func (h *handling) confirmMove(m *moving, name string) error {
 	}
 	h.player, h.pmeta = p, pm
 	d.replyTo = h.s.replyAddress(h.s.accountToken(m.New))
-	d.notices = append(d.notices, fmt.Sprintf("Your bottlepost account moved here from %s: your games (%d in play), ratings and settings. Your personal address is now %s; the games' addresses stay, and answer mail from here. Mail from %s no longer acts on them.", m.Old, len(pm.Games), d.replyTo, m.Old))
+	d.notice("Your bottlepost account moved here from %[1]s: your games (%[2]d in play), ratings and settings. Your personal address is now %[3]s; the games' addresses stay, and answer mail from here. Mail from %[1]s no longer acts on them.", m.Old, len(pm.Games), d.replyTo)
 	od := h.draft(m.Old, nil, "notice")
-	od.subject = "bottlepost: your account moved"
-	od.notices = append(od.notices, fmt.Sprintf("Your bottlepost account moved to %s, confirmed from there: your games, ratings and settings go with it. Mail from this address no longer acts on them.", m.New))
+	od.subject = od.tr("bottlepost: your account moved")
+	od.notice("Your bottlepost account moved to %s, confirmed from there: your games, ratings and settings go with it. Mail from this address no longer acts on them.", m.New)
 	return nil
 }
 
@@ -265,9 +266,15 @@ func (h *handling) movedAway() (bool, error) {
 	}
 	h.refused = "mail from an address its account moved away from"
 	d := h.draft(h.from, nil, "notice")
-	d.subject = "bottlepost: this address moved"
-	d.notices = append(d.notices, fmt.Sprintf("Nothing was done: the bottlepost account of this address moved to another address on %s, confirmed from there. Mail from this address no longer acts on its games; write from the new address.", mv.At.UTC().Format("2 Jan 2006")))
+	d.subject = d.tr("bottlepost: this address moved")
+	d.notice("Nothing was done: the bottlepost account of this address moved to another address on %s, confirmed from there. Mail from this address no longer acts on its games; write from the new address.", dateIn(mv.At.UTC(), "2 Jan 2006", d.lang))
 	return true, nil
+}
+
+// dateIn writes an instant as timing.FormatDate does, for a layout that
+// may begin with the day ("2 Jan 2006": German writes "5. Jan. 2026").
+func dateIn(t time.Time, layout string, lg lang.Lang) string {
+	return strings.TrimPrefix(timing.FormatDate(t, " "+layout, lg), " ")
 }
 
 // pruneMoving forgets the changes of address whose confirmation was sent

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
@@ -56,7 +57,7 @@ func (h *handling) newGame(c Command) error {
 	}
 	state, err := v.New(rules.Options{Ruleset: ruleset, Seed: seed})
 	if err != nil {
-		return userf("%s", err.Error())
+		return &userError{msg: lang.Raw(err.Error())} // TODO(lang): the message of another package, in English
 	}
 	if stranger {
 		// The invitation is a mail to a stranger: one of the service's
@@ -85,7 +86,7 @@ func (h *handling) newGame(c Command) error {
 func (h *handling) challengeTerms(c Command) (rules.Variant, string, timing.TimeControl, error) {
 	v, err := variants.Lookup(c.Variant)
 	if err != nil {
-		return nil, "", timing.TimeControl{}, userf("%s", strings.TrimPrefix(err.Error(), "variants: "))
+		return nil, "", timing.TimeControl{}, &userError{msg: lang.Raw(strings.TrimPrefix(err.Error(), "variants: "))} // TODO(lang): the message of another package, in English
 	}
 	ruleset := v.Rulesets()[0]
 	if c.Rules != "" {
@@ -105,7 +106,7 @@ func (h *handling) challengeTerms(c Command) (rules.Variant, string, timing.Time
 	}
 	tc, err := timing.ParseTimeControl(tcText)
 	if err != nil {
-		return nil, "", timing.TimeControl{}, userf("%s", strings.TrimPrefix(err.Error(), "timing: "))
+		return nil, "", timing.TimeControl{}, &userError{msg: lang.Raw(strings.TrimPrefix(err.Error(), "timing: "))} // TODO(lang): the message of another package, in English
 	}
 	if c.Opponent != "" && mailfmt.Key(c.Opponent) == h.from {
 		return nil, "", timing.TimeControl{}, userf("you cannot challenge yourself")
@@ -249,10 +250,10 @@ func (h *handling) announceChallenge(l *loaded, tc timing.TimeControl, mySide in
 	d.yourSide = sides[mySide]
 	d.messageID = l.meta.Roots[mySide] // the challenger's thread starts here
 	if opp == nil {
-		d.notices = append(d.notices, fmt.Sprintf("Your open challenge [bp-%d] for %s (%s) is waiting: the next player who sends the same new command is matched with you.", l.g.ID, l.v.Name(), tc.Describe()))
+		d.notice("Your open challenge [bp-%d] for %s (%s) is waiting: the next player who sends the same new command is matched with you.", l.g.ID, l.v.Name(), tc.DescribeIn(d.lang))
 		return nil
 	}
-	d.notices = append(d.notices, fmt.Sprintf("Your challenge to %s for a game of %s has been sent. You will hear as soon as it is answered.", nameAndAddress(opp), l.v.Name()))
+	d.notice("Your challenge to %s for a game of %s has been sent. You will hear as soon as it is answered.", nameAndAddress(opp), l.v.Name())
 	inv := h.draft(opp.Address, l, "invitation")
 	inv.yourSide = sides[1-mySide]
 	inv.newcomer = newcomer
@@ -354,9 +355,9 @@ func (h *handling) answer(l *loaded, side int, accept bool, d *draft) error {
 	if err := h.appendEnding(l, "*"); err != nil {
 		return err
 	}
-	d.notices = append(d.notices, fmt.Sprintf("You declined the challenge from %s.", nameAndAddress(l.seats[l.meta.Challenger])))
+	d.notice("You declined the challenge from %s.", nameAndAddress(l.seats[l.meta.Challenger]))
 	cd := h.draft(l.seats[l.meta.Challenger].Address, l, "update")
-	cd.notices = append(cd.notices, fmt.Sprintf("%s declined your challenge to a game of %s.", nameAndAddress(l.seats[side]), l.v.Name()))
+	cd.notice("%s declined your challenge to a game of %s.", nameAndAddress(l.seats[side]), l.v.Name())
 	return h.close(l)
 }
 
@@ -376,10 +377,10 @@ func (h *handling) start(l *loaded) error {
 	}
 	for side := range 2 {
 		d := h.draft(l.seats[side].Address, l, "update")
-		d.notices = append(d.notices, fmt.Sprintf("The game has begun: %s, %s v %s. You play %s.",
-			l.v.Name(), players[0], players[1], l.sides()[side]))
+		d.notice("The game has begun: %s, %s v %s. You play %s.",
+			l.v.Name(), players[0], players[1], l.sidesIn(d.lang)[side])
 		if l.meta.Casual {
-			d.notices = append(d.notices, casualNotRated)
+			d.notice(casualNotRated)
 		}
 		d.board = true
 		d.needs = true

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -387,7 +388,11 @@ func parseTimezone(c *Command, args []string) lang.Text {
 func parseIf(c *Command, _ []string) lang.Text {
 	pairs, err := ParseConditional(c.Line)
 	if err != nil {
-		return lang.Raw(err.Error()) // TODO(lang): the conditional parser's messages
+		var ue *userError
+		if errors.As(err, &ue) {
+			return ue.msg
+		}
+		return lang.Raw(err.Error())
 	}
 	c.Cond = pairs
 	return lang.Text{}

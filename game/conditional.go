@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
@@ -65,13 +66,13 @@ func (h *handling) saveConds(l *loaded, side int, set *condSet) error {
 	return h.tx.PutConditionals(l.g.ID, store.Side(side), b)
 }
 
-// describeConds lists pending lines for the owner's mail: a heading, then one notice a
+// describeConds lists pending lines for the owner's mail (d): a heading, then one notice a
 // line, so that each stands on a line of its own in both parts of the mail.
-func describeConds(l *loaded, set *condSet) []string {
+func describeConds(l *loaded, set *condSet, d *draft) []string {
 	if len(set.Lines) == 0 {
-		return []string{fmt.Sprintf("You have no conditional moves pending in game %d.", l.g.ID)}
+		return []string{d.tr("You have no conditional moves pending in game %d.", l.g.ID)}
 	}
-	out := []string{fmt.Sprintf("Your conditional moves pending in game %d (%d of at most %d lines):", l.g.ID, len(set.Lines), maxCondLines)}
+	out := []string{d.tr("Your conditional moves pending in game %d (%d of at most %d lines):", l.g.ID, len(set.Lines), maxCondLines)}
 	for i, line := range set.Lines {
 		out = append(out, fmt.Sprintf("  %d. %s", i+1, FormatConditional(line)))
 	}
@@ -96,10 +97,10 @@ func (h *handling) conditionals(c Command) error {
 		if err := h.saveConds(l, side, &condSet{}); err != nil {
 			return err
 		}
-		d.notices = append(d.notices, fmt.Sprintf("Your conditional moves in game %d are cleared (%d lines).", l.g.ID, len(set.Lines)))
+		d.notice("Your conditional moves in game %d are cleared (%d lines).", l.g.ID, len(set.Lines))
 		return nil
 	}
-	d.notices = append(d.notices, describeConds(l, set)...)
+	d.notices = append(d.notices, describeConds(l, set, d)...)
 	return nil
 }
 
@@ -115,8 +116,9 @@ func (h *handling) registerConditional(c Command) error {
 	}
 	line := FormatConditional(c.Cond)
 	opp := 1 - side
+	lg := h.langOf(h.from)
 	if int(l.state.ToMove()) != opp {
-		return userf("The conditional line %q was not registered: it answers %s's next move, and it is your turn now. Send your move first (a move and conditional lines may share one mail).", line, l.sides()[opp])
+		return userf("The conditional line %q was not registered: it answers %s's next move, and it is your turn now. Send your move first (a move and conditional lines may share one mail).", line, sideText(l.sides()[opp]))
 	}
 	set, err := h.conds(l, side)
 	if err != nil {
@@ -125,11 +127,11 @@ func (h *handling) registerConditional(c Command) error {
 	if set.Ply != l.state.Ply() {
 		set = &condSet{} // lines for an earlier position: none can apply
 	}
-	pairs, err := checkLine(l, side, c.Cond, string(h.langOf(h.from)))
+	pairs, err := checkLine(l, side, c.Cond, lg)
 	if err != nil {
 		var ue *userError
 		if errors.As(err, &ue) {
-			return userf("The conditional line %q was not registered: %s. Your other conditional lines are kept.", line, ue.msg)
+			return userf("The conditional line %q was not registered: %s. Your other conditional lines are kept.", line, ue.text(lg))
 		}
 		return err
 	}
@@ -141,7 +143,7 @@ func (h *handling) registerConditional(c Command) error {
 			return userf("The conditional line %q was not registered: your pending line %q already answers %s with %s. Write conditionals off to clear your lines and send them again.",
 				line, FormatConditional(old), old[at].Theirs, old[at].Mine)
 		case condCovered:
-			d.notices = append(d.notices, fmt.Sprintf("The conditional line %q is pending already.", line))
+			d.notice("The conditional line %q is pending already.", line)
 			return nil
 		case condExtends:
 			set.Lines[i] = pairs
@@ -149,7 +151,7 @@ func (h *handling) registerConditional(c Command) error {
 			if err := h.saveConds(l, side, set); err != nil {
 				return err
 			}
-			d.notices = append(d.notices, fmt.Sprintf("Conditional line registered: %s (it extends %q).", FormatConditional(pairs), FormatConditional(old)))
+			d.notice("Conditional line registered: %s (it extends %q).", FormatConditional(pairs), FormatConditional(old))
 			return nil
 		}
 	}
@@ -161,12 +163,12 @@ func (h *handling) registerConditional(c Command) error {
 	if err := h.saveConds(l, side, set); err != nil {
 		return err
 	}
-	d.notices = append(d.notices, fmt.Sprintf("Conditional line registered: %s.", FormatConditional(pairs)))
+	d.notice("Conditional line registered: %s.", FormatConditional(pairs))
 	// One explanation per mail, however many lines it registers, with the final count.
-	const hint = "Conditional lines are played at once"
+	hint := d.tr("Conditional lines are played at once")
 	d.notices = slices.DeleteFunc(d.notices, func(n string) bool { return strings.HasPrefix(n, hint) })
-	d.notices = append(d.notices, fmt.Sprintf("%s when %s's move matches; any other move drops them. You have %d pending in game %d (conditionals lists them, conditionals off clears them).",
-		hint, l.sides()[opp], len(set.Lines), l.g.ID))
+	d.notice("%s when %s's move matches; any other move drops them. You have %d pending in game %d (conditionals lists them, conditionals off clears them).",
+		hint, l.sidesIn(d.lang)[opp], len(set.Lines), l.g.ID)
 	return nil
 }
 
@@ -183,7 +185,8 @@ func (h *handling) registerConditional(c Command) error {
 // variant's notation (against the starting position, which hides nothing); the referee
 // judges MINE with full information when it is played.
 // The moves are read as a player of language writer writes them (rules.ParseIn).
-func checkLine(l *loaded, side int, pairs []CondPair, writer string) ([]CondPair, error) {
+func checkLine(l *loaded, side int, pairs []CondPair, lg lang.Lang) ([]CondPair, error) {
+	writer := string(lg)
 	sides := l.sides()
 	opp := 1 - side
 	if l.v.Hidden() {
@@ -201,7 +204,7 @@ func checkLine(l *loaded, side int, pairs []CondPair, writer string) ([]CondPair
 			short := err == nil && condKey(start.Format(m)) != condKey(text)
 			switch {
 			case errors.As(err, &me) && me.Kind == rules.Unreadable:
-				return &userError{me.Text()}
+				return &userError{msg: me.Text()}
 			case short || errors.As(err, &me) && me.Kind == rules.Ambiguous:
 				return userf("%q: write each move in full, as the record shows it (such as Be2-e4, Cc1xc7, Sd1v-e3 or O-O): a short form names a move only in a position you cannot fully see (S11)", text)
 			}
@@ -232,7 +235,7 @@ func checkLine(l *loaded, side int, pairs []CondPair, writer string) ([]CondPair
 		if len(me.Options) > 0 && me.Kind != rules.Ambiguous {
 			return userf("%s; legal moves that come close: %s", me.Text(), strings.Join(me.Options, ", "))
 		}
-		return &userError{me.Text()}
+		return &userError{msg: me.Text()}
 	}
 	s := l.state
 	out := make([]CondPair, 0, len(pairs))
@@ -245,7 +248,10 @@ func checkLine(l *loaded, side int, pairs []CondPair, writer string) ([]CondPair
 		}
 		if err != nil {
 			if ue := (*userError)(nil); errors.As(explain(err), &ue) {
-				return nil, userf("%s cannot play %q%s: %s", sides[opp], p.Theirs, after, ue.msg)
+				if after == "" {
+					return nil, userf("%s cannot play %q: %s", sideText(sides[opp]), p.Theirs, ue.text(lg))
+				}
+				return nil, userf("%s cannot play %q after %s: %s", sideText(sides[opp]), p.Theirs, after, ue.text(lg))
 			}
 			return nil, err
 		}
@@ -254,7 +260,7 @@ func checkLine(l *loaded, side int, pairs []CondPair, writer string) ([]CondPair
 			return nil, userf("after %s it is not your turn: a conditional line answers one move with one move", theirs)
 		}
 		if s1.Outcome().Over() {
-			return nil, userf("after %s the game is over (%s): there is nothing to answer", theirs, s1.Outcome().Describe(sides))
+			return nil, userf("after %s the game is over (%s): there is nothing to answer", theirs, lang.Raw(outcomeOf(l, s1.Outcome(), lg)))
 		}
 		m, err := rules.ParseIn(s1, p.Mine, writer)
 		var s2 rules.State
@@ -263,7 +269,7 @@ func checkLine(l *loaded, side int, pairs []CondPair, writer string) ([]CondPair
 		}
 		if err != nil {
 			if ue := (*userError)(nil); errors.As(explain(err), &ue) {
-				return nil, userf("your answer to %s cannot be played: %s", theirs, ue.msg)
+				return nil, userf("your answer to %s cannot be played: %s", theirs, ue.text(lg))
 			}
 			return nil, err
 		}
@@ -273,9 +279,9 @@ func checkLine(l *loaded, side int, pairs []CondPair, writer string) ([]CondPair
 			return nil, userf("after %s it is your turn again: a conditional line answers one move with one move", mine)
 		}
 		if s2.Outcome().Over() && i < len(pairs)-1 {
-			return nil, userf("the game ends with %s (%s): nothing can follow it", mine, s2.Outcome().Describe(sides))
+			return nil, userf("the game ends with %s (%s): nothing can follow it", mine, lang.Raw(outcomeOf(l, s2.Outcome(), lg)))
 		}
-		after = " after " + FormatConditional(out)
+		after = FormatConditional(out)
 		s = s2
 	}
 	return out, nil
@@ -358,7 +364,6 @@ func (h *handling) answerConditional(a answer) error {
 	if err != nil || len(set.Lines) == 0 {
 		return err
 	}
-	sides := l.sides()
 	od := h.draft(l.seats[owner].Address, l, "update")
 	seen := rules.MoveLabel(a.before.Ply()) + " " + a.rep.Record[owner]
 	drop := func(why string) error {
@@ -366,7 +371,7 @@ func (h *handling) answerConditional(a answer) error {
 		return h.saveConds(l, owner, &condSet{})
 	}
 	if set.Ply != a.before.Ply() {
-		return drop(fmt.Sprintf("Your conditional moves were for an earlier position and were dropped (%d lines).", len(set.Lines)))
+		return drop(od.tr("Your conditional moves were for an earlier position and were dropped (%d lines).", len(set.Lines)))
 	}
 	var mine string
 	var rest [][]CondPair
@@ -383,9 +388,9 @@ func (h *handling) answerConditional(a answer) error {
 	}
 	switch {
 	case mine == "":
-		return drop(fmt.Sprintf("None of your conditional lines answers %s: they were dropped (%d lines).", seen, len(set.Lines)))
+		return drop(od.tr("None of your conditional lines answers %s: they were dropped (%d lines).", seen, len(set.Lines)))
 	case l.meta.DrawOffer == a.mover:
-		return drop(fmt.Sprintf("Your conditional move %s was not played: %s offers a draw, which you answer yourself (draw to accept, a move to decline). Your conditional lines were dropped.", mine, sides[a.mover]))
+		return drop(od.tr("Your conditional move %s was not played: %s offers a draw, which you answer yourself (draw to accept, a move to decline). Your conditional lines were dropped.", mine, l.sidesIn(od.lang)[a.mover]))
 	}
 	m, err := l.state.Parse(mine)
 	var next rules.State
@@ -400,17 +405,17 @@ func (h *handling) answerConditional(a answer) error {
 		}
 		// The referee refused it (or, in a hidden game, it is not a move here): the player
 		// is asked for a move as usual, and the opponent hears nothing of it.
-		return drop(fmt.Sprintf("Your conditional move %s, answering %s, was not played: %s. Your conditional lines were dropped; it is your move.", mine, seen, me.Player()))
+		return drop(od.tr("Your conditional move %s, answering %s, was not played: %s. Your conditional lines were dropped; it is your move.", mine, seen, me.Text()))
 	}
 	left := &condSet{Ply: next.Ply(), Lines: rest}
 	if err := h.saveConds(l, owner, left); err != nil {
 		return err
 	}
-	yours := fmt.Sprintf("Your conditional move %s %s was played at once in answer to %s.", rules.MoveLabel(l.state.Ply()), rep.Text, seen)
+	yours := lang.Msg("Your conditional move %s %s was played at once in answer to %s.", rules.MoveLabel(l.state.Ply()), rep.Text, seen)
 	if len(rest) == 0 {
-		yours += " No conditional lines remain pending."
+		yours = lang.Msg("Your conditional move %s %s was played at once in answer to %s. No conditional lines remain pending.", rules.MoveLabel(l.state.Ply()), rep.Text, seen)
 	}
-	theirs := fmt.Sprintf("%s answered at once with a conditional move.", sides[owner])
+	theirs := lang.Msg("%s answered at once with a conditional move.", sideText(l.sides()[owner]))
 	if err := h.play(l, owner, rep, next, yours, theirs); err != nil {
 		return err
 	}
@@ -419,7 +424,7 @@ func (h *handling) answerConditional(a answer) error {
 		return nil
 	}
 	if len(rest) > 0 {
-		od.notices = append(od.notices, describeConds(l, left)...)
+		od.notices = append(od.notices, describeConds(l, left, od)...)
 	}
 	return nil
 }

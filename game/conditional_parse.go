@@ -1,7 +1,6 @@
 package game
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/rules"
@@ -37,7 +36,8 @@ var neverConditional = map[string]bool{"draw": true, "resign": true, "resigns": 
 // ParseConditional reads a conditional line ("if e5 then Nf3 if Nc6 then Bb5"; the words
 // if and then in any case; a move may be numbered, "1... e5", and may hold spaces, as the
 // Seachess forms "Ce5 - M" do). It checks the shape only: what the moves mean is checked
-// against the game. Errors are phrased for the player.
+// against the game. Errors are phrased for the player (user errors: messages of the
+// catalogs, written in the reply's language).
 func ParseConditional(line string) ([]CondPair, error) {
 	fields := strings.Fields(line)
 	var pairs []CondPair
@@ -49,16 +49,19 @@ func ParseConditional(line string) ([]CondPair, error) {
 		cur = cur[:0]
 		for _, w := range strings.Fields(text) {
 			if kw := strings.ToLower(strings.TrimRight(w, ",;:")); kw == "if" || kw == "then" {
-				return "", fmt.Errorf("%q is not a move: write if THEIRS then MINE", text)
+				return "", userf("%q is not a move: write if THEIRS then MINE", text)
 			}
 		}
 		switch {
 		case text == "":
-			return "", fmt.Errorf("a move is missing %s", after)
+			if after == "after if" {
+				return "", userf("a move is missing after if")
+			}
+			return "", userf("a move is missing after then")
 		case len(text) > maxCondMove:
-			return "", fmt.Errorf("%q is too long for a move (at most %d characters)", text, maxCondMove)
+			return "", userf("%q is too long for a move (at most %d characters)", text, maxCondMove)
 		case neverConditional[strings.ToLower(text)] || strings.HasPrefix(strings.ToLower(text), "draw "):
-			return "", fmt.Errorf("%q: draw offers, resignations and claims are never conditional; only moves are", text)
+			return "", userf("%q: draw offers, resignations and claims are never conditional; only moves are", text)
 		}
 		return text, nil
 	}
@@ -67,7 +70,7 @@ func ParseConditional(line string) ([]CondPair, error) {
 		switch {
 		case i == 0:
 			if kw != "if" {
-				return nil, fmt.Errorf("a conditional line starts with if: if THEIRS then MINE")
+				return nil, userf("a conditional line starts with if: if THEIRS then MINE")
 			}
 			want = "then"
 		case kw == "then" && want == "then":
@@ -83,20 +86,20 @@ func ParseConditional(line string) ([]CondPair, error) {
 			}
 			pairs = append(pairs, CondPair{Theirs: theirs, Mine: m})
 			if len(pairs) == maxCondPairs {
-				return nil, fmt.Errorf("a conditional line holds at most %d pairs of moves", maxCondPairs)
+				return nil, userf("a conditional line holds at most %d pairs of moves", maxCondPairs)
 			}
 			want = "then"
 		case kw == "if" || kw == "then":
-			return nil, fmt.Errorf("%q comes too early: write if THEIRS then MINE, and chain with if … then … again", f)
+			return nil, userf("%q comes too early: write if THEIRS then MINE, and chain with if … then … again", f)
 		default:
 			cur = append(cur, f)
 		}
 	}
 	if want == "then" {
 		if len(fields) <= 1 || len(cur) == 0 {
-			return nil, fmt.Errorf("write if THEIRS then MINE, e.g. if e5 then Nf3")
+			return nil, userf("write if THEIRS then MINE, e.g. if e5 then Nf3")
 		}
-		return nil, fmt.Errorf("then and your move are missing after %q", strings.Join(cur, " "))
+		return nil, userf("then and your move are missing after %q", strings.Join(cur, " "))
 	}
 	m, err := flush("after then")
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/timing"
@@ -122,12 +123,12 @@ func (h *handling) newText(c Command) (string, bool) {
 // neverHeldName names a command a welcome does not hold, in the welcome's
 // list of what to send again from the personal address: the command word
 // (one of the service's, never the mail's text).
-func neverHeldName(c Command) string {
+func neverHeldName(c Command, lg lang.Lang) string {
 	switch c.Verb {
 	case VerbMove:
-		return "moves"
+		return lg.Tr("moves")
 	case VerbIf:
-		return "conditional moves (if …)"
+		return lg.Tr("conditional moves (if …)")
 	}
 	return string(c.Verb)
 }
@@ -196,11 +197,11 @@ func (h *handling) discardedNotice(d *draft) {
 	if len(h.discarded) == 0 {
 		return
 	}
-	d.notices = append(d.notices, "Your reply to the welcome did not confirm the commands it held (a line with just yes does), so they were discarded and not carried out:")
+	d.notice("Your reply to the welcome did not confirm the commands it held (a line with just yes does), so they were discarded and not carried out:")
 	for _, l := range h.discarded {
 		d.notices = append(d.notices, "    "+l)
 	}
-	d.notices = append(d.notices, "If you meant them, send them again to your personal address, "+h.s.replyAddress(h.s.accountToken(h.from))+".")
+	d.notice("If you meant them, send them again to your personal address, %s.", h.s.replyAddress(h.s.accountToken(h.from)))
 }
 
 // hasCommands says whether lines hold a command, well written or not.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/timing"
@@ -74,7 +75,8 @@ func (h *handling) digest(c Command, reply *draft) error {
 	}
 	sched, err := timing.ParseSchedule(spec)
 	if err != nil {
-		return userf("%s", strings.TrimPrefix(err.Error(), "timing: "))
+		// The schedule's own words (timing's parser), in English.
+		return &userError{msg: lang.Raw(strings.TrimPrefix(err.Error(), "timing: "))}
 	}
 	next := sched.Next(h.now)
 	if next.IsZero() {

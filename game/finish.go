@@ -166,5 +166,8 @@ func reasonIn(o rules.Outcome, l *loaded, lg lang.Lang) string {
 	if why, ok := strings.CutPrefix(o.Reason, record.Adjudicated("", "").Reason); ok {
 		return lg.Tr("adjudicated by the referee: %s", why)
 	}
+	if why, ok := forfeitIn(o.Reason, lg); ok {
+		return why
+	}
 	return lg.Word(o.Reason)
 }

@@ -72,7 +72,7 @@ func (h *handling) welcome() error {
 		return nil
 	}
 	d := h.draft(h.from, nil, "welcome")
-	d.subject = "Welcome to bottlepost"
+	d.subject = d.tr("Welcome to bottlepost")
 	d.replyTo = h.s.replyAddress(h.s.accountToken(h.from))
 	cmds, perrs, ignored := ParseCommands(h.in.Lines)
 	if limit := h.s.cfg.Limits.CommandsPerMail; len(cmds) > limit {
@@ -86,7 +86,7 @@ func (h *handling) welcome() error {
 		case ok:
 			d.held = append(d.held, text)
 		case !slices.Contains(heldVerbs, c.Verb):
-			if name := neverHeldName(c); !slices.Contains(never, name) {
+			if name := neverHeldName(c, d.lang); !slices.Contains(never, name) {
 				never = append(never, name)
 			}
 		default:
@@ -94,16 +94,16 @@ func (h *handling) welcome() error {
 		}
 	}
 	if len(never) > 0 {
-		d.notices = append(d.notices, fmt.Sprintf("Your mail also asked for %s: commands that act on a game, or a referee's, are never carried out from a first mail, nor on a reply to this one. If you meant them, send them again to your personal address (below).", strings.Join(never, ", ")))
+		d.notice("Your mail also asked for %s: commands that act on a game, or a referee's, are never carried out from a first mail, nor on a reply to this one. If you meant them, send them again to your personal address (below).", strings.Join(never, ", "))
 	}
 	if other > 0 {
-		d.notices = append(d.notices, fmt.Sprintf("Lines of your mail that were not understood as commands (%d) are not repeated here; write \"help\" to your personal address for the commands.", other))
+		d.notice("Lines of your mail that were not understood as commands (%d) are not repeated here; write \"help\" to your personal address for the commands.", other)
 	}
 	h.lastWelcomeNotice(d)
 	if len(d.held) == 0 {
 		return nil
 	}
-	d.subject = "bottlepost: reply yes to carry out your commands"
+	d.subject = d.tr("bottlepost: reply yes to carry out your commands")
 	id, err := h.s.messageID(welcomePrefix + h.now.Format("20060102"))
 	if err != nil {
 		return err
@@ -172,7 +172,7 @@ func (h *handling) welcomeSlot() (ok bool, err error) {
 // contact, that it is the last.
 func (h *handling) lastWelcomeNotice(d *draft) {
 	if h.lastWelcome {
-		d.notices = append(d.notices, fmt.Sprintf("\nThis is the last answer to this address today: bottlepost answers an address it does not know at most %d times a UTC day, and more mail from it today gets none. Mail to your personal address (the Reply-To of this mail) is always answered.", WelcomesPerDay))
+		d.notice("\nThis is the last answer to this address today: bottlepost answers an address it does not know at most %d times a UTC day, and more mail from it today gets none. Mail to your personal address (the Reply-To of this mail) is always answered.", WelcomesPerDay)
 	}
 }
 

@@ -1,8 +1,6 @@
 package game
 
 import (
-	"fmt"
-
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -10,12 +8,12 @@ import (
 // archived; a game that cannot be read because its stored record is damaged is named so.
 func (h *handling) listGames() error {
 	d := h.draft(h.from, nil, "games")
-	d.subject = "bottlepost: your games"
+	d.subject = d.tr("bottlepost: your games")
 	for _, id := range h.pmeta.Games {
 		l := h.listed(id)
 		if l == nil {
 			if h.s.isDamaged(id) {
-				d.games = append(d.games, fmt.Sprintf("[bp-%d] cannot be shown: its stored record is damaged; the operator has been told", id))
+				d.games = append(d.games, d.tr("[bp-%d] cannot be shown: its stored record is damaged; the operator has been told", id))
 			}
 			continue
 		}
@@ -29,7 +27,7 @@ func (h *handling) listGames() error {
 		name := displayName(l.seats[1-side])
 		opp := name
 		if l.meta.Phase == phaseOpen {
-			opp = "anyone"
+			opp = d.tr("anyone")
 		} else if pr, err := h.standing(l.g.Seats[1-side].Player, poolOf(l.g.Variant, l.g.Ruleset)); err != nil {
 			return err
 		} else {
@@ -38,19 +36,19 @@ func (h *handling) listGames() error {
 		var status string
 		switch l.meta.Phase {
 		case phaseChallenge:
-			status = "challenge, waiting for an answer"
+			status = d.tr("challenge, waiting for an answer")
 		case phaseOpen:
-			status = "open challenge, waiting for an opponent"
+			status = d.tr("open challenge, waiting for an opponent")
 		case phasePlay:
 			if int(l.state.ToMove()) == side {
-				status = "YOUR MOVE (" + rules.MoveLabel(l.state.Ply()) + "), deadline " + h.clocks.deadlineText(l, h.pmeta)
+				status = d.tr("YOUR MOVE (%s), deadline %s", rules.MoveLabel(l.state.Ply()), h.clocks.deadlineIn(l, h.pmeta, d.lang))
 			} else {
-				status = "waiting for " + name
+				status = d.tr("waiting for %s", name)
 			}
 		default:
-			status = l.meta.Reason
+			status = endedIn(l, d.lang)
 		}
-		d.games = append(d.games, fmt.Sprintf("[bp-%d] %s v %s as %s: %s", id, l.v.Name(), opp, l.sides()[side], status))
+		d.games = append(d.games, d.tr("[bp-%d] %s v %s as %s: %s", id, l.v.Name(), opp, l.sidesIn(d.lang)[side], status))
 	}
 	return nil
 }

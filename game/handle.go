@@ -9,6 +9,8 @@ import (
 
 	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
+	"github.com/bottlepost/bottlepost/record"
+	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -64,17 +66,31 @@ func (s *Service) newHandling(tx *store.Tx, in *Incoming, allow func() Allowance
 }
 
 // userError is a problem with what the player asked, phrased for them.
-type userError struct{ msg lang.Text }
+type userError struct {
+	msg lang.Text
+	// inLang, when set, writes the message in a language instead of msg:
+	// a message one of whose arguments is written in the reader's
+	// language by code (notPlaying's outcome, outcomeIn).
+	inLang func(lang.Lang) lang.Text
+}
 
 // Error is the message in English, the log's language; in writes it in
 // the reply's.
-func (e *userError) Error() string { return e.msg.String() }
+func (e *userError) Error() string { return e.in(lang.English) }
 
 // in is the message in a language.
-func (e *userError) in(l lang.Lang) string { return e.msg.In(l) }
+func (e *userError) in(l lang.Lang) string { return e.text(l).In(l) }
+
+// text is the message as written for a reader of language l.
+func (e *userError) text(l lang.Lang) lang.Text {
+	if e.inLang != nil {
+		return e.inLang(l)
+	}
+	return e.msg
+}
 
 // userf is a user error: a message of the catalogs (lang.Msg).
-func userf(format string, args ...any) error { return &userError{lang.Msg(format, args...)} }
+func userf(format string, args ...any) error { return &userError{msg: lang.Msg(format, args...)} }
 
 func (h *handling) run() error {
 	h.from = mailfmt.Key(h.in.From)
@@ -186,14 +202,14 @@ func (h *handling) commands() error {
 	}
 	for i, e := range perrs {
 		if i == maxQuoted {
-			reply.errors = append(reply.errors, fmt.Sprintf("(and %d more lines with mistakes)", len(perrs)-i))
+			reply.errors = append(reply.errors, reply.tr("(and %d more lines with mistakes)", len(perrs)-i))
 			break
 		}
 		reply.errors = append(reply.errors, reply.tr("%s (in %q)", e.Reason, excerpt(e.Line)))
 	}
 	reply.ignored = quoteLines(ignored, reply.lang)
 	if h.carried > 0 {
-		reply.notices = append(reply.notices, "As you confirmed by replying to the welcome, the commands of your earlier mail were carried out.")
+		reply.notice("As you confirmed by replying to the welcome, the commands of your earlier mail were carried out.")
 	}
 	h.discardedNotice(reply)
 	if limit := h.s.cfg.Limits.CommandsPerMail; len(cmds) > limit {
@@ -202,7 +218,7 @@ func (h *handling) commands() error {
 	}
 	if len(cmds) == 0 {
 		if len(perrs) == 0 {
-			reply.notices = append(reply.notices, `Your mail had no command in it. Write "help" for the list of commands.`)
+			reply.notice(`Your mail had no command in it. Write "help" for the list of commands.`)
 		}
 		reply.board = reply.game != nil
 		return nil
@@ -247,7 +263,7 @@ func (h *handling) commands() error {
 			says = append(says, c)
 			continue
 		case c.Verb == VerbMove && moved:
-			reply.errors = append(reply.errors, fmt.Sprintf("%q was not played: one move per turn, and it is no longer your turn", c.Arg))
+			reply.errors = append(reply.errors, reply.tr("%q was not played: one move per turn, and it is no longer your turn", c.Arg))
 			continue
 		case c.Verb == VerbIf:
 			conditional = append(conditional, c)
@@ -456,9 +472,37 @@ func (l *loaded) notPlaying() error {
 	case phaseChallenge, phaseOpen:
 		return userf("game %d has not started: the challenge is waiting for an answer", l.g.ID)
 	case phaseOver:
-		return userf("game %d is over (%s)", l.g.ID, l.meta.Reason)
+		return &userError{inLang: func(lg lang.Lang) lang.Text {
+			return lang.Msg("game %d is over (%s)", l.g.ID, lang.Raw(endedIn(l, lg)))
+		}}
 	}
 	return userf("game %d is not being played", l.g.ID)
+}
+
+// sideText is a side's name ("White") as a message, to write in the
+// reader's language (the variants declare their side names as messages,
+// lang.Keys): an argument of userf or lang.Msg. (Its parameter is named
+// format as lang's test asks of a message passed through.)
+func sideText(format string) lang.Text { return lang.Msg(format) }
+
+// outcomeOf is an outcome as a reader of language lg reads it, in the
+// game l (outcomeIn): an outcome not reached yet, that a line of
+// conditional moves would lead to.
+func outcomeOf(l *loaded, o rules.Outcome, lg lang.Lang) string {
+	meta := *l.meta
+	meta.Outcome, meta.Reason = &o, o.Describe(l.sides())
+	at := *l
+	at.meta = &meta
+	return outcomeIn(&at, lg)
+}
+
+// endedIn is how a game that is over ended, for a reader of language lg:
+// its outcome (outcomeIn), or a challenge declined.
+func endedIn(l *loaded, lg lang.Lang) string {
+	if l.meta.Outcome == nil && l.meta.Reason == record.DeclinedTermination {
+		return lg.Tr("challenge declined")
+	}
+	return outcomeIn(l, lg)
 }
 
 func (h *handling) savePlayer() error {

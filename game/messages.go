@@ -11,6 +11,7 @@ import (
 	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/store"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // Messages between opponents (issue 33). A line "say TEXT" of a player's
@@ -141,10 +142,10 @@ func (h *handling) relay(says []Command) error {
 	}
 	day := slices.DeleteFunc(slices.Clone(l.meta.Said[side]), func(t time.Time) bool { return !t.After(h.now.Add(-24 * time.Hour)) })
 	if len(day) >= SaysPerDay {
-		return userf("your words were not passed on: at most %d mails with words a day go to your opponent in one game; the next may go after %s", SaysPerDay, day[0].Add(24*time.Hour).UTC().Format("Mon 2 Jan 15:04 UTC"))
+		return userf("your words were not passed on: at most %d mails with words a day go to your opponent in one game; the next may go after %s", SaysPerDay, timing.FormatDate(day[0].Add(24*time.Hour).UTC(), "Mon 2 Jan 15:04 UTC", d.lang))
 	}
 	if cut { // said only of words that go
-		d.notices = append(d.notices, fmt.Sprintf("Your words were cut after %d characters: at most %d go with one mail.", maxSayRunes, maxSayRunes))
+		d.notice("Your words were cut after %d characters: at most %[1]d go with one mail.", maxSayRunes)
 	}
 	opp := 1 - side
 	said := storedSay{V: saidVersion, Side: side, At: h.now, Text: strings.Join(lines, "\n")}
@@ -154,7 +155,7 @@ func (h *handling) relay(says []Command) error {
 	if said.Withheld == "" {
 		od := h.opponentDraft(l, opp)
 		od.said = append(od.said, saidText{From: displayName(h.player), Lines: lines})
-		d.notices = append(d.notices, fmt.Sprintf("Your words were passed to %s.", displayName(l.seats[opp])))
+		d.notice("Your words were passed to %s.", displayName(l.seats[opp]))
 	}
 	l.meta.Said[side] = append(day, h.now)
 	l.meta.Messages++
@@ -188,7 +189,7 @@ func (h *handling) muted(l *loaded, opp int, said *storedSay, d *draft) error {
 	if err := h.tx.PutPlayer(p); err != nil {
 		return err
 	}
-	d.notices = append(d.notices, fmt.Sprintf("Your words were not passed on: %s has turned messages off. (You are told this once; while they keep them off, no words of yours reach them.)", displayName(p)))
+	d.notice("Your words were not passed on: %s has turned messages off. (You are told this once; while they keep them off, no words of yours reach them.)", displayName(p))
 	return nil
 }
 
@@ -275,10 +276,10 @@ func (h *handling) messagesSetting(c Command, reply *draft) error {
 		if h.pmeta.Quiet == nil {
 			h.pmeta.Quiet = &quiet{Since: h.now}
 		}
-		reply.notices = append(reply.notices, "Your opponents' words (say …) no longer reach you; each who writes some is told once. Write messages on to read them again.")
+		reply.notice("Your opponents' words (say …) no longer reach you; each who writes some is told once. Write messages on to read them again.")
 	} else {
 		h.pmeta.Quiet = nil
-		reply.notices = append(reply.notices, "Your opponents' words (say …) reach you again, with their moves or in mails of their own.")
+		reply.notice("Your opponents' words (say …) reach you again, with their moves or in mails of their own.")
 	}
 	return h.savePlayer()
 }

@@ -2,12 +2,12 @@ package game
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/timing"
@@ -22,7 +22,7 @@ func (h *handling) move(l *loaded, side int, text, number string, d *draft) erro
 	}
 	if int(l.state.ToMove()) != side {
 		d.board = true
-		return userf("it is not your turn: %s is to move", l.sides()[l.state.ToMove()])
+		return userf("it is not your turn: %s is to move", sideText(l.sides()[l.state.ToMove()]))
 	}
 	// A player writing in German may write chess's German piece letters.
 	m, err := rules.ParseIn(l.state, text, string(h.langOf(h.from)))
@@ -42,18 +42,19 @@ func (h *handling) move(l *loaded, side int, text, number string, d *draft) erro
 		}
 		return err
 	}
-	yours := fmt.Sprintf("Your move %s was accepted.", withICCF(h.metaOf(l, side), l.state, rep.Move, rep.Text))
+	played := withICCF(h.metaOf(l, side), l.state, rep.Move, rep.Text)
+	yours := lang.Msg("Your move %s was accepted.", played)
 	if ply := l.state.Ply(); number != "" && number != rules.MoveLabel(ply) {
-		yours += fmt.Sprintf(" You numbered it %s; it was played as %s %s.", number, rules.MoveLabel(ply), rep.Text)
+		yours = lang.Msg("Your move %s was accepted. You numbered it %s; it was played as %s %s.", played, number, rules.MoveLabel(ply), rep.Text)
 	}
-	return h.play(l, side, rep, next, yours, "")
+	return h.play(l, side, rep, next, yours, lang.Text{})
 }
 
 // play records a move the referee accepted (rep, leading to next) for side, charges its
 // clock and tells the mover (yours comes first in its mail), the opponent (theirs, if
-// not empty, after what the report tells it) and the observers. Moves played in this mail
+// not empty, after what the report tells it) and the observers, each in their language. Moves played in this mail
 // are noted, so that the opponent's conditional lines can answer them.
-func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State, yours, theirs string) error {
+func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State, yours, theirs lang.Text) error {
 	before := l.state
 	ply := l.state.Ply()
 	rec, err := h.tx.Append(l.g, store.Entry{Kind: store.KindMove, Ply: uint32(ply), Side: store.Side(side),
@@ -69,9 +70,8 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 		l.meta.DrawOffer = -1 // a move declines the offer it answers
 	}
 	opp := 1 - side
-	commit := ""
-	if rep.Secret {
-		commit = fmt.Sprintf("%s %s's hidden move:\n    %s", rules.MoveLabel(ply), l.sides()[side], rec.Commitment)
+	commit := func(dr *draft) string {
+		return dr.tr("%s %s's hidden move:\n    %s", rules.MoveLabel(ply), sideText(l.sides()[side]), rec.Commitment)
 	}
 	over := next.Outcome().Over()
 	kind := "update"
@@ -79,33 +79,30 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 		kind = "final" // the final mail carries the move's news too: one mail, not two
 	}
 	d := h.draft(l.seats[side].Address, l, kind)
-	d.notices = append(d.notices, yours)
+	d.notices = append(d.notices, yours.In(d.lang))
 	d.notices = append(d.notices, sentences(rep.NoticesIn(rules.Viewer(side), d.lang))...)
 	if declined {
-		d.notices = append(d.notices, fmt.Sprintf("Your move declines %s's draw offer.", l.sides()[opp]))
+		d.notice("Your move declines %s's draw offer.", sideText(l.sides()[opp]))
 	}
 	d.board, d.lastMoves = true, true
 	// The move comes first in every other reader's mail, then what it set off
 	// (a capture, a mine strike, a submarine surfacing, check).
-	played := func(v rules.Viewer) string {
-		return fmt.Sprintf("%s played %s %s.", l.sides()[side], rules.MoveLabel(ply), rep.Record[v])
-	}
 	od := h.draft(l.seats[opp].Address, l, kind)
-	od.notices = append(od.notices, fmt.Sprintf("%s played %s %s.", l.sides()[side], rules.MoveLabel(ply),
-		withICCF(h.metaOf(l, opp), before, rep.Move, rep.Record[rules.ViewerOf(rules.Side(opp))])))
+	od.notice("%s played %s %s.", sideText(l.sides()[side]), rules.MoveLabel(ply),
+		withICCF(h.metaOf(l, opp), before, rep.Move, rep.Record[rules.ViewerOf(rules.Side(opp))]))
 	od.notices = append(od.notices, sentences(rep.NoticesIn(rules.Viewer(opp), od.lang))...)
-	if theirs != "" {
-		od.notices = append(od.notices, theirs)
+	if !theirs.IsZero() {
+		od.notices = append(od.notices, theirs.In(od.lang))
 	}
 	if declined {
-		od.notices = append(od.notices, fmt.Sprintf("%s declined your draw offer by moving.", l.sides()[side]))
+		od.notice("%s declined your draw offer by moving.", sideText(l.sides()[side]))
 	}
 	od.board, od.lastMoves = true, true
 	h.takebackDeclinedByMove(l, side, d, od)
 	drafts := []*draft{d, od}
 	for _, o := range l.meta.Observers {
 		obs := h.draft(o, l, kind)
-		obs.notices = append(obs.notices, played(rules.ViewPublic))
+		obs.notice("%s played %s %s.", sideText(l.sides()[side]), rules.MoveLabel(ply), rep.Record[rules.ViewPublic])
 		obs.notices = append(obs.notices, sentences(rep.NoticesIn(rules.ViewPublic, obs.lang))...)
 		obs.board, obs.lastMoves = true, true
 		drafts = append(drafts, obs)
@@ -113,9 +110,9 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	for _, dr := range drafts {
 		dr.last = rep
 	}
-	if commit != "" {
+	if rep.Secret {
 		for _, dr := range drafts {
-			dr.commitments = append(dr.commitments, commit)
+			dr.commitments = append(dr.commitments, commit(dr))
 		}
 	}
 	if over {

@@ -119,13 +119,13 @@ func parseName(c *Command, args []string) lang.Text {
 func (h *handling) name(c Command, reply *draft) error {
 	switch c.Arg {
 	case "":
-		how := "the display name of your mail"
+		how := lang.Msg("the display name of your mail")
 		if plainName(h.pmeta.Name) != "" {
-			how = "the name you chose"
+			how = lang.Msg("the name you chose")
 		} else if plainName(h.player.Name) == "" {
-			how = "your mail showed no name"
+			how = lang.Msg("your mail showed no name")
 		}
-		reply.notices = append(reply.notices, fmt.Sprintf("Your opponents, the web pages and the PGN records name you %s (%s). Choose a name with: name Alice Liddell", displayName(h.player), how))
+		reply.notice("Your opponents, the web pages and the PGN records name you %s (%s). Choose a name with: name Alice Liddell", displayName(h.player), how)
 		return nil
 	case "off":
 		h.pmeta.Name = ""
@@ -144,9 +144,9 @@ func (h *handling) name(c Command, reply *draft) error {
 		}
 	}
 	if c.Arg == "off" {
-		reply.notices = append(reply.notices, fmt.Sprintf("You no longer have a name of your own: you are shown as %s, from your mail.", displayName(h.player)))
+		reply.notice("You no longer have a name of your own: you are shown as %s, from your mail.", displayName(h.player))
 		return nil
 	}
-	reply.notices = append(reply.notices, fmt.Sprintf("You are now shown as %s to your opponents, on the web, in PGN records and in the ratings lists (finished games keep the names they ended with). Names are not identities: your opponents' mails still show your address.", displayName(h.player)))
+	reply.notice("You are now shown as %s to your opponents, on the web, in PGN records and in the ratings lists (finished games keep the names they ended with). Names are not identities: your opponents' mails still show your address.", displayName(h.player))
 	return nil
 }

@@ -1,9 +1,5 @@
 package game
 
-import (
-	"fmt"
-)
-
 // maxObservers bounds the mails one move can cause.
 const maxObservers = 20
 
@@ -25,7 +21,7 @@ func (h *handling) observe(c Command) error {
 		l.meta.Observers = append(l.meta.Observers[:at], l.meta.Observers[at+1:]...)
 		h.touch(l)
 		d := h.draft(h.from, nil, "notice")
-		d.notices = append(d.notices, fmt.Sprintf("You no longer observe game %d.", c.Game))
+		d.notice("You no longer observe game %d.", c.Game)
 		return nil
 	}
 	switch {
@@ -42,7 +38,7 @@ func (h *handling) observe(c Command) error {
 	l.meta.Observers = append(l.meta.Observers, h.from)
 	h.touch(l)
 	d := h.draft(h.from, l, "update")
-	d.notices = append(d.notices, fmt.Sprintf("You now observe game %d. You will get the board after every move, showing only what both players may know. Write observe %d off to stop.", c.Game, c.Game))
+	d.notice("You now observe game %[1]d. You will get the board after every move, showing only what both players may know. Write observe %[1]d off to stop.", c.Game)
 	d.board = true
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -32,7 +33,9 @@ func (h *handling) pgn(c Command) error {
 	case l.g.Status == store.StatusActive:
 		return userf("game %d has not ended: its record, every secret move revealed, is sent when it ends", c.Game)
 	case l.g.Status == store.StatusAborted:
-		return userf("game %d was never played (%s): it has no record to send", c.Game, l.meta.Reason)
+		return &userError{inLang: func(lg lang.Lang) lang.Text {
+			return lang.Msg("game %d was never played (%s): it has no record to send", c.Game, lang.Raw(endedIn(l, lg)))
+		}}
 	}
 	if h.games == nil {
 		h.games = map[uint64]*loaded{}
@@ -42,6 +45,6 @@ func (h *handling) pgn(c Command) error {
 	}
 	d := h.draft(h.from, h.games[c.Game], "notice")
 	d.pgn = true
-	d.notices = append(d.notices, fmt.Sprintf("The record of game %d is attached as %s: the moves, every secret move revealed with the key that opens its commitment, and the hashed record. \"bottlepost verify %s RECEIPT...\" checks it against the receipts your mails quoted.", c.Game, pgnName(c.Game), pgnName(c.Game)))
+	d.notice("The record of game %d is attached as %[2]s: the moves, every secret move revealed with the key that opens its commitment, and the hashed record. \"bottlepost verify %[2]s RECEIPT...\" checks it against the receipts your mails quoted.", c.Game, pgnName(c.Game))
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rating"
 	"github.com/bottlepost/bottlepost/rules/variants"
 	"github.com/bottlepost/bottlepost/store"
@@ -344,10 +345,11 @@ func (h *handling) ratedName(l *loaded, side int) (string, error) {
 
 // ratingTerms is the line of an invitation or a challenge's confirmation
 // that says whether the game will be rated, with both players' ratings
-// (the challenger's alone for an open challenge), or that it is casual.
-func (r *renderer) ratingTerms(l *loaded) ([]string, error) {
+// (the challenger's alone for an open challenge), or that it is casual, in
+// language lg.
+func (r *renderer) ratingTerms(l *loaded, lg lang.Lang) ([]string, error) {
 	if l.meta.Casual {
-		return []string{casualNotRated}, nil
+		return []string{lg.Tr(casualNotRated)}, nil
 	}
 	pool := poolOf(l.g.Variant, l.g.Ruleset)
 	var names [2]string
@@ -359,30 +361,54 @@ func (r *renderer) ratingTerms(l *loaded) ([]string, error) {
 		names[side] = fmt.Sprintf("%s (%s)", displayName(p), decodePlayerMeta(p).standing(pool).value())
 	}
 	if l.meta.Phase == phaseOpen {
-		return []string{"Rated game: " + names[l.meta.Challenger] + " v whoever takes the challenge."}, nil
+		return []string{lg.Tr("Rated game: %s v whoever takes the challenge.", names[l.meta.Challenger])}, nil
 	}
-	return []string{fmt.Sprintf("Rated game: %s v %s.", names[0], names[1])}, nil
+	return []string{lg.Tr("Rated game: %s v %s.", names[0], names[1])}, nil
 }
 
-// ratingChanges are the lines of a final mail to a player that say how the
-// game changed the ratings: the player's own first ("Your rating: 1523 →
-// 1541 (+18)"), then the opponent's ("Bob Smith: 1500 → 1482 (−18)"); why
-// it was not rated (a casual game says nothing). Observers are not told.
-func ratingChanges(l *loaded, side int) []string {
+// whyText is why an end was not rated (ratedEnd.Why, stored in English) as
+// a message; a reason not known here is shown as it stands.
+func whyText(why string) lang.Text {
+	switch why {
+	case whyCasual:
+		return lang.Msg(whyCasual)
+	case whyNoMoves:
+		return lang.Msg(whyNoMoves)
+	case whyOnePlayer:
+		return lang.Msg(whyOnePlayer)
+	case whyNoResult:
+		return lang.Msg(whyNoResult)
+	case whyNotPlayed:
+		return lang.Msg(whyNotPlayed)
+	case whyForfeit:
+		return lang.Msg(whyForfeit)
+	}
+	return lang.Raw(why)
+}
+
+// ratingChanges are the lines of a final mail to a player, in language lg,
+// that say how the game changed the ratings: the player's own first ("Your
+// rating: 1523 → 1541 (+18)"), then the opponent's ("Bob Smith: 1500 →
+// 1482 (−18)"); why it was not rated (a casual game says nothing).
+// Observers are not told.
+func ratingChanges(l *loaded, side int, lg lang.Lang) []string {
 	e := l.meta.Rated
 	if e == nil || side < 0 || side > 1 || e.Why == whyCasual {
 		return nil
 	}
 	if e.Seq == 0 {
-		return []string{"Not rated: " + e.Why + "."}
+		return []string{lg.Tr("Not rated: %s.", whyText(e.Why))}
 	}
-	line := func(who string, i int) string {
-		return fmt.Sprintf("%s: %s → %s (%s)", who, e.Start[i], e.After[i], rating.Change(e.Start[i], e.After[i]))
+	change := func(i int) string { return rating.Change(e.Start[i], e.After[i]) }
+	opp := 1 - side
+	return []string{
+		lg.Tr("Your rating: %s → %s (%s)", e.Start[side], e.After[side], change(side)),
+		fmt.Sprintf("%s: %s → %s (%s)", displayName(l.seats[opp]), e.Start[opp], e.After[opp], change(opp)),
 	}
-	return []string{line("Your rating", side), line(displayName(l.seats[1-side]), 1-side)}
 }
 
-// ratingsHelp is the answer to help ratings.
+// ratingsHelp is the answer to help ratings, a message whose argument
+// is the certainty of two RDs (95), so that its per cent sign is a format's.
 const ratingsHelp = `Ratings
 
 Every game is rated unless the challenge says casual:
@@ -394,7 +420,7 @@ Each variant and ruleset is a pool of its own: chess, seachess,
 submachine, baltic, baltic/sc2022, battle, transporter. The system is
 Glicko-2: a new player starts at 1500 with a rating deviation (RD) of
 350. The RD says how sure the rating is (two RDs either side of it cover
-the true strength with 95% certainty): it shrinks with every game and
+the true strength with %d%% certainty): it shrinks with every game and
 grows again, day by day, while you do not play in the pool. A rating
 shown with a question mark (1500?) is provisional: its RD is above 110.
 

@@ -205,12 +205,12 @@ func (h *handling) ratings(c Command) error {
 		}
 	}
 	d := h.draft(h.from, nil, "ratings")
-	d.subject = "bottlepost: ratings"
+	d.subject = d.tr("bottlepost: ratings")
 	if c.Variant != "" {
 		d.subject += " " + pools[0]
 	}
 	if len(pools) == 0 {
-		d.notices = append(d.notices, "You have no rated game yet: you start at 1500? in every pool. Name a pool to see its players: ratings chess (the pools: "+strings.Join(RatingPools(), ", ")+").")
+		d.notice("You have no rated game yet: you start at 1500? in every pool. Name a pool to see its players: ratings chess (the pools: %s).", strings.Join(RatingPools(), ", "))
 		return nil
 	}
 	all, err := poolStandings(h.tx, func(p string) bool { return slices.Contains(pools, p) })
@@ -218,29 +218,29 @@ func (h *handling) ratings(c Command) error {
 		return err
 	}
 	for _, pool := range pools {
-		d.tables = append(d.tables, ratingTableOf(pool, all[pool], h.player.ID))
+		d.tables = append(d.tables, ratingTableOf(d.lang, pool, all[pool], h.player.ID))
 	}
 	return nil
 }
 
 // ratingTableOf makes a pool's table for the ratings command's answer to
-// player me: the first ratingsTop players, and me's line.
-func ratingTableOf(pool string, list []Standing, me uint64) ratingTable {
+// player me, in language l: the first ratingsTop players, and me's line.
+func ratingTableOf(l lang.Lang, pool string, list []Standing, me uint64) ratingTable {
 	title := poolTitle(pool)
-	t := ratingTable{Title: fmt.Sprintf("%s: %d rated players.", title, len(list))}
+	t := ratingTable{Title: l.Tr("%s: %d rated players.", title, len(list))}
 	if len(list) == 1 {
-		t.Title = title + ": 1 rated player."
+		t.Title = l.Tr("%s: 1 rated player.", title)
 	}
 	for _, st := range list[:min(len(list), ratingsTop)] {
 		r := ratingRow{Rank: st.Rank, Name: st.Name, Rating: st.Shown(), RD: int(math.Round(st.RD)), Games: st.Games, You: st.ID == me}
-		r.Line = fmt.Sprintf("%3d. %-24s %-6s RD %3d  %s", r.Rank, clip(r.Name, 24), r.Rating, r.RD, plural(r.Games, "game"))
+		r.Line = fmt.Sprintf("%3d. %-24s %-6s RD %3d  %s", r.Rank, clip(r.Name, 24), r.Rating, r.RD, gamesIn(l, r.Games))
 		t.Rows = append(t.Rows, r)
 	}
-	t.Yours = fmt.Sprintf("You have no rated %s game: you would start at 1500?.", title)
+	t.Yours = l.Tr("You have no rated %s game: you would start at 1500?.", title)
 	for _, st := range list {
 		if st.ID == me {
-			t.Yours = fmt.Sprintf("Your %s rating: %s (RD %d), %s of %d; %s: %d won, %d drawn, %d lost.",
-				title, st.Shown(), int(math.Round(st.RD)), ordinal(st.Rank), len(list), plural(st.Games, "game"), st.Wins, st.Draws, st.Losses)
+			t.Yours = l.Tr("Your %s rating: %s (RD %d), %s of %d; %s: %d won, %d drawn, %d lost.",
+				title, st.Shown(), int(math.Round(st.RD)), ordinalIn(l, st.Rank), len(list), gamesIn(l, st.Games), st.Wins, st.Draws, st.Losses)
 		}
 	}
 	return t
@@ -255,12 +255,21 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// plural is "1 game", "2 games".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// ordinalIn is a place in language l: "2nd" in English (ordinal), "2." in
+// German.
+func ordinalIn(l lang.Lang, n int) string {
+	if l == lang.German {
+		return fmt.Sprintf("%d.", n)
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return ordinal(n)
+}
+
+// gamesIn is "1 game", "2 games" in language l.
+func gamesIn(l lang.Lang, n int) string {
+	if n == 1 {
+		return l.Tr("1 game")
+	}
+	return l.Tr("%d games", n)
 }
 
 // ordinal is "1st", "2nd", "3rd", "4th", "11th", "21st".

@@ -2,8 +2,8 @@ package game
 
 import (
 	"errors"
-	"fmt"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
@@ -106,22 +106,20 @@ func (h *handling) audit(c Command) error {
 	d.viewer = rules.ViewReferee
 	d.board = true
 	d.record = recordLines(plies, rules.ViewReferee)
-	d.result = l.meta.Phase
-	if l.meta.Phase == phaseOver {
-		d.result = l.meta.Reason
-	}
+	d.result = phaseIn(l, d.lang)
+	sides := l.sides()
 	legal := 0
 	for _, p := range plies {
 		if p.Err != nil {
-			d.report = append(d.report, fmt.Sprintf("move %s %s (%s): NOT LEGAL on replay: %v", rules.MoveLabel(p.Index), p.Text, l.sides()[p.Side], p.Err))
+			d.report = append(d.report, d.tr("move %s %s (%s): NOT LEGAL on replay: %v", rules.MoveLabel(p.Index), p.Text, sideText(sides[p.Side]), p.Err))
 		} else {
 			legal++
 		}
 	}
-	d.report = append(d.report, fmt.Sprintf("%d of %d moves replay legally from the start.", legal, len(moveTexts(log))))
+	d.report = append(d.report, d.tr("%d of %d moves replay legally from the start.", legal, len(moveTexts(log))))
 	for _, r := range log {
 		if r.Kind == store.KindTakeback {
-			d.report = append(d.report, fmt.Sprintf("takeback by consent: %s's move %s was taken back (record %d)", l.sides()[r.Side], rules.MoveLabel(int(r.Ply)), r.Index))
+			d.report = append(d.report, d.tr("takeback by consent: %s's move %s was taken back (record %d)", sideText(sides[r.Side]), rules.MoveLabel(int(r.Ply)), r.Index))
 		}
 	}
 	for _, r := range log {
@@ -129,20 +127,19 @@ func (h *handling) audit(c Command) error {
 			continue
 		}
 		ok := store.VerifyCommitment(l.g.ID, r.Ply, r.Side, r.Commitment, *r.Opening)
-		verdict := "opens correctly"
+		verdict := d.tr("commitment of move %s (%s): opens correctly", rules.MoveLabel(int(r.Ply)), sideText(sides[r.Side]))
 		if !ok {
-			verdict = "DOES NOT OPEN"
+			verdict = d.tr("commitment of move %s (%s): DOES NOT OPEN", rules.MoveLabel(int(r.Ply)), sideText(sides[r.Side]))
 		}
-		d.report = append(d.report, fmt.Sprintf("commitment of move %s (%s): %s", rules.MoveLabel(int(r.Ply)), l.sides()[r.Side], verdict),
-			"  "+r.Commitment.String())
+		d.report = append(d.report, verdict, "  "+r.Commitment.String())
 	}
 	if err := h.tx.VerifyGame(l.g.ID); err != nil {
 		if !errors.Is(err, store.ErrTampered) {
 			return err
 		}
-		d.report = append(d.report, "hash chain: BROKEN: "+err.Error())
+		d.report = append(d.report, d.tr("hash chain: BROKEN: %s", err.Error()))
 	} else {
-		d.report = append(d.report, "hash chain: intact, head "+l.g.Head.String())
+		d.report = append(d.report, d.tr("hash chain: intact, head %s", l.g.Head.String()))
 	}
 	said, err := h.auditSaids(l)
 	if err != nil {
@@ -156,7 +153,7 @@ func (h *handling) audit(c Command) error {
 				return err
 			}
 			for _, line := range set.Lines {
-				d.report = append(d.report, fmt.Sprintf("conditional line of %s (pending, sealed): %s", l.sides()[side], FormatConditional(line)))
+				d.report = append(d.report, d.tr("conditional line of %s (pending, sealed): %s", sideText(sides[side]), FormatConditional(line)))
 			}
 		}
 	}
@@ -174,6 +171,22 @@ func (h *handling) adjudicate(c Command) error {
 	}
 	o := record.Adjudicated(c.Result, c.Reason)
 	d := h.draft(h.from, l, "notice")
-	d.notices = append(d.notices, fmt.Sprintf("Game %d adjudicated %s; both players have been told.", l.g.ID, c.Result))
+	d.notice("Game %d adjudicated %s; both players have been told.", l.g.ID, c.Result)
 	return h.finish(l, o)
+}
+
+// phaseIn is a game's phase as an audit shows it to a reader of language
+// lg: how it ended, once over.
+func phaseIn(l *loaded, lg lang.Lang) string {
+	switch l.meta.Phase {
+	case phaseOver:
+		return endedIn(l, lg)
+	case phaseChallenge:
+		return lg.Tr("challenge")
+	case phaseOpen:
+		return lg.Tr("open")
+	case phasePlay:
+		return lg.Tr("play")
+	}
+	return l.meta.Phase
 }

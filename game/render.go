@@ -341,20 +341,20 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		}
 	}
 	if d.kind == "invitation" && d.to != "" {
-		md.VariantHelp = l.v.Help()
+		md.VariantHelp = variantHelpIn(l.v, d.lang)
 	}
 	if d.final {
 		md.Result = l.g.Result
 		md.Reason = outcomeIn(l, d.lang)
-		md.Ratings = ratingChanges(l, int(d.viewer))
+		md.Ratings = ratingChanges(l, int(d.viewer), d.lang)
 	}
-	standing, err := r.standing(l, d.viewer)
+	standing, err := r.standing(l, d.viewer, d.lang)
 	if err != nil {
 		return err
 	}
 	md.Standing = standing
 	if d.kind == "invitation" || d.kind == "challenge" {
-		terms, err := r.ratingTerms(l)
+		terms, err := r.ratingTerms(l, d.lang)
 		if err != nil {
 			return err
 		}

@@ -491,7 +491,7 @@ func (s *Service) apologize(in *Incoming, id string, game uint64, cause error, a
 		h.from = mailfmt.Key(in.From)
 		d := h.draft(h.from, nil, "notice")
 		d.needs = true // the sender's move, say, was not played: never withheld
-		d.notices = append(d.notices, fmt.Sprintf("Sorry: game %d cannot be played at the moment, because its stored record is damaged. Nothing in your mail was done. The operator has been told; once it is repaired, send your mail again. Your other games are not affected.", game))
+		d.notice("Sorry: game %d cannot be played at the moment, because its stored record is damaged. Nothing in your mail was done. The operator has been told; once it is repaired, send your mail again. Your other games are not affected.", game)
 		n, err := h.flush()
 		if err != nil {
 			return err

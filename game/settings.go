@@ -1,11 +1,11 @@
 package game
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
+	"github.com/bottlepost/bottlepost/timing"
 )
 
 // Per-player settings (issue 34; docs/service.md, "Settings"): how the
@@ -107,12 +107,12 @@ func (h *handling) setBoardFormat(c Command, reply *draft) error {
 	if c.Arg == boardDiagram {
 		h.pmeta.Board = ""
 	}
-	what := map[string]string{
-		boardDiagram: "the board drawn as a diagram (text) and a table (HTML)",
-		boardList:    "the pieces in words, side by side, instead of the drawn board (for screen readers)",
-		boardBoth:    "the drawn board and, below it, the pieces in words",
+	what := map[string]lang.Text{
+		boardDiagram: lang.Msg("the board drawn as a diagram (text) and a table (HTML)"),
+		boardList:    lang.Msg("the pieces in words, side by side, instead of the drawn board (for screen readers)"),
+		boardBoth:    lang.Msg("the drawn board and, below it, the pieces in words"),
 	}[c.Arg]
-	reply.notices = append(reply.notices, fmt.Sprintf("Your board format is now %s: every mail with a board shows %s.", c.Arg, what))
+	reply.notice("Your board format is now %s: every mail with a board shows %s.", c.Arg, what)
 	return h.savePlayer()
 }
 
@@ -120,10 +120,10 @@ func (h *handling) setBoardFormat(c Command, reply *draft) error {
 func (h *handling) setNotation(c Command, reply *draft) error {
 	if c.Arg == notationAlgebraic {
 		h.pmeta.Notation = ""
-		reply.notices = append(reply.notices, "Your mails show moves in algebraic notation only.")
+		reply.notice("Your mails show moves in algebraic notation only.")
 	} else {
 		h.pmeta.Notation = notationICCF
-		reply.notices = append(reply.notices, "Your chess mails now show each move in ICCF numeric notation too, after the algebraic (1. e4 (5254)): in the news of a move and the last moves. The records and PGN files stay algebraic. ICCF notation exists for chess only; your games of other variants are not changed.")
+		reply.notice("Your chess mails now show each move in ICCF numeric notation too, after the algebraic (1. e4 (5254)): in the news of a move and the last moves. The records and PGN files stay algebraic. ICCF notation exists for chess only; your games of other variants are not changed.")
 	}
 	return h.savePlayer()
 }
@@ -135,17 +135,18 @@ func (h *handling) settings(reply *draft) error {
 		return err
 	}
 	m := h.pmeta
-	name := m.Name
-	if plainName(name) == "" {
-		name = "none chosen (shown as " + displayName(h.player) + ")"
+	d := reply
+	name := d.tr("Name: %s. Change: name NAME, or name off.", m.Name)
+	if plainName(m.Name) == "" {
+		name = d.tr("Name: none chosen (shown as %s). Change: name NAME, or name off.", displayName(h.player))
 	}
-	notation := notationAlgebraic
+	notation := d.tr("Notation: algebraic. Change: notation iccf or notation algebraic.")
 	if m.iccf() {
-		notation = "iccf (chess only)"
+		notation = d.tr("Notation: iccf (chess only). Change: notation iccf or notation algebraic.")
 	}
-	messages := "on"
+	messages := d.tr("Messages from opponents: on. Change: messages off or messages on.")
 	if m.Quiet != nil {
-		messages = "off"
+		messages = d.tr("Messages from opponents: off. Change: messages off or messages on.")
 	}
 	zone := "UTC"
 	if m.TZ != "" {
@@ -155,24 +156,27 @@ func (h *handling) settings(reply *draft) error {
 	if m.Vacation.Year != h.now.Year() {
 		used = 0
 	}
-	vacation := fmt.Sprintf("%d days left this year (of %d)", h.s.cfg.VacationDays-used, h.s.cfg.VacationDays)
+	left := h.s.cfg.VacationDays - used
+	vacation := d.tr("Vacation: %d days left this year (of %d). Take some: vacation N days.", left, h.s.cfg.VacationDays)
 	if m.Vacation.Until.After(h.now) {
-		vacation += ", on vacation until " + m.Vacation.Until.In(m.location()).Format("Mon 2 Jan 2006 15:04 MST")
+		until := timing.FormatDate(m.Vacation.Until.In(m.location()), "Mon 2 Jan 2006 15:04 MST", d.lang)
+		vacation = d.tr("Vacation: %d days left this year (of %d), on vacation until %s. Take some: vacation N days.", left, h.s.cfg.VacationDays, until)
 	}
-	digest := "off"
+	digest := d.tr("Daily digest: off. Change: digest HOUR, digest CRON or digest off.")
 	if m.Digest != nil {
-		digest = fmt.Sprintf("%q", m.Digest.Spec)
+		digest = d.tr("Daily digest: %q. Change: digest HOUR, digest CRON or digest off.", m.Digest.Spec)
 	}
+	l := h.s.language(m)
 	lines := []string{
-		"Your settings, each with the command that changes it:",
-		"Name: " + name + ". Change: name NAME, or name off.",
-		"Language: " + string(h.s.language(m)) + " (" + h.s.language(m).Name() + "). Change: language de or language en.",
-		"Board format: " + m.boardFormat() + ". Change: board format diagram, list or both.",
-		"Notation: " + notation + ". Change: notation iccf or notation algebraic.",
-		"Messages from opponents: " + messages + ". Change: messages off or messages on.",
-		"Time zone: " + zone + ". Change: timezone ZONE, e.g. timezone Europe/Berlin.",
-		"Vacation: " + vacation + ". Take some: vacation N days.",
-		"Daily digest: " + digest + ". Change: digest HOUR, digest CRON or digest off.",
+		d.tr("Your settings, each with the command that changes it:"),
+		name,
+		d.tr("Language: %s (%s). Change: language de or language en.", string(l), l.Name()),
+		d.tr("Board format: %s. Change: board format diagram, list or both.", m.boardFormat()),
+		notation,
+		messages,
+		d.tr("Time zone: %s. Change: timezone ZONE, e.g. timezone Europe/Berlin.", zone),
+		vacation,
+		digest,
 	}
 	reply.notices = append(reply.notices, lines...)
 	return nil

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"github.com/bottlepost/bottlepost/lang"
 	"strconv"
 	"time"
 
@@ -63,7 +64,7 @@ func (h *handling) strangerMails(k int) (ok bool, err error) {
 // strangersRefused is the refusal of a challenge to a stranger once the
 // day's mails to strangers are taken.
 func strangersRefused(to string) error {
-	return &limitError{setting: "strangers_per_day", msg: fmt.Sprintf(
+	return &limitError{setting: "strangers_per_day", text: lang.Msg(
 		"no new challenge to %s: bottlepost has sent today all the mail it sends in a day to addresses that never wrote to it (limits.strangers_per_day); challenge them tomorrow (from 00:00 UTC), or ask them to write to bottlepost first",
 		to)}
 }
@@ -71,13 +72,13 @@ func strangersRefused(to string) error {
 // tournamentStrangersRefused is the refusal of a tournament whose
 // invitations to strangers would pass the day's mails to strangers.
 func tournamentStrangersRefused(k int) error {
-	addrs := "1 address"
-	if k != 1 {
-		addrs = fmt.Sprintf("%d addresses", k)
+	if k == 1 {
+		return &limitError{setting: "strangers_per_day", text: lang.Msg(
+			"no tournament was created: its invitations would go to 1 address that never wrote to bottlepost, more than the mail it may still send today to such addresses (limits.strangers_per_day); create it tomorrow (from 00:00 UTC), or ask them to write to bottlepost first")}
 	}
-	return &limitError{setting: "strangers_per_day", msg: fmt.Sprintf(
-		"no tournament was created: its invitations would go to %s that never wrote to bottlepost, more than the mail it may still send today to such addresses (limits.strangers_per_day); create it tomorrow (from 00:00 UTC), or ask them to write to bottlepost first",
-		addrs)}
+	return &limitError{setting: "strangers_per_day", text: lang.Msg(
+		"no tournament was created: its invitations would go to %d addresses that never wrote to bottlepost, more than the mail it may still send today to such addresses (limits.strangers_per_day); create it tomorrow (from 00:00 UTC), or ask them to write to bottlepost first",
+		k)}
 }
 
 // pruneStrangers forgets the counts of the days before now's.

@@ -37,8 +37,8 @@ type takebackAsk struct {
 }
 
 // noTakebacks names the variants whose rules have no takebacks.
-var noTakebacks = map[string]string{
-	"seachess": "Seachess has no takebacks: its rulings have none, and every move stands",
+var noTakebacks = map[string]lang.Text{
+	"seachess": lang.Msg("Seachess has no takebacks: its rulings have none, and every move stands"),
 }
 
 // parseTakeback reads "takeback", "takeback accept|yes" or "takeback decline|no".
@@ -65,20 +65,20 @@ func (h *handling) takeback(l *loaded, side int, c Command, d *draft) error {
 		return l.notPlaying()
 	}
 	if why, ok := noTakebacks[l.g.Variant]; ok {
-		return userf("%s", why)
+		return &userError{msg: why}
 	}
 	if c.Arg == "" {
 		return h.askTakeback(l, side, d)
 	}
 	ask := l.meta.Takeback
 	if ask == nil || ask.Side == side {
-		return userf("there is no takeback of %s's to answer", l.sides()[1-side])
+		return userf("there is no takeback of %s's to answer", l.sidesIn(d.lang)[1-side])
 	}
 	if c.Arg == "decline" {
 		l.meta.Takeback = nil
-		d.notices = append(d.notices, fmt.Sprintf("You declined %s's takeback; it is still your move.", l.sides()[ask.Side]))
+		d.notice("You declined %s's takeback; it is still your move.", l.sidesIn(d.lang)[ask.Side])
 		od := h.draft(l.seats[ask.Side].Address, l, "update")
-		od.notices = append(od.notices, fmt.Sprintf("%s declined your takeback: your move stands.", l.sides()[side]))
+		od.notice("%s declined your takeback: your move stands.", l.sidesIn(od.lang)[side])
 		return h.save(l)
 	}
 	return h.acceptTakeback(l, ask)
@@ -86,7 +86,7 @@ func (h *handling) takeback(l *loaded, side int, c Command, d *draft) error {
 
 // askTakeback asks the opponent to take back side's last move.
 func (h *handling) askTakeback(l *loaded, side int, d *draft) error {
-	sides := l.sides()
+	sides := l.sidesIn(d.lang)
 	opp := 1 - side
 	if int(l.state.ToMove()) != opp || l.state.Ply() == 0 {
 		return userf("a takeback takes back your last move while %s has not answered it; it is your move now", sides[opp])
@@ -108,9 +108,9 @@ func (h *handling) askTakeback(l *loaded, side int, d *draft) error {
 	last := moves[len(moves)-1]
 	l.meta.Takeback = &takebackAsk{Side: side, Ply: int(last.Ply)}
 	label := rules.MoveLabel(int(last.Ply))
-	d.notices = append(d.notices, fmt.Sprintf("You asked %s to let you take back %s %s.", sides[opp], label, last.Lines[side]))
+	d.notice("You asked %s to let you take back %s %s.", sides[opp], label, last.Lines[side])
 	od := h.draft(l.seats[opp].Address, l, "update")
-	od.notices = append(od.notices, fmt.Sprintf("%s asks to take back %s %s. Reply takeback accept to let them (they move again), or takeback decline; a move of yours declines it.", sides[side], label, last.Lines[opp]))
+	od.notice("%s asks to take back %s %s. Reply takeback accept to let them (they move again), or takeback decline; a move of yours declines it.", l.sidesIn(od.lang)[side], label, last.Lines[opp])
 	od.board = true
 	return h.save(l)
 }
@@ -118,12 +118,11 @@ func (h *handling) askTakeback(l *loaded, side int, d *draft) error {
 // acceptTakeback takes back the asker's last move: the takeback record,
 // the position replayed, the conditional lines dropped, everyone told.
 func (h *handling) acceptTakeback(l *loaded, ask *takebackAsk) error {
-	sides := l.sides()
 	opp := 1 - ask.Side
 	if int(l.state.ToMove()) != opp || l.state.Ply() != ask.Ply+1 {
 		l.meta.Takeback = nil // the game went on since: nothing to take back
 		h.touch(l)
-		return userf("the takeback %s asked for no longer applies", sides[ask.Side])
+		return userf("the takeback %s asked for no longer applies", l.sidesIn(h.langOf(h.from))[ask.Side])
 	}
 	log, err := h.tx.Log(l.g.ID)
 	if err != nil {
@@ -150,16 +149,19 @@ func (h *handling) acceptTakeback(l *loaded, ask *takebackAsk) error {
 	l.meta.RemindedHalf, l.meta.RemindedDay, l.meta.TimedOut = false, false, -1
 	label := rules.MoveLabel(ask.Ply)
 	left := maxTakebacks - l.meta.Takebacks[ask.Side]
-	tell := func(side int, first string) {
+	tell := func(side int) *draft {
 		d := h.draft(l.seats[side].Address, l, "update")
-		d.notices = append(d.notices, first)
 		d.board, d.lastMoves = true, true
+		return d
 	}
-	tell(ask.Side, fmt.Sprintf("%s accepted your takeback: %s %s is taken back, and it is your move again (takebacks left to you in this game: %d).", sides[opp], label, last.Lines[ask.Side], left))
-	tell(opp, fmt.Sprintf("You accepted %s's takeback: %s %s is taken back, and %s moves again.", sides[ask.Side], label, last.Lines[opp], sides[ask.Side]))
+	d := tell(ask.Side)
+	d.notice("%s accepted your takeback: %s %s is taken back, and it is your move again (takebacks left to you in this game: %d).", l.sidesIn(d.lang)[opp], label, last.Lines[ask.Side], left)
+	d = tell(opp)
+	sides := l.sidesIn(d.lang)
+	d.notice("You accepted %s's takeback: %s %s is taken back, and %[1]s moves again.", sides[ask.Side], label, last.Lines[opp])
 	for _, o := range l.meta.Observers {
 		od := h.draft(o, l, "update")
-		od.notices = append(od.notices, fmt.Sprintf("%s took back %s %s, by consent.", sides[ask.Side], label, last.Public))
+		od.notice("%s took back %s %s, by consent.", l.sidesIn(od.lang)[ask.Side], label, last.Public)
 		od.board, od.lastMoves = true, true
 	}
 	for side := range 2 {
@@ -174,7 +176,7 @@ func (h *handling) acceptTakeback(l *loaded, ask *takebackAsk) error {
 			return err
 		}
 		d := h.draft(l.seats[side].Address, l, "update")
-		d.notices = append(d.notices, fmt.Sprintf("Your conditional moves were for the position the takeback undid, and were dropped (%d lines).", len(set.Lines)))
+		d.notice("Your conditional moves were for the position the takeback undid, and were dropped (%d lines).", len(set.Lines))
 	}
 	return h.save(l)
 }
@@ -187,6 +189,6 @@ func (h *handling) takebackDeclinedByMove(l *loaded, mover int, d, od *draft) {
 		return
 	}
 	l.meta.Takeback = nil
-	d.notices = append(d.notices, fmt.Sprintf("Your move declines %s's takeback.", l.sides()[ask.Side]))
-	od.notices = append(od.notices, fmt.Sprintf("%s declined your takeback by moving.", l.sides()[mover]))
+	d.notice("Your move declines %s's takeback.", l.sidesIn(d.lang)[ask.Side])
+	od.notice("%s declined your takeback by moving.", l.sidesIn(od.lang)[mover])
 }

@@ -16,7 +16,7 @@ func (h *handling) timezone(c Command, reply *draft) error {
 		return err
 	}
 	name, off := h.now.In(loc).Zone()
-	reply.notices = append(reply.notices, fmt.Sprintf("Deadlines will be shown in %s (now %s, UTC%s).", loc, name, offset(off)))
+	reply.notice("Deadlines will be shown in %s (now %s, UTC%s).", loc.String(), name, offset(off))
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/record"
 	"github.com/bottlepost/bottlepost/rules"
@@ -170,8 +171,8 @@ func tournamentCount(tx *store.Tx) (uint64, error) {
 }
 
 // tournamentTag finds "Tournament N" in a subject (the invitation's, and
-// the replies to it).
-var tournamentTag = regexp.MustCompile(`(?i)\btournament (\d{1,9})\b`)
+// the replies to it), or "Turnier N" (the German one's).
+var tournamentTag = regexp.MustCompile(`(?i)\b(?:tournament|turnier) (\d{1,9})\b`)
 
 // subjectTournament is the tournament a reply's subject names, or 0.
 func subjectTournament(subject string) uint64 {
@@ -279,32 +280,33 @@ func (h *handling) newTournament(c Command) error {
 		}
 		names = append(names, nameAndAddress(p))
 		d := h.tourDraft(p.Address)
-		d.subject = fmt.Sprintf("Tournament %d: invitation · %s", t.ID, t.Name)
+		d.subject = d.tr("Tournament %d: invitation · %s", t.ID, t.Name)
 		d.inReplyTo = ""
-		d.notices = append(d.notices, fmt.Sprintf("%s invites you to play in tournament %d, %s: a %s of %s (%s), %d players.",
-			nameAndAddress(h.player), t.ID, t.Name, t.kind(), variantName(t), tc.Describe(), len(t.Players)))
+		d.notice("%s invites you to play in tournament %d, %s: a %s of %s (%s), %d players.",
+			nameAndAddress(h.player), t.ID, t.Name, t.kind(), variantName(t), tc.Describe(), len(t.Players))
 		if !decodePlayerMeta(p).Wrote {
-			d.notices = append(d.notices, "bottlepost is a server that referees games of chess and chess variants played by ordinary mail: you send your moves as replies, it checks them, and it mails both players the board after every move. Nothing to install.")
+			d.notice("bottlepost is a server that referees games of chess and chess variants played by ordinary mail: you send your moves as replies, it checks them, and it mails both players the board after every move. Nothing to install.")
 		}
-		d.notices = append(d.notices, t.gamesSentence(len(t.Players)), t.startSentence(),
-			"To play, reply to this mail with the single word: join", "or, to refuse: decline")
+		d.notices = append(d.notices, t.gamesSentence(d.lang, len(t.Players)), t.startSentence(d.lang),
+			d.tr("To play, reply to this mail with the single word: join"), d.tr("or, to refuse: decline"))
 		d.report = t.playerList(h.tx)
 	}
 	d := h.tourDraft(h.from)
-	d.subject = fmt.Sprintf("Tournament %d: created · %s", t.ID, t.Name)
-	d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s, is created: a %s of %s (%s). Each player has been invited: %s.",
-		t.ID, t.Name, t.kind(), variantName(t), tc.Describe(), strings.Join(names, ", ")),
-		t.startSentence(), fmt.Sprintf("You may start them earlier, with those who have joined, by writing: tournament %d start", t.ID))
+	d.subject = d.tr("Tournament %d: created · %s", t.ID, t.Name)
+	d.notice("Tournament %d, %s, is created: a %s of %s (%s). Each player has been invited: %s.",
+		t.ID, t.Name, t.kind(), variantName(t), tc.Describe(), strings.Join(names, ", "))
+	d.notices = append(d.notices, t.startSentence(d.lang))
+	d.notice("You may start them earlier, with those who have joined, by writing: tournament %d start", t.ID)
 	return nil
 }
 
-// startSentence says when the games start.
-func (t *tournament) startSentence() string {
-	s := fmt.Sprintf("The games start as soon as every player has answered and at least %d have joined", minTournament)
+// startSentence says when the games start, in language l.
+func (t *tournament) startSentence(l lang.Lang) string {
 	if !t.Starts.IsZero() {
-		s += fmt.Sprintf(", or on %s with those who have joined by then (if fewer than %d, the tournament is cancelled)", t.Starts.Format("Mon 2 Jan 2006"), minTournament)
+		return l.Tr("The games start as soon as every player has answered and at least %d have joined, or on %s with those who have joined by then (if fewer than %d, the tournament is cancelled).",
+			minTournament, t.Starts.Format("Mon 2 Jan 2006"), minTournament)
 	}
-	return s + "."
+	return l.Tr("The games start as soon as every player has answered and at least %d have joined.", minTournament)
 }
 
 // startDueTournaments is the sweep's part (Tick): each tournament whose
@@ -349,7 +351,7 @@ func (s *Service) startDueTournaments(now time.Time) (int, error) {
 				return err
 			}
 			if joined, _ := t.answers(); joined < minTournament {
-				err = h.cancelTournament(t, fmt.Sprintf("on its start date only %d players had joined, and a tournament needs %d", joined, minTournament))
+				err = h.cancelTournament(t, lang.Msg("on its start date only %d players had joined, and a tournament needs %d", joined, minTournament))
 			} else {
 				err = h.startTournament(t)
 			}
@@ -368,25 +370,43 @@ func (s *Service) startDueTournaments(now time.Time) (int, error) {
 	return started, nil
 }
 
-// kind is "single round robin" or "double round robin", rated or not.
-func (t *tournament) kind() string {
-	k := "round robin"
-	if t.Double {
-		k = "double round robin"
+// kind is "rated round robin" or "casual (not rated) double round robin"
+// …, a message (German's carries its article: "ein gewertetes
+// Rundenturnier").
+func (t *tournament) kind() lang.Text {
+	switch {
+	case t.Casual && t.Double:
+		return lang.Msg("casual (not rated) double round robin")
+	case t.Casual:
+		return lang.Msg("casual (not rated) round robin")
+	case t.Double:
+		return lang.Msg("rated double round robin")
 	}
-	if t.Casual {
-		return "casual (not rated) " + k
-	}
-	return "rated " + k
+	return lang.Msg("rated round robin")
 }
 
-// gamesSentence says how many games each of n players plays.
-func (t *tournament) gamesSentence(n int) string {
+// phaseText is a tournament's phase as a message ("playing").
+func phaseText(phase string) lang.Text {
+	switch phase {
+	case tourInvited:
+		return lang.Msg("invited")
+	case tourPlaying:
+		return lang.Msg("playing")
+	case tourOver:
+		return lang.Msg("over")
+	case tourCancelled:
+		return lang.Msg("cancelled")
+	}
+	return lang.Raw(phase)
+}
+
+// gamesSentence says how many games each of n players plays, in language l.
+func (t *tournament) gamesSentence(l lang.Lang, n int) string {
 	games := n - 1
 	if t.Double {
 		games *= 2
 	}
-	return fmt.Sprintf("All the games start on the same day, each in its own thread: with %d players, you would play %s at once.", n, plural(games, "game"))
+	return l.Tr("All the games start on the same day, each in its own thread: with %d players, you would play %s at once.", n, gamesIn(l, games))
 }
 
 // variantName is the tournament's variant's name, with its ruleset when it
@@ -425,32 +445,40 @@ func (h *handling) tournamentAnswer(id uint64, join bool) error {
 	case i < 0:
 		return userf("you are not invited to tournament %d", id)
 	case t.Phase != tourInvited:
-		return userf("tournament %d is no longer waiting for answers (it is %s)", id, t.Phase)
+		return userf("tournament %d is no longer waiting for answers (it is %s)", id, phaseText(t.Phase))
 	}
 	t.Players[i].Answer = "decline"
-	verb := "declined"
 	if join {
-		t.Players[i].Answer, verb = "join", "joined"
+		t.Players[i].Answer = "join"
 	}
 	d := h.draft(h.from, nil, "notice")
-	d.subject = fmt.Sprintf("Tournament %d: you %s · %s", t.ID, verb, t.Name)
-	d.notices = append(d.notices, fmt.Sprintf("You %s tournament %d, %s.", verb, t.ID, t.Name))
+	if join {
+		d.subject = d.tr("Tournament %d: you joined · %s", t.ID, t.Name)
+		d.notice("You joined tournament %d, %s.", t.ID, t.Name)
+	} else {
+		d.subject = d.tr("Tournament %d: you declined · %s", t.ID, t.Name)
+		d.notice("You declined tournament %d, %s.", t.ID, t.Name)
+	}
 	joined, waiting := t.answers()
 	ra, err := t.refereeAddress(h.tx)
 	if err != nil {
 		return err
 	}
 	rd := h.tourDraft(ra)
-	rd.subject = fmt.Sprintf("Tournament %d: answers · %s", t.ID, t.Name)
-	rd.notices = append(rd.notices, fmt.Sprintf("%s %s tournament %d: %d joined, %d not yet answered.", nameAndAddress(h.player), verb, t.ID, joined, waiting))
+	rd.subject = rd.tr("Tournament %d: answers · %s", t.ID, t.Name)
+	if join {
+		rd.notice("%s joined tournament %d: %d joined, %d not yet answered.", nameAndAddress(h.player), t.ID, joined, waiting)
+	} else {
+		rd.notice("%s declined tournament %d: %d joined, %d not yet answered.", nameAndAddress(h.player), t.ID, joined, waiting)
+	}
 	if waiting > 0 {
 		if join {
-			d.notices = append(d.notices, "Its games start when every player has answered.")
+			d.notice("Its games start when every player has answered.")
 		}
 		return saveTournament(h.tx, t)
 	}
 	if joined < minTournament {
-		return h.cancelTournament(t, fmt.Sprintf("only %d of the players joined, and a tournament needs %d", joined, minTournament))
+		return h.cancelTournament(t, lang.Msg("only %d of the players joined, and a tournament needs %d", joined, minTournament))
 	}
 	return h.startTournament(t)
 }
@@ -478,8 +506,13 @@ func (h *handling) tournamentStartNow(id uint64) error {
 	if !h.refereeOf(t) {
 		return userf("only a referee may start tournament %d", id)
 	}
-	if t.Phase != tourInvited {
-		return userf("tournament %d has already %s", id, map[string]string{tourPlaying: "started", tourOver: "ended", tourCancelled: "been cancelled"}[t.Phase])
+	switch t.Phase {
+	case tourPlaying:
+		return userf("tournament %d has already started", id)
+	case tourOver:
+		return userf("tournament %d has already ended", id)
+	case tourCancelled:
+		return userf("tournament %d has already been cancelled", id)
 	}
 	if joined, _ := t.answers(); joined < minTournament {
 		return userf("tournament %d cannot start: %d players have joined, and it needs %d", id, joined, minTournament)
@@ -488,8 +521,8 @@ func (h *handling) tournamentStartNow(id uint64) error {
 }
 
 // cancelTournament ends a tournament that cannot start; everyone invited
-// and the referee are told.
-func (h *handling) cancelTournament(t *tournament, why string) error {
+// and the referee are told why, each in their language.
+func (h *handling) cancelTournament(t *tournament, why lang.Text) error {
 	t.Phase, t.Ended = tourCancelled, h.now
 	to, err := t.participants(h.tx)
 	if err != nil {
@@ -497,8 +530,8 @@ func (h *handling) cancelTournament(t *tournament, why string) error {
 	}
 	for _, to := range to {
 		d := h.tourDraft(to)
-		d.subject = fmt.Sprintf("Tournament %d: cancelled · %s", t.ID, t.Name)
-		d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s, is cancelled: %s.", t.ID, t.Name, why))
+		d.subject = d.tr("Tournament %d: cancelled · %s", t.ID, t.Name)
+		d.notice("Tournament %d, %s, is cancelled: %s.", t.ID, t.Name, why)
 	}
 	return saveTournament(h.tx, t)
 }
@@ -599,18 +632,16 @@ func (h *handling) startTournament(t *tournament) error {
 	for i, p := range seats {
 		d := h.tourDraft(p.Address)
 		d.apart = true
-		d.subject = fmt.Sprintf("Tournament %d: your games · %s", t.ID, t.Name)
-		d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s, has begun: %d players, %s, all started today. Each game has its own thread; reply there to play it. Your games:",
-			t.ID, t.Name, len(players), plural(len(t.Games), "game")))
+		d.subject = d.tr("Tournament %d: your games · %s", t.ID, t.Name)
+		d.notice("Tournament %d, %s, has begun: %d players, %s, all started today. Each game has its own thread; reply there to play it. Your games:",
+			t.ID, t.Name, len(players), gamesIn(d.lang, len(t.Games)))
 		for _, g := range t.Games {
-			if g.White != i && g.Black != i {
-				continue
+			switch i {
+			case g.White:
+				d.report = append(d.report, d.tr("Round %2d: game %d, White v %s", g.Round, g.Game, displayName(seats[g.Black])))
+			case g.Black:
+				d.report = append(d.report, d.tr("Round %2d: game %d, Black v %s", g.Round, g.Game, displayName(seats[g.White])))
 			}
-			colour, opp := "White", g.Black
-			if g.Black == i {
-				colour, opp = "Black", g.White
-			}
-			d.report = append(d.report, fmt.Sprintf("Round %2d: game %d, %s v %s", g.Round, g.Game, colour, displayName(seats[opp])))
 		}
 	}
 	ra, err := t.refereeAddress(h.tx)
@@ -618,8 +649,8 @@ func (h *handling) startTournament(t *tournament) error {
 		return err
 	}
 	rd := h.tourDraft(ra)
-	rd.subject = fmt.Sprintf("Tournament %d: started · %s", t.ID, t.Name)
-	rd.notices = append(rd.notices, fmt.Sprintf("Tournament %d, %s, has begun: %d players, %s started.", t.ID, t.Name, len(players), plural(len(t.Games), "game")))
+	rd.subject = rd.tr("Tournament %d: started · %s", t.ID, t.Name)
+	rd.notice("Tournament %d, %s, has begun: %d players, %s started.", t.ID, t.Name, len(players), gamesIn(rd.lang, len(t.Games)))
 	return nil
 }
 
@@ -655,7 +686,7 @@ func (h *handling) createTournamentGame(t *tournament, tc timing.TimeControl, ro
 		d := h.draft(l.seats[side].Address, l, "update")
 		d.messageID = meta.Roots[side] // the start mail starts the player's thread
 		d.apart, d.inReplyTo = true, ""
-		d.notices = append(d.notices, fmt.Sprintf("Tournament %d, %s: round %d.", t.ID, t.Name, round))
+		d.notice("Tournament %d, %s: round %d.", t.ID, t.Name, round)
 	}
 	return l, nil
 }
@@ -667,21 +698,21 @@ func (h *handling) tournamentTable(id uint64) error {
 		return err
 	}
 	d := h.tourDraft(h.from)
-	d.subject = fmt.Sprintf("Tournament %d: crosstable · %s", t.ID, t.Name)
-	d.notices, d.report = t.crosstableMail(h.tx)
+	d.subject = d.tr("Tournament %d: crosstable · %s", t.ID, t.Name)
+	d.notices, d.report = t.crosstableMail(h.tx, d.lang)
 	return nil
 }
 
-// crosstableMail is the heading and the crosstable of a tournament (names
-// only: the same for everyone who asks).
-func (t *tournament) crosstableMail(tx *store.Tx) (head, table []string) {
+// crosstableMail is the heading and the crosstable of a tournament in
+// language l (names only: the same for everyone who asks).
+func (t *tournament) crosstableMail(tx *store.Tx, l lang.Lang) (head, table []string) {
 	switch t.Phase {
 	case tourInvited:
 		joined, waiting := t.answers()
-		return []string{fmt.Sprintf("Tournament %d, %s: a %s of %s, waiting for its players' answers (%d joined, %d not yet answered).",
+		return []string{l.Tr("Tournament %d, %s: a %s of %s, waiting for its players' answers (%d joined, %d not yet answered).",
 			t.ID, t.Name, t.kind(), variantName(t), joined, waiting)}, t.playerList(tx)
 	case tourCancelled:
-		return []string{fmt.Sprintf("Tournament %d, %s, was cancelled.", t.ID, t.Name)}, nil
+		return []string{l.Tr("Tournament %d, %s, was cancelled.", t.ID, t.Name)}, nil
 	}
 	ended := 0
 	for _, g := range t.Games {
@@ -689,12 +720,12 @@ func (t *tournament) crosstableMail(tx *store.Tx) (head, table []string) {
 			ended++
 		}
 	}
-	state := fmt.Sprintf("after %d of %d games", ended, len(t.Games))
 	if t.Phase == tourOver {
-		state = "final standings"
+		head = []string{l.Tr("Tournament %d, %s: a %s of %s, final standings.", t.ID, t.Name, t.kind(), variantName(t))}
+	} else {
+		head = []string{l.Tr("Tournament %d, %s: a %s of %s, after %d of %d games.", t.ID, t.Name, t.kind(), variantName(t), ended, len(t.Games))}
 	}
-	head = []string{fmt.Sprintf("Tournament %d, %s: a %s of %s, %s.", t.ID, t.Name, t.kind(), variantName(t), state)}
-	return head, crosstable(t.names(tx), t.tableGames(), t.Double)
+	return head, crosstable(l, t.names(tx), t.tableGames(), t.Double)
 }
 
 // names are the players' shown names, in draw order.
@@ -716,7 +747,7 @@ func (h *handling) listTournaments() error {
 		return err
 	}
 	d := h.tourDraft(h.from)
-	d.subject = "bottlepost: your tournaments"
+	d.subject = d.tr("bottlepost: your tournaments")
 	for id := uint64(1); id <= n; id++ {
 		t, err := loadTournament(h.tx, id)
 		if err != nil {
@@ -731,18 +762,22 @@ func (h *handling) listTournaments() error {
 		if i < 0 && !own {
 			continue
 		}
-		line := fmt.Sprintf("Tournament %d, %s (%s): %s", t.ID, t.Name, variantName(t), t.Phase)
-		if i >= 0 && t.Phase != tourInvited && t.Phase != tourCancelled {
-			line += "; " + standingLine("you", len(t.Players), t.tableGames(), i)
-		} else if own {
-			line += "; you referee it"
+		var line string
+		switch {
+		case i >= 0 && t.Phase != tourInvited && t.Phase != tourCancelled:
+			line = d.tr("Tournament %d, %s (%s): %s; %s", t.ID, t.Name, variantName(t), phaseText(t.Phase),
+				standingLine(d.lang, d.tr("you"), len(t.Players), t.tableGames(), i))
+		case own:
+			line = d.tr("Tournament %d, %s (%s): %s; you referee it", t.ID, t.Name, variantName(t), phaseText(t.Phase))
+		default:
+			line = d.tr("Tournament %d, %s (%s): %s", t.ID, t.Name, variantName(t), phaseText(t.Phase))
 		}
 		d.report = append(d.report, line)
 	}
 	if len(d.report) == 0 {
-		d.notices = append(d.notices, "You are in no tournament.")
+		d.notice("You are in no tournament.")
 	} else {
-		d.notices = append(d.notices, "Your tournaments (write tournament N for one's crosstable):")
+		d.notice("Your tournaments (write tournament N for one's crosstable):")
 	}
 	return nil
 }
@@ -781,17 +816,18 @@ func (h *handling) tournamentGameEnded(l *loaded) error {
 		for _, to := range to {
 			d := h.tourDraft(to)
 			d.apart = true // not in the answer about the last game
-			d.subject = fmt.Sprintf("Tournament %d: final standings · %s", t.ID, t.Name)
-			d.notices, d.report = t.crosstableMail(h.tx)
-			d.notices = append(d.notices, "Every game has ended. Thank you for playing.")
+			d.subject = d.tr("Tournament %d: final standings · %s", t.ID, t.Name)
+			d.notices, d.report = t.crosstableMail(h.tx, d.lang)
+			d.notice("Every game has ended. Thank you for playing.")
 		}
 	}
 	return saveTournament(h.tx, t)
 }
 
-// standing is the standings line for a player's mail of a tournament game
-// ("" for anyone else, and for a game outside a tournament).
-func (r *renderer) standing(l *loaded, viewer rules.Viewer) (string, error) {
+// standing is the standings line for a player's mail of a tournament game,
+// in the mail's language lg ("" for anyone else, and for a game outside a
+// tournament).
+func (r *renderer) standing(l *loaded, viewer rules.Viewer, lg lang.Lang) (string, error) {
 	side, player := viewer.Side()
 	if l.meta.Tournament == 0 || !player {
 		return "", nil
@@ -811,7 +847,7 @@ func (r *renderer) standing(l *loaded, viewer rules.Viewer) (string, error) {
 	if i < 0 || t.Phase == tourInvited {
 		return "", nil
 	}
-	return standingLine(t.Name, len(t.Players), t.tableGames(), i), nil
+	return standingLine(lg, t.Name, len(t.Players), t.tableGames(), i), nil
 }
 
 // tournamentHelp is the answer to help tournaments.

@@ -95,7 +95,7 @@ func parseJoin(c *Command, args []string) lang.Text {
 // "tournament N start|join|decline".
 func parseTournament(c *Command, args []string) lang.Text {
 	if len(args) == 0 {
-		return lang.Msg("write tournament N for a tournament's crosstable, or %s", tournamentUsage)
+		return lang.Msg("write tournament N for a tournament's crosstable, or %s", lang.Msg(tournamentUsage))
 	}
 	if strings.EqualFold(args[0], "new") {
 		c.Arg = "new"
@@ -130,7 +130,7 @@ func parseTournament(c *Command, args []string) lang.Text {
 // or the words before variant), then its terms, then the players.
 func parseTournamentNew(c *Command, args []string) lang.Text {
 	if len(args) == 0 {
-		return lang.Msg("%s", tournamentUsage) // TODO(lang)
+		return lang.Msg(tournamentUsage)
 	}
 	i := 0
 	if strings.HasPrefix(args[0], `"`) {
@@ -138,7 +138,7 @@ func parseTournamentNew(c *Command, args []string) lang.Text {
 			i++
 		}
 		if i == len(args) {
-			return lang.Msg("the tournament's name has no closing quote: %s", tournamentUsage)
+			return lang.Msg("the tournament's name has no closing quote: %s", lang.Msg(tournamentUsage))
 		}
 		i++
 	} else {
@@ -147,7 +147,7 @@ func parseTournamentNew(c *Command, args []string) lang.Text {
 		}
 	}
 	if c.Title = plainName(strings.Join(args[:i], " ")); c.Title == "" {
-		return lang.Msg("name the tournament: %s", tournamentUsage)
+		return lang.Msg("name the tournament: %s", lang.Msg(tournamentUsage))
 	}
 	for args = args[i:]; len(args) > 0; {
 		key := strings.ToLower(args[0])
@@ -180,14 +180,14 @@ func parseTournamentNew(c *Command, args []string) lang.Text {
 		}
 		args = args[2:]
 	}
-	return lang.Msg("name the players after the word players: %s", tournamentUsage)
+	return lang.Msg("name the players after the word players: %s", lang.Msg(tournamentUsage))
 }
 
 // parseEntrants reads the players of tournament new: addresses separated
 // by commas, each perhaps with a name as in a mail header.
 func parseEntrants(c *Command, list string) lang.Text {
 	if c.Variant == "" {
-		return lang.Msg("say which variant: %s", tournamentUsage)
+		return lang.Msg("say which variant: %s", lang.Msg(tournamentUsage))
 	}
 	for item := range strings.SplitSeq(list, ",") {
 		words := strings.Fields(item)

@@ -101,7 +101,7 @@ func (s *Service) PublicTournament(id uint64) (*PublicTournament, error) {
 // public is the tournament as the public sees it; full adds the
 // standings, the crosstable and the games.
 func (t *tournament) public(tx *store.Tx, full bool) *PublicTournament {
-	p := &PublicTournament{ID: t.ID, Name: t.Name, Variant: variantName(t), Kind: t.kind(), Phase: t.Phase,
+	p := &PublicTournament{ID: t.ID, Name: t.Name, Variant: variantName(t), Kind: t.kind().String(), Phase: t.Phase,
 		Players: len(t.Players), Games: len(t.Games), Created: t.Created, Started: t.Started}
 	for _, g := range t.Games {
 		if g.Result != "" {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/bottlepost/bottlepost/lang"
 )
 
 // The crosstable of a round-robin section (docs/tournaments.md). Scores
@@ -166,19 +168,20 @@ func sbText(q int) string {
 }
 
 // standingLine is the line ending every mail of a tournament game to a
-// player: "Club championship: 2½/4, 2nd of 7" (the score over the games
-// ended, the place, "=2nd" when shared).
-func standingLine(name string, n int, games []tableGame, player int) string {
+// player, in language l: "Club championship: 2½/4, 2nd of 7" (the score
+// over the games ended, the place, "=2nd" when shared; in German "2½/4,
+// 2. von 7").
+func standingLine(l lang.Lang, name string, n int, games []tableGame, player int) string {
 	st := standings(n, games)
 	for i, s := range st {
 		if s.Player != player {
 			continue
 		}
-		place := ordinal(s.Rank)
+		place := ordinalIn(l, s.Rank)
 		if i > 0 && st[i-1].Rank == s.Rank || i+1 < len(st) && st[i+1].Rank == s.Rank {
 			place = "=" + place
 		}
-		return fmt.Sprintf("%s: %s/%d, %s of %d", name, scoreText(s.Halves), s.Games, place, n)
+		return l.Tr("%s: %s/%d, %s of %d", name, scoreText(s.Halves), s.Games, place, n)
 	}
 	return ""
 }
@@ -214,15 +217,17 @@ const maxTableName = 24
 // columns for up to 20 players: first the players in the order of the
 // standings, with their number, points, Sonneborn-Berger and wins; then
 // the grid, a row and a numbered column per player (in a double round
-// robin each cell holds the game with White first, then with Black).
-func crosstable(names []string, games []tableGame, double bool) []string {
+// robin each cell holds the game with White first, then with Black). Its
+// heading is in language l (the web page's is English).
+func crosstable(l lang.Lang, names []string, games []tableGame, double bool) []string {
 	n := len(names)
 	st := standings(n, games)
 	width := 4
 	for _, name := range names {
 		width = max(width, min(utf8.RuneCountInString(name), maxTableName))
 	}
-	lines := []string{fmt.Sprintf("Pl.  No. %-*s  Pts  S-B     Wins", width, "Name")}
+	// The columns keep their widths in every language; "Name" is German too.
+	lines := []string{l.Tr("Pl.  No. %-*s  Pts  S-B     Wins", width, "Name")}
 	for i, s := range st {
 		place := fmt.Sprint(s.Rank)
 		if i > 0 && st[i-1].Rank == s.Rank || i+1 < len(st) && st[i+1].Rank == s.Rank {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/bottlepost/bottlepost/lang"
 )
 
 // TestStandings ranks hand-worked sections (the expected points, S-B
@@ -84,23 +86,37 @@ func TestDirectEncounter(t *testing.T) {
 	}
 }
 
-// TestStandingLine: the line that ends every tournament game mail.
+// TestStandingLine: the line that ends every tournament game mail, in
+// English and in German (DESIGN.md: "2½/4, 2. von 7").
 func TestStandingLine(t *testing.T) {
 	games := []tableGame{{0, 1, "1-0", false}, {0, 2, "1/2-1/2", false}, {0, 3, "0-1", false},
 		{1, 2, "1-0", false}, {1, 3, "1-0", false}, {2, 3, "", false}}
-	for player, want := range []string{
-		"Club championship: 1½/3, 2nd of 4",
-		"Club championship: 2/3, 1st of 4",
-		"Club championship: ½/2, 4th of 4",
-		"Club championship: 1/2, 3rd of 4",
-	} {
-		if got := standingLine("Club championship", 4, games, player); got != want {
-			t.Errorf("player %d: %q, want %q", player, got, want)
-		}
+	tests := []struct {
+		name   string
+		lang   lang.Lang
+		n      int
+		games  []tableGame
+		player int
+		want   string
+	}{
+		{"en second", lang.English, 4, games, 0, "Club championship: 1½/3, 2nd of 4"},
+		{"en first", lang.English, 4, games, 1, "Club championship: 2/3, 1st of 4"},
+		{"en fourth", lang.English, 4, games, 2, "Club championship: ½/2, 4th of 4"},
+		{"en third", lang.English, 4, games, 3, "Club championship: 1/2, 3rd of 4"},
+		{"en shared, before any result", lang.English, 3, nil, 1, "Club championship: 0/0, =1st of 3"},
+		{"de second", lang.German, 4, games, 0, "Club championship: 1½/3, 2. von 4"},
+		{"de first", lang.German, 4, games, 1, "Club championship: 2/3, 1. von 4"},
+		{"de fourth", lang.German, 4, games, 2, "Club championship: ½/2, 4. von 4"},
+		{"de shared, before any result", lang.German, 3, nil, 1, "Club championship: 0/0, =1. von 3"},
 	}
-	if got := standingLine("Open", 3, nil, 1); got != "Open: 0/0, =1st of 3" {
-		t.Errorf("before any result: %q", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := standingLine(tt.lang, "Club championship", tt.n, tt.games, tt.player); got != tt.want {
+				t.Errorf("%q, want %q", got, tt.want)
+			}
+		})
 	}
+	noClubMisses(t)
 }
 
 // TestCrosstable: the layout of a small section (Bob: S-B ½ + 1 for
@@ -122,8 +138,13 @@ func TestCrosstable(t *testing.T) {
   2  0 × 1 1
   3  ½ 0 × ·
   4  + 0 · ×`
-	if got := strings.Join(crosstable(names, games, false), "\n"); got != want {
+	if got := strings.Join(crosstable(lang.English, names, games, false), "\n"); got != want {
 		t.Errorf("crosstable:\n%s\nwant:\n%s", got, want)
+	}
+	// German: the heading in German, every column where it was.
+	wantDE := strings.Replace(want, "Pl.  No. Name       Pts  S-B     Wins", "Pl.  Nr. Name       Pkt  SB      Siege", 1)
+	if got := strings.Join(crosstable(lang.German, names, games, false), "\n"); got != wantDE {
+		t.Errorf("German crosstable:\n%s\nwant:\n%s", got, wantDE)
 	}
 
 	var big []string
@@ -134,7 +155,7 @@ func TestCrosstable(t *testing.T) {
 	for _, p := range bergerPairings(20, true) {
 		all = append(all, tableGame{White: p.White - 1, Black: p.Black - 1, Result: "1/2-1/2"})
 	}
-	lines := crosstable(big, all, true)
+	lines := crosstable(lang.German, big, all, true)
 	if len(lines) != 1+20+2+20 {
 		t.Errorf("%d lines, want %d", len(lines), 43)
 	}

@@ -2,7 +2,6 @@ package game
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/lang"
@@ -57,22 +56,22 @@ func (h *handling) withdraw(c Command) error {
 	case i < 0:
 		return userf("you do not play in tournament %d", t.ID)
 	case t.Phase != tourPlaying:
-		return userf("tournament %d is not being played (it is %s)", t.ID, t.Phase)
+		return userf("tournament %d is not being played (it is %s)", t.ID, phaseText(t.Phase))
 	case t.Players[i].Withdrawn:
 		return userf("you have already withdrawn from tournament %d", t.ID)
 	}
 	d := h.draft(h.from, nil, "notice")
-	d.subject = fmt.Sprintf("Tournament %d: withdrawal · %s", t.ID, t.Name)
+	d.subject = d.tr("Tournament %d: withdrawal · %s", t.ID, t.Name)
 	if c.Arg != "confirm" {
-		d.notices = append(d.notices, fmt.Sprintf("To withdraw from tournament %d, %s, reply: withdraw %d confirm", t.ID, t.Name, t.ID),
-			fmt.Sprintf("Each of your games still being played (%d) is then lost by forfeit, and your opponents are told. This cannot be undone.", t.unfinished(i)))
+		d.notice("To withdraw from tournament %d, %s, reply: withdraw %[1]d confirm", t.ID, t.Name)
+		d.notice("Each of your games still being played (%d) is then lost by forfeit, and your opponents are told. This cannot be undone.", t.unfinished(i))
 		return nil
 	}
-	n, err := h.withdrawPlayer(t, i, "withdrew from the tournament")
+	n, err := h.withdrawPlayer(t, i, forfeitWithdrew)
 	if err != nil {
 		return err
 	}
-	d.notices = append(d.notices, fmt.Sprintf("You have withdrawn from tournament %d, %s: %s lost by forfeit.", t.ID, t.Name, plural(n, "game")))
+	d.notice("You have withdrawn from tournament %d, %s: %s lost by forfeit.", t.ID, t.Name, gamesIn(d.lang, n))
 	return nil
 }
 
@@ -86,7 +85,7 @@ func (h *handling) refereeWithdraw(c Command) error {
 		return userf("only a referee may withdraw another player")
 	}
 	if t.Phase != tourPlaying {
-		return userf("tournament %d is not being played (it is %s)", t.ID, t.Phase)
+		return userf("tournament %d is not being played (it is %s)", t.ID, phaseText(t.Phase))
 	}
 	i := -1 // the player of the address, wherever they were invited
 	if p, err := h.tx.PlayerByAddress(c.Opponent); err == nil {
@@ -100,13 +99,13 @@ func (h *handling) refereeWithdraw(c Command) error {
 	case t.Players[i].Withdrawn:
 		return userf("%s has already withdrawn from tournament %d", c.Opponent, t.ID)
 	}
-	n, err := h.withdrawPlayer(t, i, "was withdrawn by the referee")
+	n, err := h.withdrawPlayer(t, i, forfeitWithdrawn)
 	if err != nil {
 		return err
 	}
 	d := h.draft(h.from, nil, "notice")
-	d.subject = fmt.Sprintf("Tournament %d: withdrawal · %s", t.ID, t.Name)
-	d.notices = append(d.notices, fmt.Sprintf("%s is withdrawn from tournament %d: %s lost by forfeit; the opponents have been told.", c.Opponent, t.ID, plural(n, "game")))
+	d.subject = d.tr("Tournament %d: withdrawal · %s", t.ID, t.Name)
+	d.notice("%s is withdrawn from tournament %d: %s lost by forfeit; the opponents have been told.", c.Opponent, t.ID, gamesIn(d.lang, n))
 	return nil
 }
 
@@ -146,11 +145,35 @@ func (h *handling) withdrawPlayer(t *tournament, i int, how string) (int, error)
 		side := l.side(t.Players[i].Player)
 		l.meta.Forfeit = true
 		o := rules.Outcome{Status: rules.Win, Winner: rules.Side(1 - side),
-			Reason: fmt.Sprintf("forfeit: %s %s", displayName(l.seats[side]), how)}
+			Reason: forfeitPrefix + displayName(l.seats[side]) + " " + how}
 		if err := h.finish(l, o); err != nil {
 			return 0, err
 		}
 		n++
 	}
 	return n, nil
+}
+
+// How a forfeit's reason is stored (in English, as every game's Reason):
+// "forfeit: Bob Smith withdrew from the tournament".
+const (
+	forfeitPrefix    = "forfeit: "
+	forfeitWithdrew  = "withdrew from the tournament"
+	forfeitWithdrawn = "was withdrawn by the referee"
+)
+
+// forfeitIn is a forfeit's stored reason in language lg, for the final
+// mail and its subject; false when reason is no forfeit's.
+func forfeitIn(reason string, lg lang.Lang) (string, bool) {
+	name, ok := strings.CutPrefix(reason, forfeitPrefix)
+	if !ok {
+		return "", false
+	}
+	if who, ok := strings.CutSuffix(name, " "+forfeitWithdrew); ok {
+		return lg.Tr("forfeit: %s withdrew from the tournament", who), true
+	}
+	if who, ok := strings.CutSuffix(name, " "+forfeitWithdrawn); ok {
+		return lg.Tr("forfeit: %s was withdrawn by the referee", who), true
+	}
+	return "", false
 }

@@ -54,15 +54,14 @@ func (h *handling) unverified() error {
 		return nil // no notice either: nothing vouches for the address
 	}
 	d := h.draft(h.from, nil, "notice")
-	d.subject = "bottlepost: your mail was not acted on"
+	d.subject = d.tr("bottlepost: your mail was not acted on")
 	d.inReplyTo = "" // nothing of the refused mail goes back
 	d.replyTo = ""
 	server := h.s.cfg.TrustedAuthServ
-	d.notices = append(d.notices,
-		fmt.Sprintf("Your mail to %s was not acted on: the mail server %s did not confirm that it came from your address.", h.s.cfg.Address, server),
-		fmt.Sprintf("\nbottlepost acts only on mail that %s vouches for: mail sent through the club's mail server while logged in with your own account (as your mail program does once it is set up for the club), or mail from a provider that signs it with DKIM.", server),
-		"\nIf you did not write to "+h.s.cfg.Address+", someone else used your address: nothing was done, and you can ignore this mail.",
-		"\nThis answer is sent at most once a day; more such mail today gets none.")
+	d.notice("Your mail to %s was not acted on: the mail server %s did not confirm that it came from your address.", h.s.cfg.Address, server)
+	d.notice("\nbottlepost acts only on mail that %s vouches for: mail sent through the club's mail server while logged in with your own account (as your mail program does once it is set up for the club), or mail from a provider that signs it with DKIM.", server)
+	d.notice("\nIf you did not write to %s, someone else used your address: nothing was done, and you can ignore this mail.", h.s.cfg.Address)
+	d.notice("\nThis answer is sent at most once a day; more such mail today gets none.")
 	h.lastWelcomeNotice(d)
 	return nil
 }

@@ -1,7 +1,6 @@
 package game
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/bottlepost/bottlepost/timing"
@@ -42,12 +41,12 @@ func (h *handling) vacation(c Command, reply *draft) error {
 		}
 		od := h.draft(l.seats[1-side].Address, l, "update")
 		oppZone := decodePlayerMeta(l.seats[1-side]).location()
-		od.notices = append(od.notices, fmt.Sprintf("%s is on vacation until %s; their clock stands still until then.", l.sides()[side], until.In(oppZone).Format("Mon 2 Jan 2006 15:04 MST")))
+		od.notice("%s is on vacation until %s; their clock stands still until then.", sideText(l.sides()[side]), timing.FormatDate(until.In(oppZone), "Mon 2 Jan 2006 15:04 MST", od.lang))
 	}
 	if err := h.savePlayer(); err != nil {
 		return err
 	}
-	reply.notices = append(reply.notices, fmt.Sprintf("Your clocks stand still until %s. You have %d vacation days left this year.",
-		until.In(h.pmeta.location()).Format("Mon 2 Jan 2006 15:04 MST"), h.s.cfg.VacationDays-h.pmeta.Vacation.Used))
+	reply.notice("Your clocks stand still until %s. You have %d vacation days left this year.",
+		timing.FormatDate(until.In(h.pmeta.location()), "Mon 2 Jan 2006 15:04 MST", reply.lang), h.s.cfg.VacationDays-h.pmeta.Vacation.Used)
 	return nil
 }
