@@ -382,7 +382,8 @@ func ratingChanges(l *loaded, side int) []string {
 	return []string{line("Your rating", side), line(displayName(l.seats[1-side]), 1-side)}
 }
 
-// ratingsHelp is the answer to help ratings.
+// ratingsHelp is the answer to help ratings, a message whose argument
+// is the certainty of two RDs (95), so that its per cent sign is a format's.
 const ratingsHelp = `Ratings
 
 Every game is rated unless the challenge says casual:
@@ -394,7 +395,7 @@ Each variant and ruleset is a pool of its own: chess, seachess,
 submachine, baltic, baltic/sc2022, battle, transporter. The system is
 Glicko-2: a new player starts at 1500 with a rating deviation (RD) of
 350. The RD says how sure the rating is (two RDs either side of it cover
-the true strength with 95% certainty): it shrinks with every game and
+the true strength with %d%% certainty): it shrinks with every game and
 grows again, day by day, while you do not play in the pool. A rating
 shown with a question mark (1500?) is provisional: its RD is above 110.
 

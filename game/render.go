@@ -341,7 +341,7 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		}
 	}
 	if d.kind == "invitation" && d.to != "" {
-		md.VariantHelp = l.v.Help()
+		md.VariantHelp = variantHelpIn(l.v, d.lang)
 	}
 	if d.final {
 		md.Result = l.g.Result

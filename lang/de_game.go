@@ -144,7 +144,6 @@ func init() {
 		"game %d was never played (%s): it has no record to send": "Partie %d wurde nie gespielt (%s): es gibt keinen Partieverlauf zu senden",
 		"hash chain: BROKEN: %s":                                  "Hash-Kette: GEBROCHEN: %s",
 		"hash chain: intact, head %s":                             "Hash-Kette: intakt, Kopf %s",
-		"help takes at most a variant name":                       "help nimmt höchstens einen Variantennamen",
 		"it is not your turn: %s is to move":                      "Sie sind nicht am Zug: %s ist am Zug",
 		"move %s %s (%s): NOT LEGAL on replay: %v":                "Zug %s %s (%s): beim Nachspielen NICHT REGELGERECHT: %v",
 		"moves": "Züge",

@@ -109,7 +109,11 @@ type Variant interface {
 	Hidden() bool
 	// Help is a short plain-text guide for players (at most about 40 lines of
 	// at most 72 characters): the aim, the pieces, the notation with
-	// examples, citing the ruling numbers. The help mail quotes it.
+	// examples, citing the ruling numbers. The help mail and the
+	// invitation quote it in the reader's language: it is a message of the
+	// catalogs (the variant package declares it with lang.Keys), looked up
+	// by its value, and each language's version keeps that shape and the
+	// ruling numbers.
 	Help() string
 	// New starts a game. Bad options give an error naming what is wrong.
 	New(opt Options) (State, error)

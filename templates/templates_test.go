@@ -86,8 +86,7 @@ func TestEveryKindHasBothParts(t *testing.T) {
 			})
 		}
 	}
-	// help.txt and help.html are converted by their own change; every other
-	// message the templates wrote is in every catalog.
+	// Every message the templates wrote is in every catalog.
 	if m := lang.Missed(); len(m) > 0 {
 		t.Errorf("messages missing from a catalog: %q", m)
 	}

@@ -3,6 +3,7 @@ package baltic
 import (
 	"fmt"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -89,3 +90,7 @@ the light pieces (not seals) further from home win.
 Notation (B6): b1-c2 onto an empty square, b1xc2 onto an opposing
 piece; the record adds the points: d7-d8+1, c7xd8+2. You may also
 write b1c2 or "b1 c2".`
+
+// The summary is a message of the catalogs, looked up by its value
+// in the reader's language (lang.Lang.Word).
+var _ = lang.Keys(helpText)

@@ -1,5 +1,7 @@
 package battle
 
+import "github.com/bottlepost/bottlepost/lang"
+
 // help is the players' guide quoted by the help mail (Variant.Help).
 const help = `Chess-Battle (Yurgelevich, 1933): mate the enemy headquarter (C5).
 Board: a 128-square cross, ranks 1-2 and 11-12 only on files c-j (C1.1).
@@ -34,3 +36,7 @@ Notation (C6):
   Sd11xe12^h9   the same, capturing on e12
 Short forms such as Sd4 or G!c6 work when only one move fits.
 `
+
+// The summary is a message of the catalogs, looked up by its value
+// in the reader's language (lang.Lang.Word).
+var _ = lang.Keys(help)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -82,3 +83,7 @@ The server ends the game by itself, without a claim, on:
   threefold repetition of a position (9.2);
   50 moves each without a capture or pawn move (9.3).
 `
+
+// The summary is a message of the catalogs, looked up by its value
+// in the reader's language (lang.Lang.Word).
+var _ = lang.Keys(help)

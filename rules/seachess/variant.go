@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -60,6 +61,10 @@ is not shielded the referee refuses it, says only that, and you send
 another. A commando ship is never captured (S8.4).
 Hidden moves reach your opponent as "(h)" (S10). Draws: stalemate,
 4th repetition, 75 moves each without capture or boat move (S9).`
+
+// The summary is a message of the catalogs, looked up by its value
+// in the reader's language (lang.Lang.Word).
+var _ = lang.Keys(help)
 
 // New starts a game: the standard start, or Options.Position in the
 // position notation (see StartPosition).

@@ -3,6 +3,7 @@ package submachine
 import (
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -77,3 +78,7 @@ Notation (M7): piece letter, from, "-" or "x", to: Nb1-c3, Qe1xe5,
 b2-b4, c4xd5, g9-g10=Q; a teleport is the plain move, Nc3-i10.
 Short forms work when they fit one move only: Nc3, Nbc3, b4, bxc3.
 Case, spaces and check marks do not matter.`
+
+// The summary is a message of the catalogs, looked up by its value
+// in the reader's language (lang.Lang.Word).
+var _ = lang.Keys(help)

@@ -17,6 +17,7 @@ package transporter
 import (
 	"fmt"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -102,3 +103,7 @@ Notation (T7): Rd1-d7, Cd4xd8, Fb2-c3, Id5-h5, Rd3-a3@a8, Fc8-d9=S.
 Case, spaces, "-" and "x" are optional; Ra3@a8 works when only one
 Commander can go there.
 `
+
+// The summary is a message of the catalogs, looked up by its value
+// in the reader's language (lang.Lang.Word).
+var _ = lang.Keys(help)
