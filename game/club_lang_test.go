@@ -1,37 +1,9 @@
 package game
 
 import (
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/bottlepost/bottlepost/lang"
 )
-
-// clubFiles are the files whose messages the club's German tests check.
-var clubFiles = []string{"tournament.go", "tournament_cmd.go", "tournament_table.go", "tournament_withdraw.go",
-	"ratings.go", "ratings_lists.go", "messages.go", "takeback.go", "names.go"}
-
-// noClubMisses fails the test when a message of the club's files was
-// looked up in a language whose catalog lacks it (lang.Missed); messages
-// of other files, which other tests check, are left to them.
-func noClubMisses(t *testing.T) {
-	t.Helper()
-	var src strings.Builder
-	for _, name := range clubFiles {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src.Write(b)
-	}
-	for _, m := range lang.Missed() {
-		_, key, _ := strings.Cut(m, ": ")
-		if strings.Contains(src.String(), `"`+key+`"`) || strings.Contains(src.String(), "`"+key+"`") {
-			t.Errorf("written in English in a German mail (not in the catalog): %q", m)
-		}
-	}
-}
 
 // speaksGerman has addr choose German.
 func (f *fixture) speaksGerman(addr string) {
@@ -175,7 +147,7 @@ func TestTournamentInTwoLanguages(t *testing.T) {
 		m := f.lastWith(p, "Tournament 1: final standings · Spring open")
 		f.mustContain(m, "a rated round robin of Chess, final standings.", "Every game has ended. Thank you for playing.")
 	}
-	noClubMisses(t)
+	noMisses(t)
 }
 
 // TestClubGerman: the club's other commands answer a German player in
@@ -240,5 +212,5 @@ func TestClubGerman(t *testing.T) {
 	f.mustContain(f.last(bob), "Sie haben keine gewertete Partie in Chess-Battle: Sie würden bei 1500? beginnen.")
 	f.send(bob, f.personal(bob), "r", "ratings go")
 	f.mustContain(f.last(bob), `es gibt keine Wertungsliste "go"; die Listen sind chess, seachess`)
-	noClubMisses(t)
+	noMisses(t)
 }

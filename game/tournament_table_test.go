@@ -116,7 +116,7 @@ func TestStandingLine(t *testing.T) {
 			}
 		})
 	}
-	noClubMisses(t)
+	noMisses(t)
 }
 
 // TestCrosstable: the layout of a small section (Bob: S-B ½ + 1 for
