@@ -151,41 +151,43 @@ type drawing struct {
 // text is the board of the text part: the ASCII diagram, the piece list
 // (rules.View.List), or the diagram and below it the list's lines.
 func (dr *drawing) text() string {
+	w := rules.WordsIn(dr.opts.Lang)
 	switch dr.format {
 	case boardList:
-		return dr.view.List(nil)
+		return dr.view.List(w)
 	case boardBoth:
-		return dr.view.ASCII() + "\n" + strings.Join(dr.view.ListLines(nil), "\n") + "\n"
+		return dr.view.ASCIIIn(w) + "\n" + strings.Join(dr.view.ListLines(w), "\n") + "\n"
 	}
-	return dr.view.ASCII()
+	return dr.view.ASCIIIn(w)
 }
 
 // table is the board of the HTML part: the table (rules/htmlboard), the
 // piece list (pieceListHTML) or the table and below it the list.
 func (dr *drawing) table() template.HTML {
+	w := rules.WordsIn(dr.opts.Lang)
 	switch dr.format {
 	case boardList:
-		return pieceListHTML(dr.view, true)
+		return pieceListHTML(dr.view, w, true)
 	case boardBoth:
-		return htmlboard.Render(dr.view, dr.opts) + "\n" + pieceListHTML(dr.view, false)
+		return htmlboard.Render(dr.view, dr.opts) + "\n" + pieceListHTML(dr.view, w, false)
 	}
 	return htmlboard.Render(dr.view, dr.opts)
 }
 
-// pieceListHTML is a view's piece list as HTML: (whole) the title, then
-// a list with one item per side (and the stacks, the special squares),
-// then the turn and the status lines as paragraphs; else the list alone.
-// The list's wrapped lines are joined again: a browser wraps them.
-func pieceListHTML(v *rules.View, whole bool) template.HTML {
+// pieceListHTML is a view's piece list as HTML, in the words w: (whole)
+// the title, then a list with one item per side (and the stacks, the
+// special squares), then the turn and the status lines as paragraphs;
+// else the list alone. The list's wrapped lines are joined again: a
+// browser wraps them.
+func pieceListHTML(v *rules.View, w *rules.Words, whole bool) template.HTML {
 	var b strings.Builder
 	esc := template.HTMLEscapeString
-	sides := v.Variant.Sides()
 	if whole {
-		fmt.Fprintf(&b, "<p><strong>%s</strong></p>\n", esc(rules.English.Title(v.Variant.Name(), sides, v.Viewer)))
+		fmt.Fprintf(&b, "<p><strong>%s</strong></p>\n", esc(v.TitleIn(w)))
 	}
 	b.WriteString("<ul>\n")
 	var items []string
-	for _, line := range v.ListLines(nil) {
+	for _, line := range v.ListLines(w) {
 		if rest, cont := strings.CutPrefix(line, "  "); cont && len(items) > 0 {
 			items[len(items)-1] += " " + rest
 		} else {
@@ -198,7 +200,7 @@ func pieceListHTML(v *rules.View, whole bool) template.HTML {
 	b.WriteString("</ul>\n")
 	if whole {
 		if !v.TurnSaid {
-			fmt.Fprintf(&b, "<p>%s</p>\n", esc(rules.English.Turn(sides, v.ToMove, v.Outcome)))
+			fmt.Fprintf(&b, "<p>%s</p>\n", esc(v.TurnIn(w)))
 		}
 		for _, s := range v.Status {
 			fmt.Fprintf(&b, "<p>%s</p>\n", esc(s))

@@ -315,7 +315,7 @@ func (r *renderer) gameData(l *loaded, d *draft, pm *playerMeta, md *mailData) e
 		// Drawn when the templates run (execute), by the mail's deferred
 		// work: the view is this mail's own, and the board it reads is
 		// static data.
-		md.drawing = &drawing{view: view, html: !d.plainBoard, opts: htmlboard.Options{Last: htmlboard.LastMove(d.last, l.v.Board(), viewer)},
+		md.drawing = &drawing{view: view, html: !d.plainBoard, opts: htmlboard.Options{Last: htmlboard.LastMove(d.last, l.v.Board(), viewer), Lang: d.lang},
 			format: pm.boardFormat()}
 	}
 	if first := l.firstMover(); first != rules.White && (l.state.Ply() == 0 || d.history || d.final || d.kind != "update") {

@@ -80,5 +80,14 @@ func init() {
 		"%s's %s on %s is captured":                                         "%[2]s von %[1]s auf %[3]s ist geschlagen",
 		"the %s promotes to a %s (T5)":                                      "Umwandlung: %s wird zu %s (T5)",
 		"the %s promotes to an %s (T5)":                                     "Umwandlung: %s wird zu %s (T5)",
+
+		// The HTML board's legend (rules/htmlboard).
+		"%s's pieces: dark letters on white discs; %s's: white letters on black discs.":           "Figuren von %s: dunkle Buchstaben auf weißen Scheiben; von %s: weiße Buchstaben auf schwarzen Scheiben.",
+		"%s's pieces are the outlined figures (♔ ♕ ♖ ♗ ♘ ♙), %s's the filled ones (♚ ♛ ♜ ♝ ♞ ♟).": "Die Figuren von %s sind die umrissenen (♔ ♕ ♖ ♗ ♘ ♙), die von %s die gefüllten (♚ ♛ ♜ ♝ ♞ ♟).",
+		"Blue squares: the open sea; sand-coloured squares: the havens.":                          "Blaue Felder: das offene Meer; sandfarbene Felder: die Häfen.",
+		"A white gap is no square: a hole or outside the board.":                                  "Eine weiße Lücke ist kein Feld: ein Loch oder außerhalb des Bretts.",
+		"Yellow squares: the last move (%s).":                                                     "Gelbe Felder: der letzte Zug (%s).",
+		"Red dashed frame: hidden from the other side (a mine or a submerged submarine).":         "Rot gestrichelter Rahmen: vor der anderen Seite verborgen (eine Mine oder ein getauchtes U-Boot).",
+		"Red dashed frame: only you see it; your opponent does not.":                              "Rot gestrichelter Rahmen: nur Sie sehen es, Ihr Gegner nicht.",
 	})
 }

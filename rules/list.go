@@ -81,6 +81,9 @@ type Words struct {
 	// over: White wins: checkmate (FIDE 5.1.1).").
 	Title func(variant string, sides [2]string, v Viewer) string
 	Turn  func(sides [2]string, toMove Side, o Outcome) string
+	// Legend writes a line of a view's legend (nil: as it stands, in
+	// English); the diagram's letters stay the variant's.
+	Legend func(line string) string
 }
 
 // English are the words of the piece list in English, the service's

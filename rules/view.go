@@ -65,15 +65,47 @@ func NewView(s State, v Viewer) *View {
 
 // Title is the first line of a rendering, in English ("Chess, as White
 // sees it"): the ASCII board's and the HTML board's.
-func (v *View) Title() string {
-	return English.Title(v.Variant.Name(), v.Variant.Sides(), v.Viewer)
+func (v *View) Title() string { return v.TitleIn(nil) }
+
+// TitleIn is Title in the words w (English when nil).
+func (v *View) TitleIn(w *Words) string {
+	if w == nil {
+		w = English
+	}
+	return w.Title(v.Variant.Name(), v.Variant.Sides(), v.Viewer)
+}
+
+// TurnIn is the line after the board, in the words w (English when nil):
+// whose turn it is or how the game ended.
+func (v *View) TurnIn(w *Words) string {
+	if w == nil {
+		w = English
+	}
+	return w.Turn(v.Variant.Sides(), v.ToMove, v.Outcome)
+}
+
+// LegendIn are the legend's lines in the words w (English when nil): the
+// diagram's letters stay the variant's, only the words are w's.
+func (v *View) LegendIn(w *Words) []string {
+	if w == nil || w.Legend == nil {
+		return v.Legend
+	}
+	out := make([]string, len(v.Legend))
+	for i, s := range v.Legend {
+		out[i] = w.Legend(s)
+	}
+	return out
 }
 
 // ASCII renders the board as the viewer receives it by mail: coordinates on
 // all four sides, the viewer's own side at the bottom (Black's and side 1's
 // views are turned 180°), missing squares blank, then whose turn it is, the
 // status lines and the legend.
-func (v *View) ASCII() string {
+func (v *View) ASCII() string { return v.ASCIIIn(nil) }
+
+// ASCIIIn is ASCII with the title, the turn line and the legend in the
+// words given (English when nil).
+func (v *View) ASCIIIn(words *Words) string {
 	b := v.Variant.Board()
 	w := max(1, v.CellWidth)
 	for _, sq := range b.Squares() {
@@ -104,7 +136,7 @@ func (v *View) ASCII() string {
 			out.WriteByte(' ')
 		}
 	}
-	out.WriteString(v.Title())
+	out.WriteString(v.TitleIn(words))
 	out.WriteString("\n\n")
 	var fl strings.Builder
 	fl.WriteString("    ")
@@ -146,7 +178,7 @@ func (v *View) ASCII() string {
 	out.WriteString(fileLine)
 	out.WriteString("\n")
 	if !v.TurnSaid {
-		out.WriteString(English.Turn(v.Variant.Sides(), v.ToMove, v.Outcome))
+		out.WriteString(v.TurnIn(words))
 		out.WriteByte('\n')
 	}
 	for _, s := range v.Status {
@@ -155,7 +187,7 @@ func (v *View) ASCII() string {
 	}
 	if len(v.Legend) > 0 {
 		out.WriteString("\n")
-		for _, s := range v.Legend {
+		for _, s := range v.LegendIn(words) {
 			out.WriteString(s)
 			out.WriteByte('\n')
 		}

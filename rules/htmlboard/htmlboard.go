@@ -24,7 +24,6 @@
 package htmlboard
 
 import (
-	"fmt"
 	"html"
 	"html/template"
 	"strconv"
@@ -32,6 +31,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -43,6 +43,11 @@ type Options struct {
 	Last []rules.Square
 	// Square is the side of a square in CSS pixels; 0 means 34.
 	Square int
+	// Lang is the language of the board's words (the caption, the turn
+	// line, the legends, the squares' accessible names); "" is English,
+	// as the web pages draw it. Another language marks the block with its
+	// lang attribute.
+	Lang lang.Lang
 }
 
 // The palette. Exported through Colours for tests that look at pictures.
@@ -99,12 +104,16 @@ func contains(sqs []rules.Square, sq rules.Square) bool {
 func Render(v *rules.View, opt Options) template.HTML {
 	var out strings.Builder
 	out.Grow(tableSize(v) + 1024)
-	out.WriteString(`<div style="font-family:sans-serif;color:#000">` + "\n")
-	writeTable(&out, v, opt, v.Title())
-	sides := v.Variant.Sides()
+	words := rules.WordsIn(opt.Lang)
+	if opt.Lang == "" || opt.Lang == lang.English {
+		out.WriteString(`<div style="font-family:sans-serif;color:#000">` + "\n")
+	} else {
+		out.WriteString(`<div lang="` + string(opt.Lang) + `" style="font-family:sans-serif;color:#000">` + "\n")
+	}
+	writeTable(&out, v, opt, v.TitleIn(words))
 	if !v.TurnSaid {
 		out.WriteString(`<p style="margin:6px 0 0 0"><strong>`)
-		writeEscaped(&out, rules.English.Turn(sides, v.ToMove, v.Outcome))
+		writeEscaped(&out, v.TurnIn(words))
 		out.WriteString("</strong></p>\n")
 	}
 	for _, s := range v.Status {
@@ -124,7 +133,7 @@ func Render(v *rules.View, opt Options) template.HTML {
 		// The view's legend is wrapped for the text part; here it flows.
 		// It explains letters, which a board of figurines does not draw.
 		out.WriteString(`<p style="margin:4px 0 0 0;font-size:13px;color:#333333;max-width:40em">`)
-		writeEscaped(&out, strings.Join(v.Legend, " "))
+		writeEscaped(&out, strings.Join(v.LegendIn(words), " "))
 		out.WriteString("</p>\n")
 	}
 	out.WriteString("</div>\n")
@@ -157,24 +166,26 @@ func writeEscaped(out *strings.Builder, s string) {
 func boardLegend(v *rules.View, opt Options) []string {
 	b := v.Variant.Board()
 	sides := v.Variant.Sides()
-	out := []string{fmt.Sprintf("%s's pieces: dark letters on white discs; %s's: white letters on black discs.", sides[0], sides[1])}
+	l := opt.Lang
+	white, black := rules.Word(sides[0]), rules.Word(sides[1])
+	out := []string{l.Tr("%s's pieces: dark letters on white discs; %s's: white letters on black discs.", white, black)}
 	if figurines(v) {
-		out[0] = fmt.Sprintf("%s's pieces are the outlined figures (♔ ♕ ♖ ♗ ♘ ♙), %s's the filled ones (♚ ♛ ♜ ♝ ♞ ♟).", sides[0], sides[1])
+		out[0] = l.Tr("%s's pieces are the outlined figures (♔ ♕ ♖ ♗ ♘ ♙), %s's the filled ones (♚ ♛ ♜ ♝ ♞ ♟).", white, black)
 	}
 	if hasHavens(b) {
-		out = append(out, "Blue squares: the open sea; sand-coloured squares: the havens.")
+		out = append(out, l.Tr("Blue squares: the open sea; sand-coloured squares: the havens."))
 	}
 	if b.Count() < b.Size() {
-		out = append(out, "A white gap is no square: a hole or outside the board.")
+		out = append(out, l.Tr("A white gap is no square: a hole or outside the board."))
 	}
 	if len(opt.Last) > 0 {
-		out = append(out, "Yellow squares: the last move ("+b.Names(opt.Last)+").")
+		out = append(out, l.Tr("Yellow squares: the last move (%s).", b.Names(opt.Last)))
 	}
 	if anyHidden(v) {
 		if v.Viewer == rules.ViewReferee {
-			out = append(out, "Red dashed frame: hidden from the other side (a mine or a submerged submarine).")
+			out = append(out, l.Tr("Red dashed frame: hidden from the other side (a mine or a submerged submarine)."))
 		} else {
-			out = append(out, "Red dashed frame: only you see it; your opponent does not.")
+			out = append(out, l.Tr("Red dashed frame: only you see it; your opponent does not."))
 		}
 	}
 	return out
@@ -294,7 +305,7 @@ func writeTable(out *strings.Builder, v *rules.View, opt Options, t string) {
 				continue
 			}
 			out.WriteString(`<td aria-label="`)
-			writeEscaped(out, v.SquareName(sq, nil))
+			writeEscaped(out, v.SquareName(sq, rules.WordsIn(opt.Lang)))
 			out.WriteString(`" bgcolor="`)
 			out.WriteString(background(b, sq, contains(opt.Last, sq), havens))
 			out.WriteString(`"`)
