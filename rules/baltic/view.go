@@ -48,11 +48,11 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	if s.first != rules.White {
 		view.Status = append(view.Status, sideName(s.first)+" moved first (B1).")
 	}
-	view.Legend = []string{
+	view.Legend = lang.Keys(
 		"C cockle  S starfish  L seal  G gull (B2); upper case White, lower",
 		"case Black: the owner of the top disc, who moves the whole stack.",
 		"A digit is the stack's height: C2 = 2 discs, White cockle on top (B3).",
-	}
+	)
 	return view
 }
 

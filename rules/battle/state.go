@@ -202,11 +202,11 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	view.Status = append(view.Status,
 		fmt.Sprintf("Move %d. Plies without capture, shot or soldier move: %d of 100 (C5).", s.pos.move, s.pos.quiet))
 	view.Kinds = pieceNames[1:]
-	view.Legend = []string{
+	view.Legend = lang.Keys(
 		"H headquarter (royal)  B bomber  T tank  G gun  M machine-gun",
 		"C cavalry  S soldier; White in capitals, Red in small letters.",
 		"\".\" a light square, \":\" a dark one (C1.2); blanks are no squares.",
-	}
+	)
 	return view
 }
 

@@ -38,10 +38,10 @@ func (s *State) View(v rules.Viewer) *rules.View {
 		view.Status = append(view.Status, "This position has stood on the board twice: a third time draws (FIDE 9.2).")
 	}
 	view.Status = append(view.Status, "FEN: "+s.pos.fen())
-	view.Legend = []string{
+	view.Legend = lang.Keys(
 		"K king, Q queen, R rook, B bishop, N knight, P pawn.",
 		"Upper case: White's pieces; lower case: Black's; \".\": an empty square.",
-	}
+	)
 	return view
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -153,28 +154,28 @@ func (s *State) status(v rules.Viewer) []string {
 }
 
 func legend(v rules.Viewer, both bool) []string {
-	out := []string{
+	out := lang.Keys(
 		"B boat, C cruiser, T torpedo boat, S submarine, D destroyer,",
 		"A aircraft carrier, K commando ship: White upper case, Black lower.",
 		"':' a haven square, '.' open sea.",
-	}
+	)
 	switch v {
 	case rules.ViewWhite:
-		out = append(out, "M your mine; C* your cruiser on its own mine;",
+		out = append(out, lang.Keys("M your mine; C* your cruiser on its own mine;",
 			"U your submerged submarine, after what floats above it (bU).",
-			"Black's mines and submerged submarines are not shown.")
+			"Black's mines and submerged submarines are not shown.")...)
 	case rules.ViewBlack:
-		out = append(out, "m your mine; c* your cruiser on its own mine;",
+		out = append(out, lang.Keys("m your mine; c* your cruiser on its own mine;",
 			"u your submerged submarine, after what floats above it (Bu).",
-			"White's mines and submerged submarines are not shown.")
+			"White's mines and submerged submarines are not shown.")...)
 	case rules.ViewReferee:
-		out = append(out, "M White's mine, m Black's; C*/c* a cruiser on its own mine;",
-			"U/u a White/Black submerged submarine, after what floats above it.")
+		out = append(out, lang.Keys("M White's mine, m Black's; C*/c* a cruiser on its own mine;",
+			"U/u a White/Black submerged submarine, after what floats above it.")...)
 		if both {
-			out = append(out, "& submerged submarines of both sides.")
+			out = append(out, lang.Keys("& submerged submarines of both sides.")...)
 		}
 	case rules.ViewPublic:
-		out = append(out, "Mines and submerged submarines are not shown.")
+		out = append(out, lang.Keys("Mines and submerged submarines are not shown.")...)
 	}
 	return out
 }

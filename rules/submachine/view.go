@@ -42,7 +42,7 @@ var kindNames = [...]string{"", "pawn", "knight", "bishop", "rook", "queen", "ki
 // kinds are the pieces in the order of a piece list.
 var kinds = []string{"king", "queen", "marshall", "cardinal", "rook", "bishop", "knight", "pawn"}
 
-var legend = []string{
+var legend = lang.Keys(
 	"K king, Q queen, R rook, B bishop, N knight, P pawn, C cardinal",
 	"(bishop+knight), M marshall (rook+knight): White upper case,",
 	"Black lower case. \".\" an empty square, \"o\" an empty teleport",
@@ -50,7 +50,7 @@ var legend = []string{
 	"Wraps (M2): on ranks 1 2 4 5 8 9 11 12, a<->e and g<->k join; down",
 	"off rank 1 a1->b5 b1->c5 d1->c5 e1->d5 (g-k alike), up off rank 12",
 	"a12->b8 b12->c8 d12->c8 e12->d8; one way only.",
-}
+)
 
 const help = `Submachine Chess: checkmate the enemy king (M6), on a board of four
 5x5 sub-boards with holes (M1) and wrap-around edges (M2).

@@ -247,13 +247,13 @@ var kinds = func() []string {
 	return out
 }()
 
-var legend = []string{
+var legend = lang.Keys(
 	"White upper case, Black lower case (T2):",
 	"A Admiral   C Commodore   R Commander   B Assistant   M First Mate",
 	"D Advisor   F Fighter     S Super Fighter             I Interference",
 	"+ after a letter: promoted once, never promotes again (T5)",
 	"o transporter square (T4)   . empty square",
-}
+)
 
 // stateJSON is the serialised form; the field order is the format.
 type stateJSON struct {
