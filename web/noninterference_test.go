@@ -33,7 +33,7 @@ func twins(t *testing.T, r *rand.Rand, prefix, plies int) (a, b []string, movers
 	sb := sa
 	samePublic := func(na, nb rules.State, ra, rb *rules.Report) bool {
 		return ra.Record[rules.ViewPublic] == rb.Record[rules.ViewPublic] &&
-			slices.Equal(ra.Notices[rules.ViewPublic], rb.Notices[rules.ViewPublic]) &&
+			slices.Equal(ra.English(rules.ViewPublic), rb.English(rules.ViewPublic)) &&
 			na.View(rules.ViewPublic).ASCII() == nb.View(rules.ViewPublic).ASCII() &&
 			na.Outcome() == nb.Outcome() && !na.Outcome().Over()
 	}
