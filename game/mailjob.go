@@ -202,7 +202,7 @@ func pieceListHTML(v *rules.View, w *rules.Words, whole bool) template.HTML {
 		if !v.TurnSaid {
 			fmt.Fprintf(&b, "<p>%s</p>\n", esc(v.TurnIn(w)))
 		}
-		for _, s := range v.Status {
+		for _, s := range v.StatusIn(w) {
 			fmt.Fprintf(&b, "<p>%s</p>\n", esc(s))
 		}
 	}

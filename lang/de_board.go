@@ -125,5 +125,23 @@ func init() {
 		"D Advisor   F Fighter     S Super Fighter             I Interference":     "D Berater   F Kämpfer     S Superkämpfer              I Störer",
 		"+ after a letter: promoted once, never promotes again (T5)":               "+ nach einem Buchstaben: einmal umgewandelt, nie wieder (T5)",
 		"o transporter square (T4)   . empty square":                               "o Transporterfeld (T4)   . leeres Feld",
+
+		// The boards' status lines.
+		"Last move: %s.": "Letzter Zug: %s.",
+		"%d moves each without a capture or pawn move: the game is drawn at 50 (FIDE 9.3).": "%d Züge je Seite ohne Schlagen oder Bauernzug: bei 50 ist die Partie Remis (FIDE 9.3).",
+		"This position has stood on the board twice: a third time draws (FIDE 9.2).":        "Diese Stellung stand zweimal auf dem Brett: ein drittes Mal ist Remis (FIDE 9.2).",
+		"%s is in check.":           "%s steht im Schach.",
+		"On teleport squares: %s.":  "Auf Teleportfeldern: %s.",
+		"%s's Admiral is in check.": "Admiral von %s steht im Schach.",
+		"Half-moves since the last capture or Fighter move: %d (a draw at %d, T6).": "Halbzüge seit dem letzten Schlagen oder Kämpferzug: %d (Remis bei %d, T6).",
+		"%s's headquarter on %s is in check from %s.":                               "Hauptquartier von %s auf %s steht im Schach, von %s aus.",
+		"Move %d. Plies without capture, shot or soldier move: %d of 100 (C5).":     "Zug %d. Halbzüge ohne Schlagen, Schuss oder Soldatenzug: %d von 100 (C5).",
+		"Points: White %d, Black %d (3 points win, B4.4).":                          "Punkte: Weiß %d, Schwarz %d (3 Punkte gewinnen, B4.4).",
+		"Pieces: White %d, Black %d (a single piece left loses, B4.4).":             "Figuren: Weiß %d, Schwarz %d (wem eine einzige bleibt, verliert, B4.4).",
+		"Rules sc2022: ended in round %d of %d (B5).":                               "Regeln sc2022: beendet in Runde %d von %d (B5).",
+		"Rules sc2022: round %d of %d (B5).":                                        "Regeln sc2022: Runde %d von %d (B5).",
+		"Points: White %d, Black %d (2 end the game after the round, B5).":          "Punkte: Weiß %d, Schwarz %d (2 beenden die Partie nach der Runde, B5).",
+		"Home ranks shuffled from seed %d (B5).":                                    "Grundreihen gemischt mit Startwert %d (B5).",
+		"%s moved first (B1).":                                                      "%s hat zuerst gezogen (B1).",
 	})
 }

@@ -3,6 +3,8 @@ package rules
 import (
 	"slices"
 	"strings"
+
+	"github.com/bottlepost/bottlepost/lang"
 )
 
 // Piece is one piece a viewer sees on a square, in words rather than
@@ -84,6 +86,9 @@ type Words struct {
 	// Legend writes a line of a view's legend (nil: as it stands, in
 	// English); the diagram's letters stay the variant's.
 	Legend func(line string) string
+	// Lang is the words' language, in which the views' status lines said
+	// as messages are written ("" is English).
+	Lang lang.Lang
 }
 
 // English are the words of the piece list in English, the service's
@@ -206,7 +211,7 @@ func (v *View) List(w *Words) string {
 		out.WriteString(w.Turn(sides, v.ToMove, v.Outcome))
 		out.WriteByte('\n')
 	}
-	for _, s := range v.Status {
+	for _, s := range v.StatusIn(w) {
 		for _, line := range wrapWords(s, "  ", ListWidth) {
 			out.WriteString(line)
 			out.WriteByte('\n')

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/bottlepost/bottlepost/lang"
 )
 
 // View is what one viewer may see of a state: the only input of every
@@ -45,6 +47,9 @@ type View struct {
 	TurnSaid bool
 	// Status lines follow the board: loads, scores, what is airborne, …
 	Status []string
+	// Said are the status lines as messages, where the variant wrote them
+	// so (Say): StatusIn writes them in a language.
+	Said []lang.Text
 	// Legend explains the letters and symbols used.
 	Legend []string
 	// CellWidth, when not 0, is the least width of a cell in ASCII boards.
@@ -61,6 +66,32 @@ func NewView(s State, v Viewer) *View {
 		Cells:  make([]string, s.Variant().Board().Size()),
 		ToMove: s.ToMove(), Outcome: s.Outcome(),
 	}
+}
+
+// Say adds a status line as a message: Status has it in English, StatusIn
+// in a language.
+func (v *View) Say(t lang.Text) {
+	for len(v.Said) < len(v.Status) {
+		v.Said = append(v.Said, lang.Raw(v.Status[len(v.Said)]))
+	}
+	v.Status = append(v.Status, t.String())
+	v.Said = append(v.Said, t)
+}
+
+// StatusIn are the status lines in the words w's language (English when
+// nil): the lines said as messages are written in it, the others stand.
+func (v *View) StatusIn(w *Words) []string {
+	if w == nil || w.Lang == "" || w.Lang == lang.English || len(v.Said) == 0 {
+		return v.Status
+	}
+	out := make([]string, len(v.Status))
+	for i, s := range v.Status {
+		if i < len(v.Said) {
+			s = v.Said[i].In(w.Lang)
+		}
+		out[i] = s
+	}
+	return out
 }
 
 // Title is the first line of a rendering, in English ("Chess, as White
@@ -181,7 +212,7 @@ func (v *View) ASCIIIn(words *Words) string {
 		out.WriteString(v.TurnIn(words))
 		out.WriteByte('\n')
 	}
-	for _, s := range v.Status {
+	for _, s := range v.StatusIn(words) {
 		out.WriteString(s)
 		out.WriteByte('\n')
 	}

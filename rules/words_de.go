@@ -120,4 +120,5 @@ var German = &Words{
 		return lang.German.Word(sides[toMove]) + " ist am Zug."
 	},
 	Legend: lang.German.Word,
+	Lang:   lang.German,
 }

@@ -1,8 +1,6 @@
 package baltic
 
 import (
-	"fmt"
-
 	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
@@ -29,24 +27,22 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	view.Kinds = kinds
 	switch s.rs {
 	case holdorf:
-		view.Status = append(view.Status,
-			fmt.Sprintf("Points: White %d, Black %d (3 points win, B4.4).", s.points[0], s.points[1]),
-			fmt.Sprintf("Pieces: White %d, Black %d (a single piece left loses, B4.4).", s.count[0], s.count[1]))
+		view.Say(lang.Msg("Points: White %d, Black %d (3 points win, B4.4).", s.points[0], s.points[1]))
+		view.Say(lang.Msg("Pieces: White %d, Black %d (a single piece left loses, B4.4).", s.count[0], s.count[1]))
 	case sc2022:
 		if s.outcome.Over() {
 			// The server's round number: (moves + 1) / 2.
-			view.Status = append(view.Status, fmt.Sprintf("Rules sc2022: ended in round %d of %d (B5).", (s.ply+1)/2, sc2022Rounds))
+			view.Say(lang.Msg("Rules sc2022: ended in round %d of %d (B5).", (s.ply+1)/2, sc2022Rounds))
 		} else {
-			view.Status = append(view.Status, fmt.Sprintf("Rules sc2022: round %d of %d (B5).", s.round(), sc2022Rounds))
+			view.Say(lang.Msg("Rules sc2022: round %d of %d (B5).", s.round(), sc2022Rounds))
 		}
-		view.Status = append(view.Status,
-			fmt.Sprintf("Points: White %d, Black %d (2 end the game after the round, B5).", s.points[0], s.points[1]))
+		view.Say(lang.Msg("Points: White %d, Black %d (2 end the game after the round, B5).", s.points[0], s.points[1]))
 		if s.start == startShuffled {
-			view.Status = append(view.Status, fmt.Sprintf("Home ranks shuffled from seed %d (B5).", s.seed))
+			view.Say(lang.Msg("Home ranks shuffled from seed %d (B5).", s.seed))
 		}
 	}
 	if s.first != rules.White {
-		view.Status = append(view.Status, sideName(s.first)+" moved first (B1).")
+		view.Say(lang.Msg("%s moved first (B1).", rules.Word(sideName(s.first))))
 	}
 	view.Legend = lang.Keys(
 		"C cockle  S starfish  L seal  G gull (B2); upper case White, lower",

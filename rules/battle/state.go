@@ -197,10 +197,9 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	}
 	sides := Variant.Sides()
 	if !s.outcome.Over() && s.check != rules.NoSquare {
-		view.Status = append(view.Status, fmt.Sprintf("%s's headquarter on %s is in check from %s.", sides[s.pos.side], board.Name(s.pos.hq[s.pos.side]), board.Name(s.check)))
+		view.Say(lang.Msg("%s's headquarter on %s is in check from %s.", rules.Word(sides[s.pos.side]), board.Name(s.pos.hq[s.pos.side]), board.Name(s.check)))
 	}
-	view.Status = append(view.Status,
-		fmt.Sprintf("Move %d. Plies without capture, shot or soldier move: %d of 100 (C5).", s.pos.move, s.pos.quiet))
+	view.Say(lang.Msg("Move %d. Plies without capture, shot or soldier move: %d of 100 (C5).", s.pos.move, s.pos.quiet))
 	view.Kinds = pieceNames[1:]
 	view.Legend = lang.Keys(
 		"H headquarter (royal)  B bomber  T tank  G gun  M machine-gun",

@@ -26,16 +26,16 @@ func (s *State) View(v rules.Viewer) *rules.View {
 	}
 	view.Kinds = kinds
 	if s.last != "" {
-		view.Status = append(view.Status, "Last move: "+s.numberedLast()+".")
+		view.Say(lang.Msg("Last move: %s.", s.numberedLast()))
 	}
 	if !s.out.Over() && s.pos.inCheck() {
-		view.Status = append(view.Status, Variant.Sides()[s.pos.side]+" is in check (FIDE 3.9.1).")
+		view.Say(lang.Msg("%s is in check (FIDE 3.9.1).", rules.Word(Variant.Sides()[s.pos.side])))
 	}
 	if !s.out.Over() && s.pos.half >= 80 {
-		view.Status = append(view.Status, fmt.Sprintf("%d moves each without a capture or pawn move: the game is drawn at 50 (FIDE 9.3).", s.pos.half/2))
+		view.Say(lang.Msg("%d moves each without a capture or pawn move: the game is drawn at 50 (FIDE 9.3).", s.pos.half/2))
 	}
 	if !s.out.Over() && s.repetitions() == 2 {
-		view.Status = append(view.Status, "This position has stood on the board twice: a third time draws (FIDE 9.2).")
+		view.Say(lang.Msg("This position has stood on the board twice: a third time draws (FIDE 9.2)."))
 	}
 	view.Status = append(view.Status, "FEN: "+s.pos.fen())
 	view.Legend = lang.Keys(

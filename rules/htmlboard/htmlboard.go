@@ -116,7 +116,7 @@ func Render(v *rules.View, opt Options) template.HTML {
 		writeEscaped(&out, v.TurnIn(words))
 		out.WriteString("</strong></p>\n")
 	}
-	for _, s := range v.Status {
+	for _, s := range v.StatusIn(words) {
 		out.WriteString(`<p style="margin:2px 0">`)
 		writeEscaped(&out, s)
 		out.WriteString("</p>\n")

@@ -25,10 +25,10 @@ func (s *State) View(v rules.Viewer) *rules.View {
 		}
 	}
 	if s.check && !s.outcome.Over() {
-		view.Status = append(view.Status, sideName[s.pos.side]+" is in check.")
+		view.Say(lang.Msg("%s is in check.", rules.Word(sideName[s.pos.side])))
 	}
 	if len(onTeleport) > 0 {
-		view.Status = append(view.Status, "On teleport squares: "+strings.Join(onTeleport, ", ")+".")
+		view.Say(lang.Msg("On teleport squares: %s.", strings.Join(onTeleport, ", ")))
 	}
 	view.Kinds = kinds
 	view.Special = []rules.Special{{Kind: "teleport", Ruling: "M3", Squares: board.Marked(rules.MarkTeleport)}}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -228,10 +227,9 @@ func (s *State) View(v rules.Viewer) *rules.View {
 		}
 	}
 	if !s.outcome.Over() && s.pos.inCheck() {
-		view.Status = append(view.Status, sideNames[s.pos.toMove]+"'s Admiral is in check.")
+		view.Say(lang.Msg("%s's Admiral is in check.", rules.Word(sideNames[s.pos.toMove])))
 	}
-	view.Status = append(view.Status, "Half-moves since the last capture or Fighter move: "+
-		strconv.Itoa(s.clock)+" (a draw at "+strconv.Itoa(drawClock)+", T6).")
+	view.Say(lang.Msg("Half-moves since the last capture or Fighter move: %d (a draw at %d, T6).", s.clock, drawClock))
 	view.Kinds = kinds
 	view.Special = []rules.Special{{Kind: "transporter", Ruling: "T4", Squares: board.Marked(rules.MarkTransporter)}}
 	view.Legend = legend
