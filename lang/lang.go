@@ -169,6 +169,7 @@ type Text struct {
 	Format string
 	Args   []any
 	raw    bool // Format is no message but a text to write as it stands (Raw)
+	parts  []Text // a list (Join): the parts written, then joined with Format
 }
 
 // Msg is a message to write later in the reader's language.
@@ -179,8 +180,21 @@ func Msg(format string, args ...any) Text { return Text{Format: format, Args: ar
 // reader's language.
 func Raw(s string) Text { return Text{Format: s, raw: true} }
 
+// Join is a list of messages written in the reader's language and joined
+// with sep ("; "), which is no message.
+func Join(parts []Text, sep string) Text {
+	return Text{Format: sep, parts: slices.Clone(parts), raw: true}
+}
+
 // In writes the message in a language.
 func (t Text) In(l Lang) string {
+	if t.parts != nil {
+		s := make([]string, len(t.parts))
+		for i, p := range t.parts {
+			s[i] = p.In(l)
+		}
+		return strings.Join(s, t.Format)
+	}
 	if t.raw {
 		return t.Format
 	}

@@ -1,8 +1,6 @@
 package seachess
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/lang"
@@ -37,7 +35,9 @@ func (s *State) View(v rules.Viewer) *rules.View {
 		}
 	}
 	view.Kinds = listKinds
-	view.Status = s.status(v)
+	for _, t := range s.status(v) {
+		view.Say(t)
+	}
 	view.Legend = legend(v, both)
 	// A cell holds at most three characters ("C*U", "bUu", "C*&"): every
 	// viewer's board is drawn that wide, so both players' boards of one
@@ -55,81 +55,95 @@ var listKinds = []string{"commando ship", "aircraft carrier", "destroyer", "crui
 // nobody is the sight of a viewer who sees nothing hidden.
 func nobody(rules.Side) bool { return false }
 
-func (s *State) status(v rules.Viewer) []string {
+// facingWords are the directions a torpedo boat faces (only the
+// orthogonals), as messages.
+var facingWords = lang.Keys("N", "E", "S", "W")
+
+func (s *State) status(v rules.Viewer) []lang.Text {
 	p := &s.pos
-	var out []string
+	var out []lang.Text
 	if s.inCheck && !s.outcome.Over() {
-		t := sideNames[p.toMove] + " is in check"
-		if s.subCheck {
-			if p.visibleCheck(p.toMove) {
-				t += ", also by a submarine (S5.8)"
-			} else {
-				t += " by a submarine (S5.8)"
-			}
+		who := rules.Word(sideNames[p.toMove])
+		switch {
+		case !s.subCheck:
+			out = append(out, lang.Msg("%s is in check.", who))
+		case p.visibleCheck(p.toMove):
+			out = append(out, lang.Msg("%s is in check, also by a submarine (S5.8).", who))
+		default:
+			out = append(out, lang.Msg("%s is in check by a submarine (S5.8).", who))
 		}
-		out = append(out, t+".")
 	}
 	for side := rules.White; side <= rules.Black; side++ {
 		if c := p.airborne(side); c != noSq {
-			out = append(out, fmt.Sprintf("%s's aircraft is in flight from the carrier on %s: it captures on the outline or returns (S7.3).",
-				sideNames[side], sqName(c)))
+			out = append(out, lang.Msg("%s's aircraft is in flight from the carrier on %s: it captures on the outline or returns (S7.3).",
+				rules.Word(sideNames[side]), sqName(c)))
 		}
 	}
-	var torps []string
+	var torps []lang.Text
 	for side := rules.White; side <= rules.Black; side++ {
 		for _, sq := range brd.Squares() {
 			if p.sq[sq] == mk(torpedo, side) {
-				load := "fired"
+				dir := rules.Word(facing(p.attr[sq]).String())
 				if p.attr[sq]&attrLoaded != 0 {
-					load = "loaded"
+					torps = append(torps, lang.Msg("%s %s loaded, facing %s", rules.Word(sideNames[side]), sqName(sq), dir))
+				} else {
+					torps = append(torps, lang.Msg("%s %s fired, facing %s", rules.Word(sideNames[side]), sqName(sq), dir))
 				}
-				torps = append(torps, sideNames[side]+" "+sqName(sq)+" "+load+", facing "+facing(p.attr[sq]).String())
 			}
 		}
 	}
 	if len(torps) > 0 {
-		out = append(out, "Torpedo boats (S4): "+strings.Join(torps, "; ")+".")
+		out = append(out, lang.Msg("Torpedo boats (S4): %s.", lang.Join(torps, "; ")))
 	}
 	for side := rules.White; side <= rules.Black; side++ {
 		if v != rules.ViewReferee && v != rules.ViewerOf(side) {
 			continue
 		}
-		var cr, subs []string
+		yours := v == rules.ViewerOf(side)
+		var cr, subs []lang.Text
 		for _, sq := range brd.Squares() {
 			c := p.sq[sq]
 			switch {
 			case c == mk(cruiser, side):
-				t := sqName(sq) + " loaded"
 				if p.attr[sq]&attrLoaded == 0 {
-					t = sqName(sq) + " empty"
+					cr = append(cr, lang.Msg("%s empty", sqName(sq)))
+				} else {
+					cr = append(cr, lang.Msg("%s loaded", sqName(sq)))
 				}
-				cr = append(cr, t)
 			case c == mk(submarine, side):
 				vv := p.attr[sq]
-				subs = append(subs, sqName(sq)+" visible, V="+strconv.Itoa(int(vv))+" (may dive for "+strconv.Itoa(int(endurance(vv)))+")")
+				subs = append(subs, lang.Msg("%s visible, V=%d (may dive for %d)", sqName(sq), int(vv), int(endurance(vv))))
 			}
 			if u := p.uw[side][sq]; u != 0 {
-				whose := "its owner's"
-				if v == rules.ViewerOf(side) {
-					whose = "your"
-				}
-				if u == 1 {
-					subs = append(subs, sqName(sq)+" submerged, comes up at the start of "+whose+" next turn")
-				} else {
-					subs = append(subs, fmt.Sprintf("%s submerged, stays down %d more of %s turns", sqName(sq), u-1, whose))
+				switch {
+				case u == 1 && yours:
+					subs = append(subs, lang.Msg("%s submerged, comes up at the start of your next turn", sqName(sq)))
+				case u == 1:
+					subs = append(subs, lang.Msg("%s submerged, comes up at the start of its owner's next turn", sqName(sq)))
+				case yours:
+					subs = append(subs, lang.Msg("%s submerged, stays down %d more of your turns", sqName(sq), u-1))
+				default:
+					subs = append(subs, lang.Msg("%s submerged, stays down %d more of its owner's turns", sqName(sq), u-1))
 				}
 			}
 		}
-		who := ownerOf(v, side)
-		who = strings.ToUpper(who[:1]) + who[1:]
+		who := rules.Word(sideNames[side])
 		if len(cr) > 0 {
-			out = append(out, who+" cruisers (S3.2): "+strings.Join(cr, ", ")+".")
+			if yours {
+				out = append(out, lang.Msg("Your cruisers (S3.2): %s.", lang.Join(cr, ", ")))
+			} else {
+				out = append(out, lang.Msg("%s's cruisers (S3.2): %s.", who, lang.Join(cr, ", ")))
+			}
 		}
 		if len(subs) > 0 {
-			out = append(out, who+" submarines (S5.3): "+strings.Join(subs, "; ")+".")
+			if yours {
+				out = append(out, lang.Msg("Your submarines (S5.3): %s.", lang.Join(subs, "; ")))
+			} else {
+				out = append(out, lang.Msg("%s's submarines (S5.3): %s.", who, lang.Join(subs, "; ")))
+			}
 		}
 	}
-	var rights []string
+	var rights []lang.Text
 	for side := rules.White; side <= rules.Black; side++ {
 		var r []string
 		if p.castle&castleBit(side, true) != 0 {
@@ -139,17 +153,17 @@ func (s *State) status(v rules.Viewer) []string {
 			r = append(r, "O-O-O")
 		}
 		if len(r) > 0 {
-			rights = append(rights, sideNames[side]+" "+strings.Join(r, " "))
+			rights = append(rights, lang.Msg("%s %s", rules.Word(sideNames[side]), strings.Join(r, " ")))
 		}
 	}
 	if len(rights) > 0 {
-		out = append(out, "Castling (S8.2): "+strings.Join(rights, "; ")+".")
+		out = append(out, lang.Msg("Castling (S8.2): %s.", lang.Join(rights, "; ")))
 	}
 	if p.ep != noSq {
-		out = append(out, fmt.Sprintf("En passant (S2.3): onto %s, taking the boat on %s.",
+		out = append(out, lang.Msg("En passant (S2.3): onto %s, taking the boat on %s.",
 			sqName(epTarget(p.ep, p.toMove.Other())), sqName(p.ep)))
 	}
-	out = append(out, "Moves without capture or boat move: "+strconv.Itoa(p.clock)+" of 150 (S9).")
+	out = append(out, lang.Msg("Moves without capture or boat move: %d of 150 (S9).", p.clock))
 	return out
 }
 
