@@ -57,7 +57,10 @@ func (h *handling) newGame(c Command) error {
 	}
 	state, err := v.New(rules.Options{Ruleset: ruleset, Seed: seed})
 	if err != nil {
-		return &userError{msg: lang.Raw(err.Error())} // TODO(lang): the message of another package, in English
+		if e := playerError(err); e != err {
+			return e
+		}
+		return &userError{msg: lang.Raw(err.Error())} // the variant's own refusal of the terms
 	}
 	if stranger {
 		// The invitation is a mail to a stranger: one of the service's
@@ -86,7 +89,7 @@ func (h *handling) newGame(c Command) error {
 func (h *handling) challengeTerms(c Command) (rules.Variant, string, timing.TimeControl, error) {
 	v, err := variants.Lookup(c.Variant)
 	if err != nil {
-		return nil, "", timing.TimeControl{}, &userError{msg: lang.Raw(strings.TrimPrefix(err.Error(), "variants: "))} // TODO(lang): the message of another package, in English
+		return nil, "", timing.TimeControl{}, playerError(err)
 	}
 	ruleset := v.Rulesets()[0]
 	if c.Rules != "" {
@@ -106,7 +109,7 @@ func (h *handling) challengeTerms(c Command) (rules.Variant, string, timing.Time
 	}
 	tc, err := timing.ParseTimeControl(tcText)
 	if err != nil {
-		return nil, "", timing.TimeControl{}, &userError{msg: lang.Raw(strings.TrimPrefix(err.Error(), "timing: "))} // TODO(lang): the message of another package, in English
+		return nil, "", timing.TimeControl{}, playerError(err)
 	}
 	if c.Opponent != "" && mailfmt.Key(c.Opponent) == h.from {
 		return nil, "", timing.TimeControl{}, userf("you cannot challenge yourself")

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 	"github.com/bottlepost/bottlepost/timing"
@@ -75,8 +74,7 @@ func (h *handling) digest(c Command, reply *draft) error {
 	}
 	sched, err := timing.ParseSchedule(spec)
 	if err != nil {
-		// The schedule's own words (timing's parser), in English.
-		return &userError{msg: lang.Raw(strings.TrimPrefix(err.Error(), "timing: "))}
+		return playerError(err)
 	}
 	next := sched.Next(h.now)
 	if next.IsZero() {

@@ -89,6 +89,17 @@ func (e *userError) text(l lang.Lang) lang.Text {
 	return e.msg
 }
 
+// playerError is the user error of another package's error a player may
+// read (lang.Error: a time control, a variant's name or ruleset), written
+// in the reply's language; any other error stands (a system error).
+func playerError(err error) error {
+	var le *lang.Error
+	if errors.As(err, &le) {
+		return &userError{msg: le.Msg}
+	}
+	return err
+}
+
 // userf is a user error: a message of the catalogs (lang.Msg).
 func userf(format string, args ...any) error { return &userError{msg: lang.Msg(format, args...)} }
 

@@ -110,3 +110,30 @@ func TestServiceLanguage(t *testing.T) {
 	f.mustContain(f.last(alice), "Your mails are now written in English")
 	noMisses(t)
 }
+
+// TestOtherPackagesRefusalsInGerman: a refusal whose words come from
+// another package — a time control (timing), a variant's name (variants),
+// a ruleset (the variant), a digest's schedule — reaches a German player
+// in German, and an English player as before.
+func TestOtherPackagesRefusalsInGerman(t *testing.T) {
+	tests := []struct {
+		name, line, de, en string
+	}{
+		{"time control", "new chess vs " + bob + " time 3x", `"3x" ist keine Bedenkzeit`, `"3x" is not a time control`},
+		{"no day", "new chess vs " + bob + " time 0d", "braucht mindestens einen Tag", "needs at least one day"},
+		{"variant", "new chequers vs " + bob, `unbekannte Variante "chequers"`, `unknown variant "chequers"`},
+		{"ruleset", "new chess vs " + bob + " rules blitz", `Chess hat kein Regelwerk "blitz"`, `Chess has no ruleset "blitz"`},
+		{"schedule", "digest 61 * * * *", "ist kein Zeitplan", "is not a schedule"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, Config{})
+			f.send(alice, f.personal(alice), "Sprache", "language de")
+			f.send(alice, f.personalOf(alice), "x", tt.line)
+			f.mustContain(f.last(alice), tt.de)
+			f.send(carol, f.personal(carol), "x", tt.line)
+			f.mustContain(f.last(carol), tt.en)
+			noMisses(t)
+		})
+	}
+}

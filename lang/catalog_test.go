@@ -19,7 +19,7 @@ import (
 // any method Tr (Lang.Tr; the game service's draft.tr), the game
 // service's userf and draft.notice, and rules.Errorf; lang.Keys declares
 // the messages looked up by value (Lang.Word), each argument a literal.
-var keyed = map[string]int{"Msg": 0, "Tr": 0, "tr": 0, "notice": 0, "userf": 0, "Errorf@rules": 3}
+var keyed = map[string]int{"Fail": 1, "Msg": 0, "Tr": 0, "tr": 0, "notice": 0, "userf": 0, "Errorf@rules": 3}
 
 // templateKey finds the messages of the templates: {{t "…" …}} and (t "…").
 var templateKey = regexp.MustCompile(`[{(]\s*t\s+("(?:[^"\\]|\\.)*"|` + "`[^`]*`" + `)`)
@@ -66,7 +66,7 @@ func sources(t *testing.T) map[string][]string {
 					if x, ok := fn.X.(*ast.Ident); ok && x.Name == "rules" && name == "Errorf" {
 						name = "Errorf@rules"
 					}
-					if name == "Msg" {
+					if name == "Msg" || name == "Fail" {
 						if x, ok := fn.X.(*ast.Ident); !ok || x.Name != "lang" {
 							name = ""
 						}

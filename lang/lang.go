@@ -168,7 +168,7 @@ func (l Lang) Word(key string) string { return l.lookup(key) }
 type Text struct {
 	Format string
 	Args   []any
-	raw    bool // Format is no message but a text to write as it stands (Raw)
+	raw    bool   // Format is no message but a text to write as it stands (Raw)
 	parts  []Text // a list (Join): the parts written, then joined with Format
 }
 
@@ -179,6 +179,26 @@ func Msg(format string, args ...any) Text { return Text{Format: format, Args: ar
 // every language: what a player wrote, or a text already written in the
 // reader's language.
 func Raw(s string) Text { return Text{Format: s, raw: true} }
+
+// Error is an error whose message a player may read: a package's prefix
+// for the log ("timing") and the message, which the game service writes
+// in the player's language.
+type Error struct {
+	Prefix string
+	Msg    Text
+	Err    error // the error behind it, if any (Unwrap)
+}
+
+// Fail is an Error: a package's prefix and a message of the catalogs.
+func Fail(prefix, format string, args ...any) *Error {
+	return &Error{Prefix: prefix, Msg: Msg(format, args...)}
+}
+
+// Error is the log form, in English: "timing: …".
+func (e *Error) Error() string { return e.Prefix + ": " + e.Msg.String() }
+
+// Unwrap is the error behind it.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Join is a list of messages written in the reader's language and joined
 // with sep ("; "), which is no message.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/robfig/cron/v3"
+
+	"github.com/bottlepost/bottlepost/lang"
 )
 
 // ParseSchedule reads a cron spec: five fields, the descriptors @every,
@@ -12,12 +14,14 @@ import (
 func ParseSchedule(spec string) (sched cron.Schedule, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			sched, err = nil, fmt.Errorf("timing: %q is not a schedule (%v)", spec, r)
+			sched, err = nil, lang.Fail("timing", "%q is not a schedule (%s)", spec, lang.Raw(fmt.Sprint(r)))
 		}
 	}()
 	sched, err = cron.ParseStandard(spec)
 	if err != nil {
-		return nil, fmt.Errorf("timing: %q is not a schedule: %w", spec, err)
+		e := lang.Fail("timing", "%q is not a schedule: %s", spec, lang.Raw(err.Error()))
+		e.Err = err
+		return nil, e
 	}
 	return sched, nil
 }

@@ -30,18 +30,18 @@ var timeControlRE = regexp.MustCompile(`^(?:(\d{1,3})/)?(\d{1,3})d(?:\+(\d{1,2})
 func ParseTimeControl(s string) (TimeControl, error) {
 	m := timeControlRE.FindStringSubmatch(strings.ToLower(strings.TrimSpace(s)))
 	if m == nil {
-		return TimeControl{}, fmt.Errorf("timing: %q is not a time control: write days per move (3d), moves in days (10/50d), optionally with grace (+2d)", s)
+		return TimeControl{}, lang.Fail("timing", "%q is not a time control: write days per move (3d), moves in days (10/50d), optionally with grace (+2d)", s)
 	}
 	var tc TimeControl
 	days, _ := strconv.Atoi(m[2])
 	if m[1] != "" {
 		tc.Moves, _ = strconv.Atoi(m[1])
 		if tc.Moves < 1 {
-			return TimeControl{}, fmt.Errorf("timing: %q: the number of moves must be at least 1", s)
+			return TimeControl{}, lang.Fail("timing", "%q: the number of moves must be at least 1", s)
 		}
 	}
 	if days < 1 {
-		return TimeControl{}, fmt.Errorf("timing: %q: a time control needs at least one day", s)
+		return TimeControl{}, lang.Fail("timing", "%q: a time control needs at least one day", s)
 	}
 	tc.Period = time.Duration(days) * Day
 	if m[3] != "" {

@@ -61,7 +61,7 @@ func parseRuleset(name string) (ruleset, error) {
 	case RulesSC2022:
 		return sc2022, nil
 	}
-	return 0, fmt.Errorf("baltic: unknown ruleset %q (want %s or %s)", name, RulesHoldorf, RulesSC2022)
+	return 0, lang.Fail("baltic", "unknown ruleset %q (want %s or %s)", name, RulesHoldorf, RulesSC2022)
 }
 
 // Limits of each ruleset.

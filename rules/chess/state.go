@@ -39,7 +39,7 @@ func (variant) Unmarshal(data []byte) (rules.State, error) {
 // FEN. opt.Seed is not used: chess has no random setup.
 func (variant) New(opt rules.Options) (rules.State, error) {
 	if opt.Ruleset != "" && !strings.EqualFold(opt.Ruleset, Ruleset) {
-		return nil, fmt.Errorf("chess: unknown ruleset %q (the only one is %q)", opt.Ruleset, Ruleset)
+		return nil, lang.Fail("chess", "unknown ruleset %q (the only one is %q)", opt.Ruleset, Ruleset)
 	}
 	fen := opt.Position
 	if strings.TrimSpace(fen) == "" {

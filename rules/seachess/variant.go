@@ -1,7 +1,6 @@
 package seachess
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/bottlepost/bottlepost/lang"
@@ -70,7 +69,7 @@ var _ = lang.Keys(help)
 // position notation (see StartPosition).
 func (variant) New(opt rules.Options) (rules.State, error) {
 	if opt.Ruleset != "" && opt.Ruleset != "standard" {
-		return nil, fmt.Errorf("seachess: unknown ruleset %q (Seachess has only \"standard\")", opt.Ruleset)
+		return nil, lang.Fail("seachess", "unknown ruleset %q (Seachess has only \"standard\")", opt.Ruleset)
 	}
 	text := strings.TrimSpace(opt.Position)
 	if text == "" {

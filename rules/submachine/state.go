@@ -43,7 +43,7 @@ func (v variant) New(opt rules.Options) (rules.State, error) { return newGame(op
 
 func newGame(opt rules.Options) (*State, error) {
 	if opt.Ruleset != "" && opt.Ruleset != Ruleset {
-		return nil, fmt.Errorf("submachine: unknown ruleset %q (there is only %q)", opt.Ruleset, Ruleset)
+		return nil, lang.Fail("submachine", "unknown ruleset %q (there is only %q)", opt.Ruleset, Ruleset)
 	}
 	text := opt.Position
 	if text == "" {

@@ -15,7 +15,6 @@
 package transporter
 
 import (
-	"fmt"
 
 	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
@@ -60,7 +59,7 @@ func (variant) Unmarshal(data []byte) (rules.State, error) {
 // opt.Position.
 func (variant) New(opt rules.Options) (rules.State, error) {
 	if opt.Ruleset != "" && opt.Ruleset != "standard" {
-		return nil, fmt.Errorf("transporter: unknown ruleset %q (there is only \"standard\")", opt.Ruleset)
+		return nil, lang.Fail("transporter", "unknown ruleset %q (there is only \"standard\")", opt.Ruleset)
 	}
 	text := opt.Position
 	if text == "" {

@@ -4,9 +4,9 @@
 package variants
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
 
@@ -39,9 +39,9 @@ func Lookup(id string) (rules.Variant, error) {
 		return v, nil
 	}
 	if _, ok := names[id]; ok {
-		return nil, fmt.Errorf("variants: %s (%s) is not built yet", id, names[id])
+		return nil, lang.Fail("variants", "%s (%s) is not built yet", id, names[id])
 	}
-	return nil, fmt.Errorf("variants: unknown variant %q (known: %s)", id, strings.Join(IDs, ", "))
+	return nil, lang.Fail("variants", "unknown variant %q (known: %s)", id, strings.Join(IDs, ", "))
 }
 
 // All returns the built variants in the order of IDs.
