@@ -236,12 +236,6 @@ func (s *Service) internal(tx *store.Tx, now time.Time) *handling {
 	return s.newHandling(tx, &Incoming{}, func() Allowance { return Allowance{OK: true} }, now)
 }
 
-// deadlineText is the deadline of the turn under way in a game, in the time
-// zone of a player's settings, in English (deadlineIn).
-func (c *clocks) deadlineText(l *loaded, pm *playerMeta) string {
-	return c.deadlineIn(l, pm, lang.English)
-}
-
 // deadlineIn is the deadline of the turn under way in a game, in the time
 // zone of a player's settings, written for a reader of language lg ("Mon 2
 // Jan 2026 15:04 CET (UTC+01:00)", "Mo 2. Jan. 2026 15:04 MEZ (UTC+01:00)").

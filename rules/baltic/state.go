@@ -208,14 +208,7 @@ func (s *State) Apply(m rules.Move) (rules.State, *rules.Report, error) {
 	return &ns, rep, nil
 }
 
-func pointWord(n int) string {
-	if n == 1 {
-		return "1 point"
-	}
-	return fmt.Sprintf("%d points", n)
-}
-
-// pointText is pointWord as a message (lang).
+// pointText is n points, as a message.
 func pointText(n int) lang.Text {
 	if n == 1 {
 		return lang.Msg("1 point")

@@ -171,36 +171,44 @@ func notices(v rules.Viewer, s *State, m rules.Move, text string, next *State, f
 		add(surfaceNotice(v, sf, true))
 	}
 	if next.inCheck {
-		y := next.pos.toMove
-		visible := next.pos.visibleCheck(y)
-		who := rules.Word(sideNames[y])
-		sub := next.subCheck && !visible
-		also := next.subCheck && visible
-		switch {
-		case v == rules.ViewerOf(y) && also:
-			add(lang.Msg("you are in check, also by a submarine (S5.8)"))
-		case v == rules.ViewerOf(y) && sub:
-			add(lang.Msg("you are in check by a submarine (S5.8)"))
-		case v == rules.ViewerOf(y):
-			add(lang.Msg("you are in check"))
-		case (v == rules.ViewPublic || v == rules.ViewReferee) && also:
-			add(lang.Msg("%s is in check, also by a submarine (S5.8)", who))
-		case (v == rules.ViewPublic || v == rules.ViewReferee) && sub:
-			add(lang.Msg("%s is in check by a submarine (S5.8)", who))
-		case v == rules.ViewPublic || v == rules.ViewReferee:
-			add(lang.Msg("%s is in check", who))
-		case also:
-			add(lang.Msg("check, also by a submarine (S5.8)"))
-		case sub:
-			add(lang.Msg("check by a submarine (S5.8)"))
-		default:
-			add(lang.Msg("check"))
-		}
+		add(checkNotice(v, next))
 	}
 	if next.outcome.Over() {
 		add(lang.Msg("game over: %s", next.outcome.Text(sideNames)))
 	}
 	return out
+}
+
+// checkNotice tells viewer v that the side to move in next is in check:
+// "you" to that side, its name to the referee and the public, and only
+// "check" to the other player, and by a submarine only to those who may
+// know it (S5.8).
+func checkNotice(v rules.Viewer, next *State) lang.Text {
+	y := next.pos.toMove
+	visible := next.pos.visibleCheck(y)
+	who := rules.Word(sideNames[y])
+	sub := next.subCheck && !visible
+	also := next.subCheck && visible
+	switch {
+	case v == rules.ViewerOf(y) && also:
+		return lang.Msg("you are in check, also by a submarine (S5.8)")
+	case v == rules.ViewerOf(y) && sub:
+		return lang.Msg("you are in check by a submarine (S5.8)")
+	case v == rules.ViewerOf(y):
+		return lang.Msg("you are in check")
+	case (v == rules.ViewPublic || v == rules.ViewReferee) && also:
+		return lang.Msg("%s is in check, also by a submarine (S5.8)", who)
+	case (v == rules.ViewPublic || v == rules.ViewReferee) && sub:
+		return lang.Msg("%s is in check by a submarine (S5.8)", who)
+	case v == rules.ViewPublic || v == rules.ViewReferee:
+		return lang.Msg("%s is in check", who)
+	case also:
+		return lang.Msg("check, also by a submarine (S5.8)")
+	case sub:
+		return lang.Msg("check by a submarine (S5.8)")
+	default:
+		return lang.Msg("check")
+	}
 }
 
 // surfaceNotice tells of a submarine surfacing: forced up by a destroyer
@@ -224,12 +232,4 @@ func surfaceNotice(v rules.Viewer, sf surfacing, auto bool) lang.Text {
 		return lang.Msg("%s on %s surfaced, its time underwater being up%s%s (S5.6)", sub, sqName(sf.sq), how, mine)
 	}
 	return lang.Msg("%s on %s was forced up by a destroyer%s%s (S6.2)", sub, sqName(sf.sq), how, mine)
-}
-
-// ownerOf phrases a side's possession for viewer v: "your" or "White's".
-func ownerOf(v rules.Viewer, side rules.Side) string {
-	if v == rules.ViewerOf(side) {
-		return "your"
-	}
-	return sideNames[side] + "'s"
 }

@@ -55,9 +55,8 @@ var listKinds = []string{"commando ship", "aircraft carrier", "destroyer", "crui
 // nobody is the sight of a viewer who sees nothing hidden.
 func nobody(rules.Side) bool { return false }
 
-// facingWords are the directions a torpedo boat faces (only the
-// orthogonals), as messages.
-var facingWords = lang.Keys("N", "E", "S", "W")
+// The directions a torpedo boat faces (only the orthogonals) are messages.
+var _ = lang.Keys("N", "E", "S", "W")
 
 func (s *State) status(v rules.Viewer) []lang.Text {
 	p := &s.pos

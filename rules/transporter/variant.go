@@ -15,7 +15,6 @@
 package transporter
 
 import (
-
 	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/rules"
 )
