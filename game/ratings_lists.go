@@ -1,6 +1,7 @@
 package game
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -60,27 +61,17 @@ func poolStandings(tx *store.Tx, want func(pool string) bool) (map[string][]Stan
 		slices.SortFunc(list, func(a, b Standing) int {
 			switch {
 			case a.Rating != b.Rating:
-				return -cmpFloat(a.Rating, b.Rating)
+				return -cmp.Compare(a.Rating, b.Rating)
 			case a.RD != b.RD:
-				return cmpFloat(a.RD, b.RD)
+				return cmp.Compare(a.RD, b.RD)
 			}
-			return cmpFloat(float64(a.ID), float64(b.ID))
+			return cmp.Compare(a.ID, b.ID)
 		})
 		for i := range list {
 			list[i].Rank = i + 1
 		}
 	}
 	return out, err
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Ratings lists every rated player of a pool ("chess", "baltic/sc2022"),
@@ -233,7 +224,7 @@ func ratingTableOf(l lang.Lang, pool string, list []Standing, me uint64) ratingT
 	}
 	for _, st := range list[:min(len(list), ratingsTop)] {
 		r := ratingRow{Rank: st.Rank, Name: st.Name, Rating: st.Shown(), RD: int(math.Round(st.RD)), Games: st.Games, You: st.ID == me}
-		r.Line = fmt.Sprintf("%3d. %-24s %-6s RD %3d  %s", r.Rank, clip(r.Name, 24), r.Rating, r.RD, gamesIn(l, r.Games))
+		r.Line = fmt.Sprintf("%3d. %-24s %-6s RD %3d  %s", r.Rank, cut(r.Name, 24), r.Rating, r.RD, gamesIn(l, r.Games))
 		t.Rows = append(t.Rows, r)
 	}
 	t.Yours = l.Tr("You have no rated %s game: you would start at 1500?.", title)
@@ -244,15 +235,6 @@ func ratingTableOf(l lang.Lang, pool string, list []Standing, me uint64) ratingT
 		}
 	}
 	return t
-}
-
-// clip shortens s to n characters, the last an ellipsis.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // ordinalIn is a place in language l: "2nd" in English (ordinal), "2." in

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -71,7 +72,7 @@ func RebuildRatings(tx *store.Tx) (*RatingsRebuild, error) {
 			rated = append(rated, l)
 		}
 	}
-	slices.SortFunc(rated, func(a, b *loaded) int { return cmpFloat(float64(a.meta.Rated.Seq), float64(b.meta.Rated.Seq)) })
+	slices.SortFunc(rated, func(a, b *loaded) int { return cmp.Compare(a.meta.Rated.Seq, b.meta.Rated.Seq) })
 	last, err := ratingSeq(tx)
 	if err != nil {
 		return nil, err
