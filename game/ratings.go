@@ -168,30 +168,35 @@ func rateGame(before [2]poolRating, score float64, at time.Time, seq uint64) (st
 
 // nextRatingSeq takes the next number of the rating sequence.
 func nextRatingSeq(tx *store.Tx) (uint64, error) {
-	b, err := tx.Setting(settingRatingSeq)
-	if err != nil {
-		return 0, err
-	}
-	var n uint64
-	if len(b) == 8 {
-		n = binary.BigEndian.Uint64(b)
-	} else if b != nil {
-		return 0, fmt.Errorf("game: the rating sequence %x cannot be read: %w", b, store.ErrCorrupt)
-	}
-	n++
-	return n, tx.PutSetting(settingRatingSeq, binary.BigEndian.AppendUint64(nil, n))
+	return nextCounter(tx, settingRatingSeq, "rating sequence")
 }
 
 // ratingSeq is the number of the last rating update (0: none yet).
 func ratingSeq(tx *store.Tx) (uint64, error) {
-	b, err := tx.Setting(settingRatingSeq)
+	return counter(tx, settingRatingSeq, "rating sequence")
+}
+
+// counter is the value of a counter kept in a setting (0: none yet), as 8
+// bytes big-endian; what names it in the error of a damaged one.
+func counter(tx *store.Tx, name, what string) (uint64, error) {
+	b, err := tx.Setting(name)
 	if err != nil || b == nil {
 		return 0, err
 	}
 	if len(b) != 8 {
-		return 0, fmt.Errorf("game: the rating sequence %x cannot be read: %w", b, store.ErrCorrupt)
+		return 0, fmt.Errorf("game: the %s %x cannot be read: %w", what, b, store.ErrCorrupt)
 	}
 	return binary.BigEndian.Uint64(b), nil
+}
+
+// nextCounter counts one more in a counter (counter) and returns the new value.
+func nextCounter(tx *store.Tx, name, what string) (uint64, error) {
+	n, err := counter(tx, name, what)
+	if err != nil {
+		return 0, err
+	}
+	n++
+	return n, tx.PutSetting(name, binary.BigEndian.AppendUint64(nil, n))
 }
 
 // rate is the "game ended → rated" hook: finish calls it for every game

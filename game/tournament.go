@@ -160,14 +160,7 @@ func saveTournament(tx *store.Tx, t *tournament) error {
 
 // tournamentCount is the number of the last tournament created (0: none).
 func tournamentCount(tx *store.Tx) (uint64, error) {
-	b, err := tx.Setting(settingTournamentSeq)
-	if err != nil || b == nil {
-		return 0, err
-	}
-	if len(b) != 8 {
-		return 0, fmt.Errorf("game: the tournament sequence %x cannot be read: %w", b, store.ErrCorrupt)
-	}
-	return binary.BigEndian.Uint64(b), nil
+	return counter(tx, settingTournamentSeq, "tournament sequence")
 }
 
 // tournamentTag finds "Tournament N" in a subject (the invitation's, and
@@ -261,14 +254,11 @@ func (h *handling) newTournament(c Command) error {
 		}
 		t.Players = append(t.Players, tourPlayer{Player: p.ID, Address: p.Address})
 	}
-	n, err := tournamentCount(h.tx)
+	id, err := nextCounter(h.tx, settingTournamentSeq, "tournament sequence")
 	if err != nil {
 		return err
 	}
-	t.ID = n + 1
-	if err := h.tx.PutSetting(settingTournamentSeq, binary.BigEndian.AppendUint64(nil, t.ID)); err != nil {
-		return err
-	}
+	t.ID = id
 	if err := saveTournament(h.tx, t); err != nil {
 		return err
 	}
