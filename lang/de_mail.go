@@ -4,6 +4,11 @@ package lang
 // reminders, the digest, the size and sending limits, final mails).
 func init() {
 	add(German, map[string]string{
+		// Dates (timing.FormatDate): weekdays, months, zones.
+		"Sun": "So", "Mon": "Mo", "Tue": "Di", "Wed": "Mi", "Thu": "Do", "Fri": "Fr", "Sat": "Sa",
+		"Jan": "Jan.", "Feb": "Feb.", "Mar": "März", "Apr": "Apr.", "May": "Mai", "Jun": "Juni",
+		"Jul": "Juli", "Aug": "Aug.", "Sep": "Sep.", "Oct": "Okt.", "Nov": "Nov.", "Dec": "Dez.",
+		"CET": "MEZ", "CEST": "MESZ",
 		"\nOnly answers outside your games wait (help, games, history, board and the like): your moves are played and every mail your games need — the news of a move, a move refused, your move, a game's start and end — comes as always.": "\nNur Antworten außerhalb Ihrer Partien warten (help, games, history, board und dergleichen): Ihre Züge werden gespielt, und jede Mail, die Ihre Partien brauchen – die Nachricht von einem Zug, ein abgelehnter Zug, Sie sind am Zug, Beginn und Ende einer Partie –, kommt wie immer.",
 		"\nThis notice is sent once; mail until then gets no other answer.": "\nDieser Hinweis kommt einmal; Mail bis dahin erhält keine andere Antwort.",
 		"%d days": "%d Tage",
