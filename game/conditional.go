@@ -260,7 +260,7 @@ func checkLine(l *loaded, side int, pairs []CondPair, lg lang.Lang) ([]CondPair,
 			return nil, userf("after %s it is not your turn: a conditional line answers one move with one move", theirs)
 		}
 		if s1.Outcome().Over() {
-			return nil, userf("after %s the game is over (%s): there is nothing to answer", theirs, lang.Raw(outcomeOf(l, s1.Outcome(), lg)))
+			return nil, userf("after %s the game is over (%s): there is nothing to answer", theirs, s1.Outcome().Text(l.sides()))
 		}
 		m, err := rules.ParseIn(s1, p.Mine, writer)
 		var s2 rules.State
@@ -279,7 +279,7 @@ func checkLine(l *loaded, side int, pairs []CondPair, lg lang.Lang) ([]CondPair,
 			return nil, userf("after %s it is your turn again: a conditional line answers one move with one move", mine)
 		}
 		if s2.Outcome().Over() && i < len(pairs)-1 {
-			return nil, userf("the game ends with %s (%s): nothing can follow it", mine, lang.Raw(outcomeOf(l, s2.Outcome(), lg)))
+			return nil, userf("the game ends with %s (%s): nothing can follow it", mine, s2.Outcome().Text(l.sides()))
 		}
 		after = FormatConditional(out)
 		s = s2

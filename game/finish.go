@@ -129,17 +129,7 @@ func outcomeIn(l *loaded, lg lang.Lang) string {
 	if lg == lang.English || o == nil || o.Describe(l.sides()) != l.meta.Reason {
 		return l.meta.Reason
 	}
-	cite := ""
-	if o.Ruling != "" {
-		cite = " (" + o.Ruling + ")"
-	}
-	switch o.Status {
-	case rules.Win:
-		return lg.Tr("%s wins: %s%s", l.sidesIn(lg)[o.Winner], reasonIn(*o, l, lg), cite)
-	case rules.Draw:
-		return lg.Tr("drawn: %s%s", reasonIn(*o, l, lg), cite)
-	}
-	return l.meta.Reason
+	return o.Because(l.sides(), lang.Raw(reasonIn(*o, l, lg))).In(lg)
 }
 
 // reasonIn is an outcome's reason in a language: the service's own endings

@@ -10,7 +10,6 @@ import (
 	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/mailfmt"
 	"github.com/bottlepost/bottlepost/record"
-	"github.com/bottlepost/bottlepost/rules"
 	"github.com/bottlepost/bottlepost/store"
 )
 
@@ -495,17 +494,6 @@ func (l *loaded) notPlaying() error {
 // lang.Keys): an argument of userf or lang.Msg. (Its parameter is named
 // format as lang's test asks of a message passed through.)
 func sideText(format string) lang.Text { return lang.Msg(format) }
-
-// outcomeOf is an outcome as a reader of language lg reads it, in the
-// game l (outcomeIn): an outcome not reached yet, that a line of
-// conditional moves would lead to.
-func outcomeOf(l *loaded, o rules.Outcome, lg lang.Lang) string {
-	meta := *l.meta
-	meta.Outcome, meta.Reason = &o, o.Describe(l.sides())
-	at := *l
-	at.meta = &meta
-	return outcomeIn(&at, lg)
-}
 
 // endedIn is how a game that is over ended, for a reader of language lg:
 // its outcome (outcomeIn), or a challenge declined.

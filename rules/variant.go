@@ -233,33 +233,25 @@ func (o Outcome) Result() string {
 
 // Describe phrases the outcome for players, naming the winner with the
 // variant's side names.
-func (o Outcome) Describe(sides [2]string) string {
-	cite := ""
-	if o.Ruling != "" {
-		cite = " (" + o.Ruling + ")"
-	}
-	switch o.Status {
-	case Win:
-		return fmt.Sprintf("%s wins: %s%s", sides[o.Winner], o.Reason, cite)
-	case Draw:
-		return fmt.Sprintf("drawn: %s%s", o.Reason, cite)
-	}
-	return "the game goes on"
-}
+func (o Outcome) Describe(sides [2]string) string { return o.Text(sides).String() }
 
 // Text is Describe as a message (lang), to write in a reader's language:
 // the side names (sides, in English as Sides gives them) and the reason
 // are looked up as words the variants declare (lang.Keys).
-func (o Outcome) Text(sides [2]string) lang.Text {
+func (o Outcome) Text(sides [2]string) lang.Text { return o.Because(sides, Word(o.Reason)) }
+
+// Because is Text with the reason given as a message: the game service's
+// own endings ("White resigned") in the reader's language.
+func (o Outcome) Because(sides [2]string, reason lang.Text) lang.Text {
 	cite := ""
 	if o.Ruling != "" {
 		cite = " (" + o.Ruling + ")"
 	}
 	switch o.Status {
 	case Win:
-		return lang.Msg("%s wins: %s%s", Word(sides[o.Winner]), Word(o.Reason), cite)
+		return lang.Msg("%s wins: %s%s", Word(sides[o.Winner]), reason, cite)
 	case Draw:
-		return lang.Msg("drawn: %s%s", Word(o.Reason), cite)
+		return lang.Msg("drawn: %s%s", reason, cite)
 	}
 	return lang.Msg("the game goes on")
 }
