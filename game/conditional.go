@@ -118,7 +118,7 @@ func (h *handling) registerConditional(c Command) error {
 	opp := 1 - side
 	lg := h.langOf(h.from)
 	if int(l.state.ToMove()) != opp {
-		return userf("The conditional line %q was not registered: it answers %s's next move, and it is your turn now. Send your move first (a move and conditional lines may share one mail).", line, sideText(l.sides()[opp]))
+		return userf("The conditional line %q was not registered: it answers %s's next move, and it is your turn now. Send your move first (a move and conditional lines may share one mail).", line, lang.Key(l.sides()[opp]))
 	}
 	set, err := h.conds(l, side)
 	if err != nil {
@@ -249,9 +249,9 @@ func checkLine(l *loaded, side int, pairs []CondPair, lg lang.Lang) ([]CondPair,
 		if err != nil {
 			if ue := (*userError)(nil); errors.As(explain(err), &ue) {
 				if after == "" {
-					return nil, userf("%s cannot play %q: %s", sideText(sides[opp]), p.Theirs, ue.text(lg))
+					return nil, userf("%s cannot play %q: %s", lang.Key(sides[opp]), p.Theirs, ue.text(lg))
 				}
-				return nil, userf("%s cannot play %q after %s: %s", sideText(sides[opp]), p.Theirs, after, ue.text(lg))
+				return nil, userf("%s cannot play %q after %s: %s", lang.Key(sides[opp]), p.Theirs, after, ue.text(lg))
 			}
 			return nil, err
 		}
@@ -415,7 +415,7 @@ func (h *handling) answerConditional(a answer) error {
 	if len(rest) == 0 {
 		yours = lang.Msg("Your conditional move %s %s was played at once in answer to %s. No conditional lines remain pending.", rules.MoveLabel(l.state.Ply()), rep.Text, seen)
 	}
-	theirs := lang.Msg("%s answered at once with a conditional move.", sideText(l.sides()[owner]))
+	theirs := lang.Msg("%s answered at once with a conditional move.", lang.Key(l.sides()[owner]))
 	if err := h.play(l, owner, rep, next, yours, theirs); err != nil {
 		return err
 	}

@@ -489,12 +489,6 @@ func (l *loaded) notPlaying() error {
 	return userf("game %d is not being played", l.g.ID)
 }
 
-// sideText is a side's name ("White") as a message, to write in the
-// reader's language (the variants declare their side names as messages,
-// lang.Keys): an argument of userf or lang.Msg. (Its parameter is named
-// format as lang's test asks of a message passed through.)
-func sideText(format string) lang.Text { return lang.Msg(format) }
-
 // endedIn is how a game that is over ended, for a reader of language lg:
 // its outcome (outcomeIn), or a challenge declined.
 func endedIn(l *loaded, lg lang.Lang) string {

@@ -22,7 +22,7 @@ func (h *handling) move(l *loaded, side int, text, number string, d *draft) erro
 	}
 	if int(l.state.ToMove()) != side {
 		d.board = true
-		return userf("it is not your turn: %s is to move", sideText(l.sides()[l.state.ToMove()]))
+		return userf("it is not your turn: %s is to move", lang.Key(l.sides()[l.state.ToMove()]))
 	}
 	// A player writing in German may write chess's German piece letters.
 	m, err := rules.ParseIn(l.state, text, string(h.langOf(h.from)))
@@ -71,7 +71,7 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	}
 	opp := 1 - side
 	commit := func(dr *draft) string {
-		return dr.tr("%s %s's hidden move:\n    %s", rules.MoveLabel(ply), sideText(l.sides()[side]), rec.Commitment)
+		return dr.tr("%s %s's hidden move:\n    %s", rules.MoveLabel(ply), lang.Key(l.sides()[side]), rec.Commitment)
 	}
 	over := next.Outcome().Over()
 	kind := "update"
@@ -82,27 +82,27 @@ func (h *handling) play(l *loaded, side int, rep *rules.Report, next rules.State
 	d.notices = append(d.notices, yours.In(d.lang))
 	d.notices = append(d.notices, sentences(rep.NoticesIn(rules.Viewer(side), d.lang))...)
 	if declined {
-		d.notice("Your move declines %s's draw offer.", sideText(l.sides()[opp]))
+		d.notice("Your move declines %s's draw offer.", lang.Key(l.sides()[opp]))
 	}
 	d.board, d.lastMoves = true, true
 	// The move comes first in every other reader's mail, then what it set off
 	// (a capture, a mine strike, a submarine surfacing, check).
 	od := h.draft(l.seats[opp].Address, l, kind)
-	od.notice("%s played %s %s.", sideText(l.sides()[side]), rules.MoveLabel(ply),
+	od.notice("%s played %s %s.", lang.Key(l.sides()[side]), rules.MoveLabel(ply),
 		withICCF(h.metaOf(l, opp), before, rep.Move, rep.Record[rules.ViewerOf(rules.Side(opp))]))
 	od.notices = append(od.notices, sentences(rep.NoticesIn(rules.Viewer(opp), od.lang))...)
 	if !theirs.IsZero() {
 		od.notices = append(od.notices, theirs.In(od.lang))
 	}
 	if declined {
-		od.notice("%s declined your draw offer by moving.", sideText(l.sides()[side]))
+		od.notice("%s declined your draw offer by moving.", lang.Key(l.sides()[side]))
 	}
 	od.board, od.lastMoves = true, true
 	h.takebackDeclinedByMove(l, side, d, od)
 	drafts := []*draft{d, od}
 	for _, o := range l.meta.Observers {
 		obs := h.draft(o, l, kind)
-		obs.notice("%s played %s %s.", sideText(l.sides()[side]), rules.MoveLabel(ply), rep.Record[rules.ViewPublic])
+		obs.notice("%s played %s %s.", lang.Key(l.sides()[side]), rules.MoveLabel(ply), rep.Record[rules.ViewPublic])
 		obs.notices = append(obs.notices, sentences(rep.NoticesIn(rules.ViewPublic, obs.lang))...)
 		obs.board, obs.lastMoves = true, true
 		drafts = append(drafts, obs)

@@ -374,22 +374,14 @@ func (r *renderer) ratingTerms(l *loaded, lg lang.Lang) ([]string, error) {
 // whyText is why an end was not rated (ratedEnd.Why, stored in English) as
 // a message; a reason not known here is shown as it stands.
 func whyText(why string) lang.Text {
-	switch why {
-	case whyCasual:
-		return lang.Msg(whyCasual)
-	case whyNoMoves:
-		return lang.Msg(whyNoMoves)
-	case whyOnePlayer:
-		return lang.Msg(whyOnePlayer)
-	case whyNoResult:
-		return lang.Msg(whyNoResult)
-	case whyNotPlayed:
-		return lang.Msg(whyNotPlayed)
-	case whyForfeit:
-		return lang.Msg(whyForfeit)
+	if slices.Contains(whyKeys, why) {
+		return lang.Key(why)
 	}
 	return lang.Raw(why)
 }
+
+// whyKeys are the reasons an end is not rated, as messages.
+var whyKeys = lang.Keys(whyCasual, whyNoMoves, whyOnePlayer, whyNoResult, whyNotPlayed, whyForfeit)
 
 // ratingChanges are the lines of a final mail to a player, in language lg,
 // that say how the game changed the ratings: the player's own first ("Your

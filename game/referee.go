@@ -111,7 +111,7 @@ func (h *handling) audit(c Command) error {
 	legal := 0
 	for _, p := range plies {
 		if p.Err != nil {
-			d.report = append(d.report, d.tr("move %s %s (%s): NOT LEGAL on replay: %v", rules.MoveLabel(p.Index), p.Text, sideText(sides[p.Side]), p.Err))
+			d.report = append(d.report, d.tr("move %s %s (%s): NOT LEGAL on replay: %v", rules.MoveLabel(p.Index), p.Text, lang.Key(sides[p.Side]), p.Err))
 		} else {
 			legal++
 		}
@@ -119,7 +119,7 @@ func (h *handling) audit(c Command) error {
 	d.report = append(d.report, d.tr("%d of %d moves replay legally from the start.", legal, len(moveTexts(log))))
 	for _, r := range log {
 		if r.Kind == store.KindTakeback {
-			d.report = append(d.report, d.tr("takeback by consent: %s's move %s was taken back (record %d)", sideText(sides[r.Side]), rules.MoveLabel(int(r.Ply)), r.Index))
+			d.report = append(d.report, d.tr("takeback by consent: %s's move %s was taken back (record %d)", lang.Key(sides[r.Side]), rules.MoveLabel(int(r.Ply)), r.Index))
 		}
 	}
 	for _, r := range log {
@@ -127,9 +127,9 @@ func (h *handling) audit(c Command) error {
 			continue
 		}
 		ok := store.VerifyCommitment(l.g.ID, r.Ply, r.Side, r.Commitment, *r.Opening)
-		verdict := d.tr("commitment of move %s (%s): opens correctly", rules.MoveLabel(int(r.Ply)), sideText(sides[r.Side]))
+		verdict := d.tr("commitment of move %s (%s): opens correctly", rules.MoveLabel(int(r.Ply)), lang.Key(sides[r.Side]))
 		if !ok {
-			verdict = d.tr("commitment of move %s (%s): DOES NOT OPEN", rules.MoveLabel(int(r.Ply)), sideText(sides[r.Side]))
+			verdict = d.tr("commitment of move %s (%s): DOES NOT OPEN", rules.MoveLabel(int(r.Ply)), lang.Key(sides[r.Side]))
 		}
 		d.report = append(d.report, verdict, "  "+r.Commitment.String())
 	}
@@ -153,7 +153,7 @@ func (h *handling) audit(c Command) error {
 				return err
 			}
 			for _, line := range set.Lines {
-				d.report = append(d.report, d.tr("conditional line of %s (pending, sealed): %s", sideText(sides[side]), FormatConditional(line)))
+				d.report = append(d.report, d.tr("conditional line of %s (pending, sealed): %s", lang.Key(sides[side]), FormatConditional(line)))
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package game
 import (
 	"time"
 
+	"github.com/bottlepost/bottlepost/lang"
 	"github.com/bottlepost/bottlepost/timing"
 )
 
@@ -41,7 +42,7 @@ func (h *handling) vacation(c Command, reply *draft) error {
 		}
 		od := h.draft(l.seats[1-side].Address, l, "update")
 		oppZone := decodePlayerMeta(l.seats[1-side]).location()
-		od.notice("%s is on vacation until %s; their clock stands still until then.", sideText(l.sides()[side]), timing.FormatDate(until.In(oppZone), "Mon 2 Jan 2006 15:04 MST", od.lang))
+		od.notice("%s is on vacation until %s; their clock stands still until then.", lang.Key(l.sides()[side]), timing.FormatDate(until.In(oppZone), "Mon 2 Jan 2006 15:04 MST", od.lang))
 	}
 	if err := h.savePlayer(); err != nil {
 		return err

@@ -156,6 +156,11 @@ func Missed() []string {
 // arguments, which must be string literals, as messages of the catalogs.
 func Keys(keys ...string) []string { return keys }
 
+// Key is a message looked up by a value (declared with Keys), to write
+// later in the reader's language: a side's name as an argument of another
+// message.
+func Key(key string) Text { return Text{Format: key} }
+
 // Word is a message without arguments looked up by a value (a side's name,
 // "White"), declared with Keys; one not in the language's catalog is
 // written as it stands, in English, and noted (Missed).

@@ -41,7 +41,7 @@ func Explain[T any](m T, table []Check[T]) (c *Check[T], reason lang.Text, rulin
 // Word is a word a variant declares with lang.Keys (a side's name, a kind
 // of piece) as a message, written in the reader's language as lang's Word
 // writes it.
-func Word(key string) lang.Text { return lang.Text{Format: key} }
+func Word(key string) lang.Text { return lang.Key(key) }
 
 // sideWords are the variants' side names, looked up with Word.
 var _ = lang.Keys("White", "Black", "Red")
