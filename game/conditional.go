@@ -131,7 +131,7 @@ func (h *handling) registerConditional(c Command) error {
 	if err != nil {
 		var ue *userError
 		if errors.As(err, &ue) {
-			return userf("The conditional line %q was not registered: %s. Your other conditional lines are kept.", line, ue.text(lg))
+			return userf("The conditional line %q was not registered: %s. Your other conditional lines are kept.", line, ue.msg)
 		}
 		return err
 	}
@@ -184,7 +184,7 @@ func (h *handling) registerConditional(c Command) error {
 // owner's record will show it, and each move is checked only for being readable in the
 // variant's notation (against the starting position, which hides nothing); the referee
 // judges MINE with full information when it is played.
-// The moves are read as a player of language writer writes them (rules.ParseIn).
+// The moves are read as a player of language lg writes them (rules.ParseIn).
 func checkLine(l *loaded, side int, pairs []CondPair, lg lang.Lang) ([]CondPair, error) {
 	writer := string(lg)
 	sides := l.sides()
@@ -249,9 +249,9 @@ func checkLine(l *loaded, side int, pairs []CondPair, lg lang.Lang) ([]CondPair,
 		if err != nil {
 			if ue := (*userError)(nil); errors.As(explain(err), &ue) {
 				if after == "" {
-					return nil, userf("%s cannot play %q: %s", lang.Key(sides[opp]), p.Theirs, ue.text(lg))
+					return nil, userf("%s cannot play %q: %s", lang.Key(sides[opp]), p.Theirs, ue.msg)
 				}
-				return nil, userf("%s cannot play %q after %s: %s", lang.Key(sides[opp]), p.Theirs, after, ue.text(lg))
+				return nil, userf("%s cannot play %q after %s: %s", lang.Key(sides[opp]), p.Theirs, after, ue.msg)
 			}
 			return nil, err
 		}
@@ -269,7 +269,7 @@ func checkLine(l *loaded, side int, pairs []CondPair, lg lang.Lang) ([]CondPair,
 		}
 		if err != nil {
 			if ue := (*userError)(nil); errors.As(explain(err), &ue) {
-				return nil, userf("your answer to %s cannot be played: %s", theirs, ue.text(lg))
+				return nil, userf("your answer to %s cannot be played: %s", theirs, ue.msg)
 			}
 			return nil, err
 		}

@@ -65,28 +65,14 @@ func (s *Service) newHandling(tx *store.Tx, in *Incoming, allow func() Allowance
 }
 
 // userError is a problem with what the player asked, phrased for them.
-type userError struct {
-	msg lang.Text
-	// inLang, when set, writes the message in a language instead of msg:
-	// a message one of whose arguments is written in the reader's
-	// language by code (notPlaying's outcome, outcomeIn).
-	inLang func(lang.Lang) lang.Text
-}
+type userError struct{ msg lang.Text }
 
 // Error is the message in English, the log's language; in writes it in
 // the reply's.
 func (e *userError) Error() string { return e.in(lang.English) }
 
 // in is the message in a language.
-func (e *userError) in(l lang.Lang) string { return e.text(l).In(l) }
-
-// text is the message as written for a reader of language l.
-func (e *userError) text(l lang.Lang) lang.Text {
-	if e.inLang != nil {
-		return e.inLang(l)
-	}
-	return e.msg
-}
+func (e *userError) in(l lang.Lang) string { return e.msg.In(l) }
 
 // playerError is the user error of another package's error a player may
 // read (lang.Error: a time control, a variant's name or ruleset), written
@@ -482,9 +468,7 @@ func (l *loaded) notPlaying() error {
 	case phaseChallenge, phaseOpen:
 		return userf("game %d has not started: the challenge is waiting for an answer", l.g.ID)
 	case phaseOver:
-		return &userError{inLang: func(lg lang.Lang) lang.Text {
-			return lang.Msg("game %d is over (%s)", l.g.ID, lang.Raw(endedIn(l, lg)))
-		}}
+		return userf("game %d is over (%s)", l.g.ID, lang.By(func(lg lang.Lang) string { return endedIn(l, lg) }))
 	}
 	return userf("game %d is not being played", l.g.ID)
 }

@@ -33,9 +33,7 @@ func (h *handling) pgn(c Command) error {
 	case l.g.Status == store.StatusActive:
 		return userf("game %d has not ended: its record, every secret move revealed, is sent when it ends", c.Game)
 	case l.g.Status == store.StatusAborted:
-		return &userError{inLang: func(lg lang.Lang) lang.Text {
-			return lang.Msg("game %d was never played (%s): it has no record to send", c.Game, lang.Raw(endedIn(l, lg)))
-		}}
+		return userf("game %d was never played (%s): it has no record to send", c.Game, lang.By(func(lg lang.Lang) string { return endedIn(l, lg) }))
 	}
 	if h.games == nil {
 		h.games = map[uint64]*loaded{}

@@ -173,8 +173,9 @@ func (l Lang) Word(key string) string { return l.lookup(key) }
 type Text struct {
 	Format string
 	Args   []any
-	raw    bool   // Format is no message but a text to write as it stands (Raw)
-	parts  []Text // a list (Join): the parts written, then joined with Format
+	raw    bool              // Format is no message but a text to write as it stands (Raw)
+	parts  []Text            // a list (Join): the parts written, then joined with Format
+	by     func(Lang) string // written by code (By)
 }
 
 // Msg is a message to write later in the reader's language.
@@ -205,6 +206,10 @@ func (e *Error) Error() string { return e.Prefix + ": " + e.Msg.String() }
 // Unwrap is the error behind it.
 func (e *Error) Unwrap() error { return e.Err }
 
+// By is a text that code writes in each language: a part of a message
+// that is not one message (a game's ending, read from what is stored).
+func By(write func(Lang) string) Text { return Text{Format: "by", by: write, raw: true} }
+
 // Join is a list of messages written in the reader's language and joined
 // with sep ("; "), which is no message.
 func Join(parts []Text, sep string) Text {
@@ -213,6 +218,9 @@ func Join(parts []Text, sep string) Text {
 
 // In writes the message in a language.
 func (t Text) In(l Lang) string {
+	if t.by != nil {
+		return t.by(l)
+	}
 	if t.parts != nil {
 		s := make([]string, len(t.parts))
 		for i, p := range t.parts {
